@@ -1,0 +1,428 @@
+//! The reference search engine: minimax, alpha-beta and expectimax exactly as
+//! FORMAT.md sections 2 and 3 define them.
+//!
+//! Pure functions over a [`Tree`]: no I/O, no processes, no allocation per
+//! node beyond the visited list. The search is iterative (an explicit stack of
+//! frames) so that a degenerate tree a million plies deep cannot overflow the
+//! thread's stack.
+
+mod settings;
+
+pub use settings::{Algorithm, ParseAlgorithmError, SearchSettings};
+
+use thiserror::Error;
+
+use crate::tree::{NodeIndex, NodeKind, Tree};
+
+/// The result of one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutcome {
+    /// The root's value.
+    pub value: f64,
+    /// The root child whose action is chosen, if the root has an action (FORMAT.md 3.3).
+    pub action: Option<NodeIndex>,
+    /// Every entered node once, in order of first entry (FORMAT.md 3.4).
+    pub visited: Vec<NodeIndex>,
+    /// Where alpha-beta stopped searching a node's remaining children.
+    pub cutoffs: Vec<Cutoff>,
+}
+
+/// An alpha-beta cutoff: `node` searched only its first `searched` children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cutoff {
+    /// The node whose remaining children were pruned.
+    pub node: NodeIndex,
+    /// How many children it searched before the cutoff.
+    pub searched: u32,
+}
+
+/// Why a search cannot run on a tree with given settings (invalid input).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SearchError {
+    /// Minimax is only defined without chance nodes.
+    #[error("minimax cannot search a tree with chance nodes (node `{id}` is a chance node); use expectimax")]
+    ChanceUnderMinimax {
+        /// The first chance node.
+        node: NodeIndex,
+        /// Its id.
+        id: String,
+    },
+    /// A depth cut reaches an internal node that has no `eval`.
+    #[error("depth limit {depth} cuts the search at node `{id}`, which has no `eval`")]
+    MissingEval {
+        /// The node without eval.
+        node: NodeIndex,
+        /// Its id.
+        id: String,
+        /// The depth limit.
+        depth: u32,
+    },
+}
+
+impl SearchError {
+    /// The node the error is about.
+    pub fn node(&self) -> NodeIndex {
+        match self {
+            SearchError::ChanceUnderMinimax { node, .. } | SearchError::MissingEval { node, .. } => *node,
+        }
+    }
+}
+
+/// Counts that describe how much of the tree a search looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes in the whole tree.
+    pub tree_nodes: usize,
+    /// Nodes at or above the depth limit (all nodes without a limit).
+    pub within_depth: usize,
+    /// Nodes the search entered.
+    pub visited: usize,
+    /// Nodes within the depth limit that pruning skipped.
+    pub pruned: usize,
+}
+
+/// Checks that `settings` can be applied to `tree` (FORMAT.md 1 and 3.1).
+pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> {
+    if settings.algorithm == Algorithm::Minimax
+        && let Some(position) = tree.nodes().iter().position(|node| node.kind == NodeKind::Chance)
+    {
+        let node = NodeIndex(position as u32);
+        return Err(SearchError::ChanceUnderMinimax { node, id: tree.id(node).to_string() });
+    }
+    if let Some(depth) = settings.depth {
+        let cut_without_eval = tree
+            .nodes()
+            .iter()
+            .position(|node| node.ply == depth && node.kind != NodeKind::Terminal && node.eval.is_none());
+        if let Some(position) = cut_without_eval {
+            let node = NodeIndex(position as u32);
+            return Err(SearchError::MissingEval { node, id: tree.id(node).to_string(), depth });
+        }
+    }
+    Ok(())
+}
+
+/// Runs the search `settings` describe.
+///
+/// ```
+/// use treegrade::tree::{ChildSpec, NodeKind, NodeSpec, TreeBuilder};
+/// use treegrade::engine::{search, Algorithm, SearchSettings};
+///
+/// let mut builder = TreeBuilder::new("aima", "A");
+/// builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+/// builder.add(NodeSpec::internal("B", NodeKind::Min, vec![ChildSpec::leaf(3.0), ChildSpec::leaf(12.0)]));
+/// builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::leaf(2.0), ChildSpec::leaf(4.0)]));
+/// let tree = builder.build().unwrap();
+///
+/// let outcome = search(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap();
+/// assert_eq!(outcome.value, 3.0);
+/// assert_eq!(tree.ids_of(&outcome.visited), ["A", "B", "B.1", "B.2", "C", "C.1"]);
+/// ```
+pub fn search(tree: &Tree, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
+    check(tree, settings)?;
+    Ok(Search::new(tree, settings).run())
+}
+
+/// How much of `tree` the `outcome` entered and how much pruning skipped.
+pub fn stats(tree: &Tree, settings: &SearchSettings, outcome: &SearchOutcome) -> SearchStats {
+    let within_depth = match settings.depth {
+        Some(depth) => tree.nodes().iter().filter(|node| node.ply <= depth).count(),
+        None => tree.len(),
+    };
+    SearchStats {
+        tree_nodes: tree.len(),
+        within_depth,
+        visited: outcome.visited.len(),
+        pruned: within_depth.saturating_sub(outcome.visited.len()),
+    }
+}
+
+/// One node whose children are being searched.
+struct Frame {
+    node: u32,
+    kind: NodeKind,
+    next_child: u32,
+    end_child: u32,
+    value: f64,
+    alpha: f64,
+    beta: f64,
+    best_child: Option<u32>,
+}
+
+/// What entering a node produced.
+enum Entered {
+    /// The node was valued at once (terminal or depth cut).
+    Valued(f64),
+    /// The node's children must be searched.
+    Expanding(Frame),
+}
+
+struct Search<'t> {
+    tree: &'t Tree,
+    depth: Option<u32>,
+    pruning: bool,
+    prune_on_equal: bool,
+    visited: Vec<NodeIndex>,
+    cutoffs: Vec<Cutoff>,
+}
+
+impl<'t> Search<'t> {
+    fn new(tree: &'t Tree, settings: &SearchSettings) -> Search<'t> {
+        Search {
+            tree,
+            depth: settings.depth,
+            pruning: settings.algorithm == Algorithm::AlphaBeta,
+            prune_on_equal: settings.prune_on_equal,
+            visited: Vec::new(),
+            cutoffs: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> SearchOutcome {
+        let root = match self.enter(0, f64::NEG_INFINITY, f64::INFINITY) {
+            Entered::Valued(value) => return self.finish(value, None),
+            Entered::Expanding(frame) => frame,
+        };
+        let mut stack = vec![root];
+        loop {
+            let top = stack.last_mut().expect("the stack holds at least the root");
+            if top.next_child < top.end_child {
+                let child = top.next_child;
+                top.next_child += 1;
+                let (alpha, beta) = match top.kind {
+                    NodeKind::Chance => (f64::NEG_INFINITY, f64::INFINITY),
+                    _ => (top.alpha, top.beta),
+                };
+                match self.enter(child, alpha, beta) {
+                    Entered::Valued(value) => self.absorb(stack.last_mut().expect("parent frame"), child, value),
+                    Entered::Expanding(frame) => stack.push(frame),
+                }
+                continue;
+            }
+            let done = stack.pop().expect("the loop only pops non-empty stacks");
+            match stack.last_mut() {
+                Some(parent) => self.absorb(parent, done.node, done.value),
+                None => {
+                    let action = match done.kind {
+                        NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
+                        _ => None,
+                    };
+                    return self.finish(done.value, action);
+                }
+            }
+        }
+    }
+
+    fn finish(self, value: f64, action: Option<NodeIndex>) -> SearchOutcome {
+        SearchOutcome { value, action, visited: self.visited, cutoffs: self.cutoffs }
+    }
+
+    /// Enters a node: records the visit and values it or opens a frame.
+    fn enter(&mut self, index: u32, alpha: f64, beta: f64) -> Entered {
+        self.visited.push(NodeIndex(index));
+        let node = self.tree.node(NodeIndex(index));
+        if node.kind == NodeKind::Terminal {
+            return Entered::Valued(node.utility);
+        }
+        if self.depth == Some(node.ply) {
+            // `check` guarantees an eval at every cut; 0 keeps this total.
+            return Entered::Valued(node.eval.unwrap_or(0.0));
+        }
+        let value = match node.kind {
+            NodeKind::Max => f64::NEG_INFINITY,
+            NodeKind::Min => f64::INFINITY,
+            _ => 0.0,
+        };
+        Entered::Expanding(Frame {
+            node: index,
+            kind: node.kind,
+            next_child: node.first_child,
+            end_child: node.first_child + node.child_count,
+            value,
+            alpha,
+            beta,
+            best_child: None,
+        })
+    }
+
+    /// Folds a child's value into its parent's frame, pruning where 3.2 says.
+    fn absorb(&mut self, frame: &mut Frame, child: u32, value: f64) {
+        match frame.kind {
+            NodeKind::Max => {
+                if value > frame.value {
+                    frame.value = value;
+                    frame.best_child = Some(child);
+                }
+                if self.pruning {
+                    if self.exceeds(frame.value, frame.beta) {
+                        self.cut(frame);
+                    } else {
+                        frame.alpha = frame.alpha.max(frame.value);
+                    }
+                }
+            }
+            NodeKind::Min => {
+                if value < frame.value {
+                    frame.value = value;
+                    frame.best_child = Some(child);
+                }
+                if self.pruning {
+                    if self.exceeds(frame.alpha, frame.value) {
+                        self.cut(frame);
+                    } else {
+                        frame.beta = frame.beta.min(frame.value);
+                    }
+                }
+            }
+            NodeKind::Chance => {
+                let probability = self.tree.node(NodeIndex(child)).probability;
+                frame.value = frame.value + probability * value;
+            }
+            NodeKind::Terminal => unreachable!("terminals never open a frame"),
+        }
+    }
+
+    /// The pruning test: `high >= low` or `high > low` by convention.
+    fn exceeds(&self, high: f64, low: f64) -> bool {
+        if self.prune_on_equal { high >= low } else { high > low }
+    }
+
+    fn cut(&mut self, frame: &mut Frame) {
+        if frame.next_child < frame.end_child {
+            let first = self.tree.node(NodeIndex(frame.node)).first_child;
+            self.cutoffs.push(Cutoff { node: NodeIndex(frame.node), searched: frame.next_child - first });
+            frame.next_child = frame.end_child;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
+
+    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
+        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
+    }
+
+    /// AIMA figure 5.2: max(min(3,12,8), min(2,4,6), min(14,5,2)).
+    fn aima() -> Tree {
+        let mut builder = TreeBuilder::new("aima", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
+        builder.build().unwrap()
+    }
+
+    fn run(tree: &Tree, settings: SearchSettings) -> (f64, Option<String>, Vec<String>) {
+        let outcome = search(tree, &settings).unwrap();
+        (outcome.value, outcome.action.map(|a| tree.action(a).to_string()), tree.ids_of(&outcome.visited))
+    }
+
+    #[test]
+    fn minimax_visits_everything_in_order() {
+        let (value, action, visited) = run(&aima(), SearchSettings::new(Algorithm::Minimax));
+        assert_eq!(value, 3.0);
+        assert_eq!(action.as_deref(), Some("B"));
+        assert_eq!(visited.len(), 13);
+        assert_eq!(&visited[..5], ["A", "B", "B.1", "B.2", "B.3"]);
+    }
+
+    #[test]
+    fn alphabeta_prunes_c_after_its_first_leaf() {
+        let tree = aima();
+        let outcome = search(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap();
+        assert_eq!(outcome.value, 3.0);
+        assert_eq!(
+            tree.ids_of(&outcome.visited),
+            ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "D", "D.1", "D.2", "D.3"]
+        );
+        assert_eq!(outcome.cutoffs, [Cutoff { node: tree.find("C").unwrap(), searched: 1 }]);
+    }
+
+    #[test]
+    fn pruning_conventions_differ_on_equality() {
+        // max(min(3), min(3, 9)): with prune-on-equal C stops after C.1 = 3 <= alpha = 3.
+        let mut builder = TreeBuilder::new("eq", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[3.0, 9.0])));
+        let tree = builder.build().unwrap();
+        let mut settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let (_, _, on_equal) = run(&tree, settings);
+        settings.prune_on_equal = false;
+        let (_, _, strict) = run(&tree, settings);
+        assert_eq!(on_equal, ["A", "B", "B.1", "C", "C.1"]);
+        assert_eq!(strict, ["A", "B", "B.1", "C", "C.1", "C.2"]);
+    }
+
+    #[test]
+    fn expectimax_accumulates_in_child_order() {
+        let mut builder = TreeBuilder::new("chance", "A");
+        builder.add(NodeSpec {
+            id: "A".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: leaves(&[8.0, 24.0, -12.0]),
+                probs: Some(vec![0.5, 1.0 / 3.0, 1.0 / 6.0]),
+                eval: None,
+            },
+        });
+        let tree = builder.build().unwrap();
+        let (value, action, _) = run(&tree, SearchSettings::new(Algorithm::Expectimax));
+        let expected = 0.0 + 0.5 * 8.0 + (1.0 / 3.0) * 24.0 + (1.0 / 6.0) * -12.0;
+        assert_eq!(value, expected);
+        assert!((value - 10.0).abs() < 1e-9);
+        assert_eq!(action, None, "a chance root has no action");
+    }
+
+    #[test]
+    fn depth_cut_uses_eval_and_checks_for_it() {
+        let mut builder = TreeBuilder::new("cut", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal { kind: NodeKind::Min, children: leaves(&[1.0]), probs: None, eval: Some(7.0) },
+        });
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[5.0])));
+        let tree = builder.build().unwrap();
+        let mut settings = SearchSettings::new(Algorithm::Minimax);
+        settings.depth = Some(1);
+        let error = search(&tree, &settings).unwrap_err();
+        assert_eq!(error, SearchError::MissingEval { node: tree.find("C").unwrap(), id: "C".into(), depth: 1 });
+        settings.depth = Some(2);
+        assert_eq!(run(&tree, settings).0, 5.0);
+        settings.depth = Some(0);
+        let outcome = search(&tree, &settings);
+        assert!(outcome.is_err(), "the root has no eval");
+    }
+
+    #[test]
+    fn a_terminal_root_has_no_action() {
+        let mut builder = TreeBuilder::new("leaf", "A");
+        builder.add(NodeSpec::terminal("A", 4.0));
+        let tree = builder.build().unwrap();
+        assert_eq!(run(&tree, SearchSettings::new(Algorithm::AlphaBeta)), (4.0, None, vec!["A".to_string()]));
+    }
+
+    #[test]
+    fn minimax_rejects_chance_nodes() {
+        let mut builder = TreeBuilder::new("c", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Chance, leaves(&[1.0, 2.0])));
+        let tree = builder.build().unwrap();
+        assert!(matches!(
+            search(&tree, &SearchSettings::new(Algorithm::Minimax)),
+            Err(SearchError::ChanceUnderMinimax { .. })
+        ));
+    }
+
+    #[test]
+    fn stats_count_pruned_nodes_within_the_depth_limit() {
+        let tree = aima();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let outcome = search(&tree, &settings).unwrap();
+        let stats = stats(&tree, &settings, &outcome);
+        assert_eq!((stats.tree_nodes, stats.visited, stats.pruned), (13, 11, 2));
+    }
+}

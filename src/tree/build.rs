@@ -1,0 +1,730 @@
+//! Turning node descriptions into a validated arena.
+//!
+//! Every producer of trees (the YAML loader, importers, generators, tests)
+//! describes nodes as [`NodeSpec`]s and lets [`TreeBuilder::build`] enforce
+//! the structural rules of FORMAT.md section 1 in one place. Errors name the
+//! [`Site`] of the offending spec so that the producer can translate it back
+//! into its own coordinates (a line and column, for the YAML loader).
+
+use std::collections::{BTreeMap, HashMap};
+use std::collections::hash_map::Entry;
+
+use thiserror::Error;
+
+use super::{Node, NodeIndex, NodeKind, SearchDefaults, Tree};
+
+/// Probabilities must sum to 1 within this tolerance (FORMAT.md section 1).
+pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-9;
+
+/// One node as a producer describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    /// The node's id.
+    pub id: String,
+    /// What the node is.
+    pub body: NodeBody,
+}
+
+/// The content of a node description.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeBody {
+    /// A terminal with its utility.
+    Terminal(f64),
+    /// A max, min or chance node.
+    Internal {
+        /// Max, Min or Chance.
+        kind: NodeKind,
+        /// Children in search order.
+        children: Vec<ChildSpec>,
+        /// Chance probabilities, one per child; `None` means uniform.
+        probs: Option<Vec<f64>>,
+        /// Heuristic value for depth cuts.
+        eval: Option<f64>,
+    },
+}
+
+/// One edge of an internal node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildSpec {
+    /// The edge's action label; `None` means the child's id.
+    pub action: Option<String>,
+    /// Where the edge leads.
+    pub target: ChildTarget,
+}
+
+/// The far end of an edge.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChildTarget {
+    /// A node defined elsewhere by id.
+    Id(String),
+    /// An inline leaf with this utility; its id is `PARENT.K`.
+    Leaf(f64),
+}
+
+impl ChildSpec {
+    /// An edge to a node by id, its action being the id.
+    pub fn id(id: impl Into<String>) -> ChildSpec {
+        ChildSpec { action: None, target: ChildTarget::Id(id.into()) }
+    }
+
+    /// An edge with an explicit action label.
+    pub fn labelled(action: impl Into<String>, id: impl Into<String>) -> ChildSpec {
+        ChildSpec { action: Some(action.into()), target: ChildTarget::Id(id.into()) }
+    }
+
+    /// An inline leaf.
+    pub fn leaf(value: f64) -> ChildSpec {
+        ChildSpec { action: None, target: ChildTarget::Leaf(value) }
+    }
+}
+
+impl NodeSpec {
+    /// A terminal node.
+    pub fn terminal(id: impl Into<String>, utility: f64) -> NodeSpec {
+        NodeSpec { id: id.into(), body: NodeBody::Terminal(utility) }
+    }
+
+    /// An internal node without probabilities or eval.
+    pub fn internal(id: impl Into<String>, kind: NodeKind, children: Vec<ChildSpec>) -> NodeSpec {
+        NodeSpec { id: id.into(), body: NodeBody::Internal { kind, children, probs: None, eval: None } }
+    }
+}
+
+/// Where in the producer's input an error lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// The root reference.
+    Root,
+    /// The node spec with this index (in the order added).
+    Node(usize),
+    /// Child `child` (0-based) of node spec `node`.
+    Child {
+        /// Spec index of the parent.
+        node: usize,
+        /// 0-based position in the child list.
+        child: usize,
+    },
+    /// The `probs` list of node spec `node`.
+    Probs(usize),
+}
+
+impl Site {
+    /// Orders sites as they appear in a description: root, then node by node.
+    fn order_key(self) -> (usize, usize) {
+        match self {
+            Site::Root => (0, 0),
+            Site::Node(node) => (node + 1, 0),
+            Site::Child { node, child } => (node + 1, child + 1),
+            Site::Probs(node) => (node + 1, usize::MAX),
+        }
+    }
+}
+
+/// A structural error with the place it was found.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("{kind}")]
+pub struct BuildError {
+    /// Where the problem is.
+    pub site: Site,
+    /// What the problem is.
+    pub kind: BuildErrorKind,
+}
+
+/// Every way a tree description can be structurally wrong.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum BuildErrorKind {
+    /// Two nodes share an id.
+    #[error("duplicate node id `{id}`: it is already defined (or generated for an inline leaf) elsewhere")]
+    DuplicateId {
+        /// The repeated id.
+        id: String,
+    },
+    /// The root id names no node.
+    #[error("the root `{id}` is not defined under `nodes`")]
+    MissingRoot {
+        /// The root id.
+        id: String,
+    },
+    /// A child id names no node.
+    #[error("node `{parent}` has a child `{child}` that is not defined under `nodes`")]
+    MissingChild {
+        /// The parent's id.
+        parent: String,
+        /// The missing id.
+        child: String,
+    },
+    /// A node appears in two child lists.
+    #[error("node `{child}` has two parents: `{first}` and `{second}` (a tree gives each node one parent)")]
+    SecondParent {
+        /// The child with two parents.
+        child: String,
+        /// Its first parent.
+        first: String,
+        /// Its second parent.
+        second: String,
+    },
+    /// The root is someone's child.
+    #[error("the root `{root}` appears as a child of `{parent}`: the root has no parent")]
+    RootHasParent {
+        /// The root id.
+        root: String,
+        /// The node listing the root as a child.
+        parent: String,
+    },
+    /// Nodes that form a cycle away from the root.
+    #[error("cycle: {}", path.join(" -> "))]
+    Cycle {
+        /// The ids around the cycle, first repeated at the end.
+        path: Vec<String>,
+    },
+    /// A node the root cannot reach.
+    #[error("node `{id}` is unreachable: no path from the root leads to it")]
+    Unreachable {
+        /// The unreachable id.
+        id: String,
+    },
+    /// An internal node without children.
+    #[error("internal node `{id}` has no children (a node without children is written as a number or `{{value: N}}`)")]
+    NoChildren {
+        /// The node's id.
+        id: String,
+    },
+    /// Two edges of one node carry the same action.
+    #[error("node `{parent}` has two children with the action `{action}`: actions must be unique among siblings")]
+    DuplicateAction {
+        /// The parent's id.
+        parent: String,
+        /// The repeated action.
+        action: String,
+    },
+    /// `probs` on a node that is not a chance node.
+    #[error("node `{id}` has `probs` but is not a chance node")]
+    ProbsOnNonChance {
+        /// The node's id.
+        id: String,
+    },
+    /// `probs` with the wrong number of entries.
+    #[error("node `{id}` has {children} children but {probs} probabilities")]
+    ProbabilityCount {
+        /// The node's id.
+        id: String,
+        /// Number of children.
+        children: usize,
+        /// Number of probabilities.
+        probs: usize,
+    },
+    /// A probability outside [0, 1].
+    #[error("node `{id}`: probability {value} (entry {position}) is outside [0, 1]")]
+    ProbabilityRange {
+        /// The node's id.
+        id: String,
+        /// 1-based position.
+        position: usize,
+        /// The bad value.
+        value: f64,
+    },
+    /// Probabilities that do not sum to 1.
+    #[error("node `{id}`: probabilities sum to {sum}, not 1 (tolerance 1e-9)")]
+    ProbabilitySum {
+        /// The node's id.
+        id: String,
+        /// The actual sum.
+        sum: f64,
+    },
+    /// NaN or an infinity.
+    #[error("node `{id}`: {what} is {value}, but values must be finite numbers")]
+    NotFinite {
+        /// The node's id.
+        id: String,
+        /// Which number (utility, eval, a child leaf...).
+        what: String,
+        /// The bad value.
+        value: f64,
+    },
+    /// More nodes than the arena can index.
+    #[error("the tree has more than {max} nodes", max = u32::MAX)]
+    TooLarge,
+}
+
+/// Collects node descriptions and builds a validated [`Tree`].
+#[derive(Clone, Debug, Default)]
+pub struct TreeBuilder {
+    name: String,
+    root: String,
+    specs: Vec<NodeSpec>,
+}
+
+/// Where an arena slot's content comes from while building.
+#[derive(Clone, Copy)]
+enum Source {
+    Spec(usize),
+    Leaf { parent_spec: usize, position: usize, value: f64 },
+}
+
+impl TreeBuilder {
+    /// Starts a tree with a name and the id of its root.
+    pub fn new(name: impl Into<String>, root: impl Into<String>) -> TreeBuilder {
+        TreeBuilder { name: name.into(), root: root.into(), specs: Vec::new() }
+    }
+
+    /// Adds a node; returns its spec index (used in [`Site`]).
+    pub fn add(&mut self, spec: NodeSpec) -> usize {
+        self.specs.push(spec);
+        self.specs.len() - 1
+    }
+
+    /// Number of specs added so far.
+    pub fn spec_count(&self) -> usize {
+        self.specs.len()
+    }
+
+    /// Validates everything and lays the nodes out in breadth-first order.
+    ///
+    /// Returns every error found (in site order), not only the first, so that
+    /// an author can fix a file in one pass.
+    pub fn build(self) -> Result<Tree, Vec<BuildError>> {
+        let mut errors = Vec::new();
+        let index = self.index_ids(&mut errors);
+        for (spec_index, spec) in self.specs.iter().enumerate() {
+            check_spec(spec_index, spec, &mut errors);
+        }
+        let parents = self.link_parents(&index, &mut errors);
+        let root = match index.get(self.root.as_str()) {
+            Some(&root) => Some(root),
+            _ => {
+                errors.push(BuildError { site: Site::Root, kind: BuildErrorKind::MissingRoot { id: self.root.clone() } });
+                None
+            }
+        };
+        if let Some(root) = root {
+            self.check_reachability(root, &parents, &index, &mut errors);
+        }
+        if !errors.is_empty() {
+            errors.sort_by_key(|error| error.site.order_key());
+            return Err(errors);
+        }
+        let root = root.expect("a missing root is an error above");
+        self.lay_out(root, &index)
+    }
+
+    /// Maps every id (inline leaves included) to where it is defined.
+    fn index_ids(&self, errors: &mut Vec<BuildError>) -> HashMap<&str, usize> {
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(self.specs.len());
+        for (spec_index, spec) in self.specs.iter().enumerate() {
+            match index.entry(spec.id.as_str()) {
+                Entry::Occupied(_) => errors.push(BuildError {
+                    site: Site::Node(spec_index),
+                    kind: BuildErrorKind::DuplicateId { id: spec.id.clone() },
+                }),
+                Entry::Vacant(slot) => {
+                    slot.insert(spec_index);
+                }
+            }
+        }
+        self.check_inline_leaf_ids(&index, errors);
+        index
+    }
+
+    /// Inline leaves get ids `PARENT.K`; such an id must not also be defined.
+    fn check_inline_leaf_ids(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) {
+        for (spec_index, spec) in self.specs.iter().enumerate() {
+            let NodeBody::Internal { children, .. } = &spec.body else { continue };
+            for (position, child) in children.iter().enumerate() {
+                if let ChildTarget::Leaf(_) = child.target {
+                    let id = inline_leaf_id(&spec.id, position);
+                    if index.contains_key(id.as_str()) {
+                        errors.push(BuildError {
+                            site: Site::Child { node: spec_index, child: position },
+                            kind: BuildErrorKind::DuplicateId { id },
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Resolves child ids; records each spec's parent.
+    fn link_parents(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) -> Vec<Option<usize>> {
+        let mut parents: Vec<Option<usize>> = vec![None; self.specs.len()];
+        for (spec_index, spec) in self.specs.iter().enumerate() {
+            let NodeBody::Internal { children, .. } = &spec.body else { continue };
+            for (position, child) in children.iter().enumerate() {
+                let ChildTarget::Id(child_id) = &child.target else { continue };
+                let site = Site::Child { node: spec_index, child: position };
+                let Some(&child_spec) = index.get(child_id.as_str()) else {
+                    errors.push(BuildError {
+                        site,
+                        kind: BuildErrorKind::MissingChild { parent: spec.id.clone(), child: child_id.clone() },
+                    });
+                    continue;
+                };
+                if *child_id == self.root {
+                    errors.push(BuildError {
+                        site,
+                        kind: BuildErrorKind::RootHasParent { root: self.root.clone(), parent: spec.id.clone() },
+                    });
+                } else if let Some(first) = parents[child_spec] {
+                    errors.push(BuildError {
+                        site,
+                        kind: BuildErrorKind::SecondParent {
+                            child: child_id.clone(),
+                            first: self.specs[first].id.clone(),
+                            second: spec.id.clone(),
+                        },
+                    });
+                } else {
+                    parents[child_spec] = Some(spec_index);
+                }
+            }
+        }
+        parents
+    }
+
+    /// Every spec must be reachable from the root; unreachable cycles are named as cycles.
+    fn check_reachability(
+        &self,
+        root: usize,
+        parents: &[Option<usize>],
+        index: &HashMap<&str, usize>,
+        errors: &mut Vec<BuildError>,
+    ) {
+        // With at most one parent per node, a node is reachable exactly when
+        // following parents ends at the root. Memoise to stay linear.
+        let mut state = vec![Reach::Unknown; self.specs.len()];
+        state[root] = Reach::Yes;
+        let mut reported_cycle = vec![false; self.specs.len()];
+        for start in 0..self.specs.len() {
+            let mut path = Vec::new();
+            let mut current = start;
+            let verdict = loop {
+                match state[current] {
+                    Reach::Yes => break Reach::Yes,
+                    Reach::No => break Reach::No,
+                    Reach::OnPath => {
+                        self.report_cycle(current, &path, &mut reported_cycle, errors);
+                        break Reach::No;
+                    }
+                    Reach::Unknown => {}
+                }
+                state[current] = Reach::OnPath;
+                path.push(current);
+                match parents[current] {
+                    Some(parent) => current = parent,
+                    None => break Reach::No,
+                }
+            };
+            for &node in &path {
+                state[node] = verdict;
+            }
+        }
+        for (spec_index, reach) in state.iter().enumerate() {
+            let duplicate = index.get(self.specs[spec_index].id.as_str()) != Some(&spec_index);
+            if *reach == Reach::No && !reported_cycle[spec_index] && parents[spec_index].is_none() && !duplicate {
+                errors.push(BuildError {
+                    site: Site::Node(spec_index),
+                    kind: BuildErrorKind::Unreachable { id: self.specs[spec_index].id.clone() },
+                });
+            }
+        }
+    }
+
+    fn report_cycle(&self, entry: usize, path: &[usize], reported: &mut [bool], errors: &mut Vec<BuildError>) {
+        let start = path.iter().position(|&node| node == entry).unwrap_or(0);
+        let cycle = &path[start..];
+        if cycle.iter().any(|&node| reported[node]) {
+            return;
+        }
+        // Report the cycle in parent-to-child order, starting from its first-defined node.
+        let mut ids: Vec<usize> = cycle.iter().rev().copied().collect();
+        let first = ids.iter().enumerate().min_by_key(|(_, node)| **node).map_or(0, |(i, _)| i);
+        ids.rotate_left(first);
+        for &node in &ids {
+            reported[node] = true;
+        }
+        let mut names: Vec<String> = ids.iter().map(|&node| self.specs[node].id.clone()).collect();
+        names.push(names[0].clone());
+        errors.push(BuildError { site: Site::Node(ids[0]), kind: BuildErrorKind::Cycle { path: names } });
+    }
+
+    /// Lays a valid description out breadth-first into the arena.
+    fn lay_out(&self, root: usize, spec_index: &HashMap<&str, usize>) -> Result<Tree, Vec<BuildError>> {
+        let mut sources: Vec<Source> = vec![Source::Spec(root)];
+        let mut nodes: Vec<Node> = Vec::with_capacity(self.specs.len());
+        let mut actions: Vec<Option<Box<str>>> = vec![None];
+        let mut probabilities: Vec<f64> = vec![1.0];
+        let mut parents: Vec<Option<NodeIndex>> = vec![None];
+        let mut plies: Vec<u32> = vec![0];
+        let mut next = 0usize;
+        while next < sources.len() {
+            if sources.len() > u32::MAX as usize {
+                return Err(vec![BuildError { site: Site::Root, kind: BuildErrorKind::TooLarge }]);
+            }
+            let first_child = sources.len() as u32;
+            let node = match sources[next] {
+                Source::Leaf { value, .. } => terminal_node(value),
+                Source::Spec(spec) => match &self.specs[spec].body {
+                    NodeBody::Terminal(value) => terminal_node(*value),
+                    NodeBody::Internal { kind, children, probs, eval } => {
+                        let uniform = 1.0 / children.len() as f64;
+                        for (position, child) in children.iter().enumerate() {
+                            sources.push(match &child.target {
+                                ChildTarget::Id(id) => Source::Spec(spec_index[id.as_str()]),
+                                ChildTarget::Leaf(value) => Source::Leaf { parent_spec: spec, position, value: *value },
+                            });
+                            actions.push(child.action.as_deref().map(Box::from));
+                            probabilities.push(probs.as_ref().map_or(uniform, |p| p[position]));
+                            parents.push(Some(NodeIndex(next as u32)));
+                            plies.push(plies[next] + 1);
+                        }
+                        Node {
+                            kind: *kind,
+                            first_child,
+                            child_count: children.len() as u32,
+                            utility: 0.0,
+                            eval: *eval,
+                            probability: 1.0,
+                            ply: 0,
+                            parent: None,
+                        }
+                    }
+                },
+            };
+            nodes.push(node);
+            next += 1;
+        }
+        for (slot, node) in nodes.iter_mut().enumerate() {
+            node.probability = probabilities[slot];
+            node.ply = plies[slot];
+            node.parent = parents[slot];
+            if node.kind == NodeKind::Terminal {
+                node.first_child = 0;
+            }
+        }
+        let ids = sources.iter().map(|source| self.id_of(*source)).collect();
+        Ok(Tree {
+            name: self.name.clone(),
+            description: None,
+            nodes,
+            ids,
+            actions,
+            search: SearchDefaults::default(),
+            expect: BTreeMap::new(),
+        })
+    }
+
+    fn id_of(&self, source: Source) -> Box<str> {
+        match source {
+            Source::Spec(spec) => self.specs[spec].id.as_str().into(),
+            Source::Leaf { parent_spec, position, .. } => inline_leaf_id(&self.specs[parent_spec].id, position).into(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reach {
+    Unknown,
+    OnPath,
+    Yes,
+    No,
+}
+
+fn terminal_node(utility: f64) -> Node {
+    Node {
+        kind: NodeKind::Terminal,
+        first_child: 0,
+        child_count: 0,
+        utility,
+        eval: None,
+        probability: 1.0,
+        ply: 0,
+        parent: None,
+    }
+}
+
+/// The id FORMAT.md gives the inline leaf at 0-based `position` under `parent`.
+pub fn inline_leaf_id(parent: &str, position: usize) -> String {
+    format!("{parent}.{}", position + 1)
+}
+
+/// Checks one spec on its own: numbers, children, actions, probabilities.
+fn check_spec(spec_index: usize, spec: &NodeSpec, errors: &mut Vec<BuildError>) {
+    let id = &spec.id;
+    let not_finite = |what: &str, value: f64| BuildError {
+        site: Site::Node(spec_index),
+        kind: BuildErrorKind::NotFinite { id: id.clone(), what: what.to_string(), value },
+    };
+    match &spec.body {
+        NodeBody::Terminal(value) => {
+            if !value.is_finite() {
+                errors.push(not_finite("the utility", *value));
+            }
+        }
+        NodeBody::Internal { kind, children, probs, eval } => {
+            if let Some(eval) = eval.filter(|e| !e.is_finite()) {
+                errors.push(not_finite("the eval", eval));
+            }
+            if children.is_empty() {
+                errors.push(BuildError { site: Site::Node(spec_index), kind: BuildErrorKind::NoChildren { id: id.clone() } });
+            }
+            check_children(spec_index, id, children, errors);
+            if let Some(probs) = probs {
+                check_probabilities(spec_index, id, *kind, children.len(), probs, errors);
+            }
+        }
+    }
+}
+
+fn check_children(spec_index: usize, id: &str, children: &[ChildSpec], errors: &mut Vec<BuildError>) {
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(children.len());
+    for (position, child) in children.iter().enumerate() {
+        let site = Site::Child { node: spec_index, child: position };
+        let action = match (&child.action, &child.target) {
+            (Some(action), _) => action.clone(),
+            (None, ChildTarget::Id(target)) => target.clone(),
+            (None, ChildTarget::Leaf(_)) => inline_leaf_id(id, position),
+        };
+        if let ChildTarget::Leaf(value) = child.target
+            && !value.is_finite()
+        {
+            errors.push(BuildError {
+                site,
+                kind: BuildErrorKind::NotFinite { id: id.to_string(), what: format!("child {}", position + 1), value },
+            });
+        }
+        if seen.insert(action.clone(), position).is_some() {
+            errors.push(BuildError { site, kind: BuildErrorKind::DuplicateAction { parent: id.to_string(), action } });
+        }
+    }
+}
+
+fn check_probabilities(spec_index: usize, id: &str, kind: NodeKind, children: usize, probs: &[f64], errors: &mut Vec<BuildError>) {
+    let site = Site::Probs(spec_index);
+    let id = id.to_string();
+    if kind != NodeKind::Chance {
+        errors.push(BuildError { site, kind: BuildErrorKind::ProbsOnNonChance { id } });
+        return;
+    }
+    if probs.len() != children {
+        errors.push(BuildError { site, kind: BuildErrorKind::ProbabilityCount { id, children, probs: probs.len() } });
+        return;
+    }
+    if let Some((position, &value)) = probs.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
+        errors.push(BuildError { site, kind: BuildErrorKind::ProbabilityRange { id, position: position + 1, value } });
+        return;
+    }
+    let sum: f64 = probs.iter().sum();
+    if (sum - 1.0).abs() > PROBABILITY_SUM_TOLERANCE {
+        errors.push(BuildError { site, kind: BuildErrorKind::ProbabilitySum { id, sum } });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(result: Result<Tree, Vec<BuildError>>) -> Vec<BuildErrorKind> {
+        result.expect_err("should be invalid").into_iter().map(|e| e.kind).collect()
+    }
+
+    #[test]
+    fn duplicate_ids_are_rejected() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B")]));
+        builder.add(NodeSpec::terminal("B", 1.0));
+        builder.add(NodeSpec::terminal("B", 2.0));
+        assert_eq!(kinds(builder.build()), [BuildErrorKind::DuplicateId { id: "B".into() }]);
+    }
+
+    #[test]
+    fn an_inline_leaf_id_may_not_also_be_defined() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::leaf(1.0), ChildSpec::id("A.1")]));
+        builder.add(NodeSpec::terminal("A.1", 2.0));
+        let errors = kinds(builder.build());
+        assert!(errors.contains(&BuildErrorKind::DuplicateId { id: "A.1".into() }), "{errors:?}");
+    }
+
+    #[test]
+    fn missing_children_and_roots_are_named() {
+        let mut builder = TreeBuilder::new("t", "R");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("Z")]));
+        let errors = kinds(builder.build());
+        assert!(errors.contains(&BuildErrorKind::MissingChild { parent: "A".into(), child: "Z".into() }));
+        assert!(errors.contains(&BuildErrorKind::MissingRoot { id: "R".into() }));
+    }
+
+    #[test]
+    fn cycles_are_reported_as_cycles() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::terminal("A", 1.0));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, vec![ChildSpec::id("C")]));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::id("B")]));
+        assert_eq!(
+            kinds(builder.build()),
+            [BuildErrorKind::Cycle { path: vec!["B".into(), "C".into(), "B".into()] }]
+        );
+    }
+
+    #[test]
+    fn a_cycle_through_the_root_is_a_root_with_a_parent() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, vec![ChildSpec::id("A")]));
+        assert_eq!(
+            kinds(builder.build()),
+            [BuildErrorKind::RootHasParent { root: "A".into(), parent: "B".into() }]
+        );
+    }
+
+    #[test]
+    fn second_parents_and_unreachable_nodes_are_rejected() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::labelled("x", "C")]));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::id("B")]));
+        builder.add(NodeSpec::terminal("B", 1.0));
+        builder.add(NodeSpec::terminal("D", 1.0));
+        let errors = kinds(builder.build());
+        assert!(errors.contains(&BuildErrorKind::SecondParent { child: "B".into(), first: "A".into(), second: "C".into() }));
+        assert!(errors.contains(&BuildErrorKind::Unreachable { id: "D".into() }));
+    }
+
+    #[test]
+    fn probabilities_are_checked() {
+        let chance = |probs: Vec<f64>| {
+            let mut builder = TreeBuilder::new("t", "A");
+            builder.add(NodeSpec {
+                id: "A".into(),
+                body: NodeBody::Internal {
+                    kind: NodeKind::Chance,
+                    children: vec![ChildSpec::leaf(1.0), ChildSpec::leaf(2.0)],
+                    probs: Some(probs),
+                    eval: None,
+                },
+            });
+            builder.build()
+        };
+        assert!(chance(vec![0.25, 0.75]).is_ok());
+        assert!(matches!(kinds(chance(vec![0.5])).as_slice(), [BuildErrorKind::ProbabilityCount { .. }]));
+        assert!(matches!(kinds(chance(vec![1.5, -0.5])).as_slice(), [BuildErrorKind::ProbabilityRange { position: 1, .. }]));
+        assert!(matches!(kinds(chance(vec![0.5, 0.6])).as_slice(), [BuildErrorKind::ProbabilitySum { .. }]));
+    }
+
+    #[test]
+    fn non_finite_numbers_and_empty_nodes_are_rejected() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::leaf(f64::NAN), ChildSpec::id("B")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, vec![]));
+        let errors = kinds(builder.build());
+        assert!(matches!(errors[0], BuildErrorKind::NotFinite { .. }), "{errors:?}");
+        assert!(errors.contains(&BuildErrorKind::NoChildren { id: "B".into() }));
+    }
+
+    #[test]
+    fn duplicate_actions_among_siblings_are_rejected() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::labelled("go", "B"), ChildSpec::labelled("go", "C")]));
+        builder.add(NodeSpec::terminal("B", 1.0));
+        builder.add(NodeSpec::terminal("C", 1.0));
+        assert_eq!(kinds(builder.build()), [BuildErrorKind::DuplicateAction { parent: "A".into(), action: "go".into() }]);
+    }
+}

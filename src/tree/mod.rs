@@ -1,0 +1,258 @@
+//! The game-tree model: an arena of nodes, pure data.
+//!
+//! A [`Tree`] is built once (by [`TreeBuilder`]) and never changes. Nodes live
+//! in one `Vec` in breadth-first order, so the children of a node are a
+//! contiguous range of indices and a tree of millions of nodes costs a few
+//! allocations, not millions. Nothing here knows about YAML, files or
+//! processes: the loader, the importers and the generators all produce a
+//! [`TreeBuilder`], and the engine and the grader only read a [`Tree`].
+
+mod build;
+
+pub use build::{BuildError, BuildErrorKind, ChildSpec, ChildTarget, NodeBody, NodeSpec, Site, TreeBuilder};
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+/// Index of a node in its tree's arena. The root is always index 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeIndex(pub u32);
+
+impl NodeIndex {
+    /// The root of every tree.
+    pub const ROOT: NodeIndex = NodeIndex(0);
+
+    /// The index as a `usize`, for indexing slices.
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Who moves at a node, or that the game is over there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// The maximising player moves: the value is the greatest child value.
+    Max,
+    /// A minimising player moves: the value is the least child value.
+    Min,
+    /// Nature moves: the value is the probability-weighted sum.
+    Chance,
+    /// The game is over: the value is the node's utility.
+    Terminal,
+}
+
+impl NodeKind {
+    /// The word used for this kind in tree files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Max => "max",
+            NodeKind::Min => "min",
+            NodeKind::Chance => "chance",
+            NodeKind::Terminal => "terminal",
+        }
+    }
+}
+
+impl fmt::Display for NodeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One node of the arena. Labels (id, action) live beside it in [`Tree`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// Who moves here.
+    pub kind: NodeKind,
+    /// Index of the first child; children are `first_child..first_child + child_count`.
+    pub first_child: u32,
+    /// Number of children (0 for terminals).
+    pub child_count: u32,
+    /// Utility for a terminal, 0 otherwise.
+    pub utility: f64,
+    /// Heuristic value used when a depth limit cuts the search here.
+    pub eval: Option<f64>,
+    /// Probability of the edge from the parent (only meaningful under a chance node).
+    pub probability: f64,
+    /// Distance from the root in plies (the root is ply 0).
+    pub ply: u32,
+    /// The parent, or `None` for the root.
+    pub parent: Option<NodeIndex>,
+}
+
+/// Search defaults a tree file may carry (FORMAT.md section 1, `search:`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchDefaults {
+    /// Alpha-beta pruning on equality; `None` means the default (true).
+    pub prune_on_equal: Option<bool>,
+    /// Depth limit in plies; `None` means no limit.
+    pub depth: Option<u32>,
+}
+
+/// What the reference must produce for one algorithm (FORMAT.md section 5).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Expectation {
+    /// Expected root value.
+    pub value: Option<f64>,
+    /// Expected chosen action: `Some(None)` means "no action" (`null`).
+    pub action: Option<Option<String>>,
+    /// Expected visited order, as node ids.
+    pub visited: Option<Vec<String>>,
+}
+
+/// An immutable game tree.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    name: String,
+    description: Option<String>,
+    nodes: Vec<Node>,
+    ids: Vec<Box<str>>,
+    /// Edge labels that differ from the child's id (`{ACTION: ID}` edges).
+    actions: Vec<Option<Box<str>>>,
+    search: SearchDefaults,
+    expect: BTreeMap<String, Expectation>,
+}
+
+impl Tree {
+    /// The tree's name (the file stem unless the file names it).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The free-text description, if any.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// Number of nodes, inline leaves included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// A tree always has a root, so it is never empty.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The node at `index`.
+    pub fn node(&self, index: NodeIndex) -> &Node {
+        &self.nodes[index.get()]
+    }
+
+    /// All nodes in arena (breadth-first) order.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The children of `index`, in the order searches visit them.
+    pub fn children(&self, index: NodeIndex) -> impl DoubleEndedIterator<Item = NodeIndex> + ExactSizeIterator + use<> {
+        self.child_range(index).map(NodeIndex)
+    }
+
+    /// The arena range holding the children of `index`.
+    pub fn child_range(&self, index: NodeIndex) -> Range<u32> {
+        let node = &self.nodes[index.get()];
+        node.first_child..node.first_child + node.child_count
+    }
+
+    /// The id of a node as written in the tree file (`B.3` for inline leaves).
+    pub fn id(&self, index: NodeIndex) -> &str {
+        &self.ids[index.get()]
+    }
+
+    /// The action on the edge into `index`: its label, or else the child's id.
+    pub fn action(&self, index: NodeIndex) -> &str {
+        self.actions[index.get()].as_deref().unwrap_or_else(|| self.id(index))
+    }
+
+    /// Looks a node up by id (a linear scan: for tools and tests, not hot paths).
+    pub fn find(&self, id: &str) -> Option<NodeIndex> {
+        self.ids.iter().position(|candidate| &**candidate == id).map(|i| NodeIndex(i as u32))
+    }
+
+    /// The file's search defaults.
+    pub fn search_defaults(&self) -> SearchDefaults {
+        self.search
+    }
+
+    /// The file's `expect` block, by algorithm name.
+    pub fn expectations(&self) -> &BTreeMap<String, Expectation> {
+        &self.expect
+    }
+
+    /// Whether any node is a chance node (such trees are invalid for minimax).
+    pub fn has_chance_nodes(&self) -> bool {
+        self.nodes.iter().any(|node| node.kind == NodeKind::Chance)
+    }
+
+    /// The deepest ply of any node.
+    pub fn height(&self) -> u32 {
+        // Breadth-first order: the last node is among the deepest.
+        self.nodes.last().map_or(0, |node| node.ply)
+    }
+
+    /// Ids for a list of indices (for reports and JSON).
+    pub fn ids_of(&self, indices: &[NodeIndex]) -> Vec<String> {
+        indices.iter().map(|&index| self.id(index).to_string()).collect()
+    }
+
+    /// Replaces the metadata a file carries beside its nodes.
+    pub fn with_metadata(
+        mut self,
+        description: Option<String>,
+        search: SearchDefaults,
+        expect: BTreeMap<String, Expectation>,
+    ) -> Tree {
+        self.description = description;
+        self.search = search;
+        self.expect = expect;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(value: f64) -> ChildSpec {
+        ChildSpec { action: None, target: ChildTarget::Leaf(value) }
+    }
+
+    fn small_tree() -> Tree {
+        let mut builder = TreeBuilder::new("small", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::labelled("right", "C")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, vec![leaf(3.0), leaf(12.0)]));
+        builder.add(NodeSpec::terminal("C", 5.0));
+        builder.build().expect("valid tree")
+    }
+
+    #[test]
+    fn children_are_contiguous_in_breadth_first_order() {
+        let tree = small_tree();
+        let ids: Vec<&str> = (0..tree.len() as u32).map(|i| tree.id(NodeIndex(i))).collect();
+        assert_eq!(ids, ["A", "B", "C", "B.1", "B.2"]);
+        let children: Vec<&str> = tree.children(NodeIndex::ROOT).map(|c| tree.id(c)).collect();
+        assert_eq!(children, ["B", "C"]);
+    }
+
+    #[test]
+    fn actions_default_to_child_ids() {
+        let tree = small_tree();
+        let b = tree.find("B").unwrap();
+        let c = tree.find("C").unwrap();
+        assert_eq!(tree.action(b), "B");
+        assert_eq!(tree.action(c), "right");
+        assert_eq!(tree.action(tree.find("B.2").unwrap()), "B.2");
+    }
+
+    #[test]
+    fn plies_and_parents_are_recorded() {
+        let tree = small_tree();
+        let leaf = tree.find("B.2").unwrap();
+        assert_eq!(tree.node(leaf).ply, 2);
+        assert_eq!(tree.node(leaf).parent, tree.find("B"));
+        assert_eq!(tree.height(), 2);
+        assert_eq!(tree.node(NodeIndex::ROOT).parent, None);
+    }
+}
