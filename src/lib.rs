@@ -8,6 +8,7 @@
 //! - [`cli`]: the `treegrade` command, which wires the layers together.
 
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod load;
 pub mod tree;

@@ -1,1 +1,105 @@
-pub fn main() -> std::process::ExitCode { std::process::ExitCode::SUCCESS }
+//! The `treegrade` command line: parses flags and wires the layers together.
+//!
+//! Exit status everywhere: 0 success, 1 a check failed (grading), 2 a usage
+//! or input error. Errors go to stderr; stdout carries only results.
+
+mod solve;
+mod validate;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::engine::Algorithm;
+use crate::load::LoadError;
+
+/// Reference engine and autograder for adversarial search over YAML game trees.
+#[derive(Debug, Parser)]
+#[command(name = "treegrade", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Search a tree with the reference engine and print value, action and visited order.
+    Solve(solve::SolveArgs),
+    /// Check tree files and their `expect` blocks against the reference engine.
+    Validate(validate::ValidateArgs),
+}
+
+/// Output formats shared by the commands that print results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TextOrJson {
+    /// Human-readable text.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// An algorithm as a command-line value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    /// Plain minimax.
+    Minimax,
+    /// Alpha-beta pruning.
+    Alphabeta,
+    /// Expectimax (max, min and chance nodes).
+    Expectimax,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::Minimax => Algorithm::Minimax,
+            AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
+            AlgorithmArg::Expectimax => Algorithm::Expectimax,
+        }
+    }
+}
+
+/// How a command ended.
+#[derive(Debug)]
+pub enum Failure {
+    /// Invalid input: already explained, exit 2.
+    Input(Vec<LoadError>),
+    /// A usage problem in words, exit 2.
+    Usage(String),
+    /// Checks ran and some failed, exit 1.
+    ChecksFailed,
+}
+
+/// Runs the command line and returns the process exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Validate(args) => validate::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::ChecksFailed) => ExitCode::from(1),
+        Err(Failure::Input(errors)) => {
+            for error in &errors {
+                report_load_error(error);
+            }
+            ExitCode::from(2)
+        }
+        Err(Failure::Usage(message)) => {
+            anstream::eprintln!("{}error:{} {message}", error_style().render(), error_style().render_reset());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints a load error to stderr with a snippet, in colour on a terminal.
+pub fn report_load_error(error: &LoadError) {
+    let styled = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    anstream::eprint!("{}", error.render(styled));
+}
+
+fn error_style() -> anstyle::Style {
+    anstyle::Style::new().bold().fg_color(Some(anstyle::AnsiColor::Red.into()))
+}

@@ -276,7 +276,9 @@ impl<'t> Search<'t> {
             }
             NodeKind::Chance => {
                 let probability = self.tree.node(NodeIndex(child)).probability;
-                frame.value = frame.value + probability * value;
+                // FORMAT.md 2: acc = acc + p_i * v_i in child order; Rust
+                // never fuses this into a multiply-add on its own.
+                frame.value += probability * value;
             }
             NodeKind::Terminal => unreachable!("terminals never open a frame"),
         }
@@ -308,7 +310,11 @@ mod tests {
     /// AIMA figure 5.2: max(min(3,12,8), min(2,4,6), min(14,5,2)).
     fn aima() -> Tree {
         let mut builder = TreeBuilder::new("aima", "A");
-        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")]));
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
         builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
         builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
         builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));

@@ -1,1 +1,429 @@
+//! Loading YAML tree files (FORMAT.md section 1): the only module that knows YAML.
+//!
+//! Parsing happens in two steps. serde-saphyr reads the text into the raw,
+//! located types of [`raw`] (rejecting YAML errors, unknown keys and
+//! duplicate keys with their line and column); then [`translate`] turns them
+//! into a [`TreeBuilder`], which enforces the structural rules. Every error of
+//! either step becomes a [`Diagnostic`] at the place it concerns.
 
+mod diagnostic;
+mod raw;
+
+pub use diagnostic::{Diagnostic, LoadError, Position};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_saphyr::{Location, Spanned};
+
+use crate::engine::{self, Algorithm, SearchError, SearchSettings};
+use crate::tree::{
+    BuildError, ChildSpec, ChildTarget, Expectation, NodeBody, NodeIndex, NodeKind, NodeSpec, SearchDefaults, Site,
+    Tree, TreeBuilder,
+};
+use raw::{RawChild, RawExpectMap, RawFile, RawNode, RawNodeFields};
+
+/// A tree together with where its nodes are written, for later errors.
+#[derive(Clone, Debug)]
+pub struct LoadedTree {
+    /// The validated tree.
+    pub tree: Tree,
+    path: PathBuf,
+    source: String,
+    /// Position of each arena node's definition (its key, or its inline entry).
+    positions: Vec<Option<Position>>,
+}
+
+impl LoadedTree {
+    /// The file the tree was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Where a node is defined in the file.
+    pub fn position(&self, node: NodeIndex) -> Option<Position> {
+        self.positions.get(node.get()).copied().flatten()
+    }
+
+    /// An error about a node, pointing at its definition.
+    pub fn error_at(&self, node: NodeIndex, message: impl Into<String>) -> LoadError {
+        LoadError::new(&self.path, vec![Diagnostic::at(self.position(node), message)], Some(&self.source))
+    }
+
+    /// Checks that `settings` can search this tree, as a located error if not.
+    pub fn check_settings(&self, settings: &SearchSettings) -> Result<(), LoadError> {
+        engine::check(&self.tree, settings).map_err(|error| self.error_at(error.node(), error.to_string()))
+    }
+}
+
+/// Reads and validates a tree file.
+pub fn load_tree_file(path: &Path) -> Result<LoadedTree, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        LoadError::new(path, vec![Diagnostic::at(None, format!("cannot read the file: {error}"))], None)
+    })?;
+    load_tree_str(text, path)
+}
+
+/// Validates a tree file's text; `path` names it in errors and gives the default name.
+pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError> {
+    let raw: RawFile = match serde_saphyr::from_str_with_options(&text, parser_options()) {
+        Ok(raw) => raw,
+        Err(error) => return Err(LoadError::new(path, vec![yaml_diagnostic(&error)], Some(&text))),
+    };
+    let stem = path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned());
+    match translate(raw, &stem) {
+        Ok((tree, positions)) => {
+            let loaded = LoadedTree { tree, path: path.to_path_buf(), source: text, positions };
+            check_own_settings(&loaded)?;
+            Ok(loaded)
+        }
+        Err(diagnostics) => Err(LoadError::new(path, diagnostics, Some(&text))),
+    }
+}
+
+/// YAML parser limits sized for trees of many millions of nodes.
+fn parser_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_events: 400_000_000,
+            max_nodes: 200_000_000,
+        },
+    }
+}
+
+fn yaml_diagnostic(error: &serde_saphyr::Error) -> Diagnostic {
+    let position = error.location().and_then(|location| position_of(&location));
+    let message = error.without_snippet().to_string();
+    Diagnostic::at(position, in_our_words(&strip_location_suffix(&message)))
+}
+
+/// Rewrites parser messages that speak of the parser's configuration.
+fn in_our_words(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(',').next().unwrap_or(rest).trim();
+        return format!("duplicate key `{key}`: a key may appear once per mapping (node ids must be unique)");
+    }
+    if let Some(rest) = message.strip_prefix("non-finite float ") {
+        let value = rest.split(' ').next().unwrap_or(rest);
+        return format!("{value} is not a finite number: utilities, evals and probabilities must be finite");
+    }
+    message.to_string()
+}
+
+/// serde-saphyr appends "at line L, column C" to messages; the prefix already says it.
+fn strip_location_suffix(message: &str) -> String {
+    let trimmed = match message.rfind(" at line ") {
+        Some(at) if message[at..].contains("column") => &message[..at],
+        _ => message,
+    };
+    trimmed.trim().to_string()
+}
+
+fn position_of(location: &Location) -> Option<Position> {
+    let (line, column) = raw::line_column(location)?;
+    Some(Position { line, column, width: (location.span().len() as u32).max(1) })
+}
+
+fn spanned_position<T>(spanned: &Spanned<T>) -> Option<Position> {
+    position_of(&spanned.referenced)
+}
+
+/// Where each spec's parts are written, indexed like the builder's specs.
+#[derive(Default)]
+struct SpecPositions {
+    root: Option<Position>,
+    keys: Vec<Option<Position>>,
+    children: Vec<Vec<Option<Position>>>,
+    probs: Vec<Option<Position>>,
+}
+
+impl SpecPositions {
+    fn of(&self, site: Site) -> Option<Position> {
+        match site {
+            Site::Root => self.root,
+            Site::Node(node) => self.keys[node],
+            Site::Child { node, child } => self.children[node].get(child).copied().flatten(),
+            Site::Probs(node) => self.probs[node].or(self.keys[node]),
+        }
+    }
+}
+
+type Translated = (Tree, Vec<Option<Position>>);
+
+/// Turns the raw file into a validated tree, collecting every problem.
+fn translate(raw: RawFile, stem: &str) -> Result<Translated, Vec<Diagnostic>> {
+    let mut diagnostics = Vec::new();
+    let mut positions = SpecPositions { root: spanned_position(&raw.root), ..SpecPositions::default() };
+    let mut builder = TreeBuilder::new(raw.name.clone().unwrap_or_else(|| stem.to_string()), raw.root.value.0.clone());
+    let nodes_position = spanned_position(&raw.nodes);
+    for (id, node) in raw.nodes.value.0 {
+        positions.keys.push(spanned_position(&id));
+        let mut child_positions = Vec::new();
+        let mut probs_position = None;
+        let id = id.value.0;
+        match node_spec(id.clone(), node, &mut child_positions, &mut probs_position) {
+            Ok(spec) => {
+                builder.add(spec);
+            }
+            Err(message) => {
+                diagnostics.push(Diagnostic::at(positions.keys.last().copied().flatten(), message));
+                // A stand-in under the same id keeps references to it from
+                // producing follow-on errors (missing child, unreachable).
+                builder.add(NodeSpec::terminal(id, 0.0));
+            }
+        }
+        positions.children.push(child_positions);
+        positions.probs.push(probs_position);
+    }
+    if positions.keys.is_empty() {
+        diagnostics.push(Diagnostic::at(nodes_position, "`nodes` is empty: a tree needs at least its root"));
+        return Err(diagnostics);
+    }
+    let search = raw.search.map_or(SearchDefaults::default(), |search| SearchDefaults {
+        prune_on_equal: search.prune_on_equal,
+        depth: search.depth,
+    });
+    let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
+    let built = builder.build_with_origins();
+    let (tree, origins) = match built {
+        Ok(built) if diagnostics.is_empty() => built,
+        Ok(_) => return Err(diagnostics),
+        Err(errors) => {
+            diagnostics.extend(errors.into_iter().map(|e| build_diagnostic(e, &positions)));
+            diagnostics.sort_by_key(|d| d.position.map(|p| (p.line, p.column)));
+            return Err(diagnostics);
+        }
+    };
+    let tree = tree.with_metadata(raw.description, search, expect);
+    let node_positions = origins.into_iter().map(|site| positions.of(site)).collect();
+    Ok((tree, node_positions))
+}
+
+fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic {
+    Diagnostic::at(positions.of(error.site), error.kind.to_string())
+}
+
+/// Checks the shape of one node and converts it.
+fn node_spec(
+    id: String,
+    node: Spanned<RawNode>,
+    child_positions: &mut Vec<Option<Position>>,
+    probs_position: &mut Option<Position>,
+) -> Result<NodeSpec, String> {
+    let fields = match node.value {
+        RawNode::Terminal(value) => return Ok(NodeSpec::terminal(id, value)),
+        RawNode::Mapping(fields) => fields,
+    };
+    let RawNodeFields { mut kinds, value, probs, eval } = fields;
+    if let Some(value) = value {
+        let extra: Vec<&str> = kinds
+            .iter()
+            .map(|(kind, _)| *kind)
+            .chain(probs.as_ref().map(|_| "probs"))
+            .chain(eval.map(|_| "eval"))
+            .collect();
+        if !extra.is_empty() {
+            return Err(format!("node `{id}` has `value` (a terminal) and also `{}`", extra.join("`, `")));
+        }
+        return Ok(NodeSpec::terminal(id, value));
+    }
+    if kinds.len() > 1 {
+        let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
+        return Err(format!(
+            "node `{id}` has two kinds, `{}`: a node is exactly one of max, min or chance",
+            names.join("` and `")
+        ));
+    }
+    let Some((kind_name, raw_children)) = kinds.pop() else {
+        return Err(format!("node `{id}` has none of `max`, `min`, `chance` or `value`"));
+    };
+    let kind = match kind_name {
+        "max" => NodeKind::Max,
+        "min" => NodeKind::Min,
+        _ => NodeKind::Chance,
+    };
+    let mut children = Vec::with_capacity(raw_children.len());
+    for child in raw_children {
+        child_positions.push(spanned_position(&child));
+        children.push(child_spec(child.value));
+    }
+    *probs_position = probs.as_ref().and_then(spanned_position);
+    let probs = probs.map(|p| p.value);
+    Ok(NodeSpec { id, body: NodeBody::Internal { kind, children, probs, eval } })
+}
+
+fn child_spec(child: RawChild) -> ChildSpec {
+    match child {
+        RawChild::Id(id) => ChildSpec { action: None, target: ChildTarget::Id(id) },
+        RawChild::Leaf(value) => ChildSpec::leaf(value),
+        RawChild::Labelled(action, target) => ChildSpec { action: Some(action), target: child_spec(*target).target },
+    }
+}
+
+fn translate_expectations(raw: RawExpectMap, diagnostics: &mut Vec<Diagnostic>) -> BTreeMap<String, Expectation> {
+    let mut expect = BTreeMap::new();
+    for (name, entry) in raw.0 {
+        let position = spanned_position(&name);
+        if let Err(error) = name.value.parse::<Algorithm>() {
+            diagnostics.push(Diagnostic::at(position, format!("in `expect`: {error}")));
+            continue;
+        }
+        let entry = entry.value;
+        if let Some(value) = entry.value.filter(|v| !v.is_finite()) {
+            diagnostics.push(Diagnostic::at(
+                position,
+                format!("in `expect.{}`: the value {value} is not a finite number", name.value),
+            ));
+            continue;
+        }
+        expect.insert(
+            name.value,
+            Expectation {
+                value: entry.value,
+                action: entry.action.map(|action| action.map(|id| id.0)),
+                visited: entry.visited.map(|ids| ids.into_iter().map(|id| id.0).collect()),
+            },
+        );
+    }
+    expect
+}
+
+/// The file's own search settings must be searchable for every algorithm it
+/// expects: a depth cut needs evals, and minimax needs a tree without chance.
+fn check_own_settings(loaded: &LoadedTree) -> Result<(), LoadError> {
+    let defaults = loaded.tree.search_defaults();
+    let mut algorithms: Vec<Algorithm> =
+        loaded.tree.expectations().keys().filter_map(|name| name.parse().ok()).collect();
+    if algorithms.is_empty() && defaults.depth.is_some() {
+        algorithms.push(Algorithm::Expectimax);
+    }
+    for algorithm in algorithms {
+        let settings = SearchSettings::resolve(algorithm, defaults, None, None);
+        match engine::check(&loaded.tree, &settings) {
+            Ok(()) => {}
+            Err(error @ SearchError::ChanceUnderMinimax { .. }) => {
+                return Err(loaded.error_at(error.node(), format!("`expect` has minimax, but {error}")));
+            }
+            Err(error) => return Err(loaded.error_at(error.node(), format!("the file's `search: {{depth}}`: {error}"))),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<LoadedTree, LoadError> {
+        load_tree_str(text.to_string(), Path::new("t.yaml"))
+    }
+
+    fn error(text: &str) -> String {
+        load(text).expect_err("should be invalid").to_string()
+    }
+
+    const FORMAT_EXAMPLE: &str = "\
+name: mixed-example
+root: A
+nodes:
+  A: {max: [B, C, D]}
+  B: {min: [3, 12, 8]}
+  C: {min: [{c1: H}, {c2: I}, {c3: J}], eval: 4}
+  D: {chance: [K, L], probs: [0.25, 0.75]}
+  H: 2
+  I: {value: 4}
+  J: 6
+  K: 14
+  L: {max: [5, 2], eval: 1}
+search:
+  prune_on_equal: true
+expect:
+  alphabeta:  {value: 7.25, action: D, visited: [A, B, B.1, B.2, B.3, C, H, D, K, L, L.1, L.2]}
+  expectimax: {value: 7.25, action: D}
+";
+
+    #[test]
+    fn the_format_example_loads() {
+        let loaded = load(FORMAT_EXAMPLE).unwrap();
+        let tree = &loaded.tree;
+        assert_eq!(tree.name(), "mixed-example");
+        assert_eq!(tree.len(), 14);
+        let c = tree.find("C").unwrap();
+        let actions: Vec<&str> = tree.children(c).map(|child| tree.action(child)).collect();
+        assert_eq!(actions, ["c1", "c2", "c3"]);
+        assert_eq!(tree.node(c).eval, Some(4.0));
+        let expect = &tree.expectations()["alphabeta"];
+        assert_eq!(expect.action, Some(Some("D".to_string())));
+        assert_eq!(expect.visited.as_ref().unwrap().len(), 12);
+        assert_eq!(loaded.position(c).map(|p| p.line), Some(6));
+    }
+
+    #[test]
+    fn numbers_and_quoted_numbers_are_the_same_id() {
+        let loaded = load("root: 1\nnodes:\n  1: {max: [\"2\", 5]}\n  \"2\": 3\n").unwrap();
+        assert_eq!(loaded.tree.ids_of(&[NodeIndex(0), NodeIndex(1), NodeIndex(2)]), ["1", "2", "1.2"]);
+    }
+
+    #[test]
+    fn duplicate_ids_are_rejected_not_overwritten() {
+        let message = error("root: A\nnodes:\n  A: {max: [B]}\n  B: 1\n  B: 2\n");
+        assert!(message.starts_with("t.yaml:5:3:"), "{message}");
+        assert!(message.contains("duplicate"), "{message}");
+    }
+
+    #[test]
+    fn duplicate_ids_spelled_differently_are_rejected() {
+        let message = error("root: A\nnodes:\n  A: {max: [\"1\"]}\n  1: 1\n  \"1\": 2\n");
+        assert!(message.contains("t.yaml:5:3: duplicate node id `1`"), "{message}");
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_with_their_place() {
+        assert!(error("root: A\nnodes: {A: 1}\nbogus: 1\n").starts_with("t.yaml:3:"));
+        let message = error("root: A\nnodes:\n  A: {max: [1], weight: 3}\n");
+        assert!(message.contains("unknown key `weight`"), "{message}");
+        assert!(message.starts_with("t.yaml:3:"), "{message}");
+    }
+
+    #[test]
+    fn shape_errors_name_the_node() {
+        assert!(error("root: A\nnodes:\n  A: {max: [1], min: [2]}\n").contains("node `A` has two kinds"));
+        assert!(error("root: A\nnodes:\n  A: {eval: 2}\n").contains("none of `max`"));
+        assert!(error("root: A\nnodes:\n  A: {value: 2, eval: 1}\n").contains("`value` (a terminal) and also `eval`"));
+        assert!(error("root: A\nnodes:\n  A: {max: [B]}\n").starts_with("t.yaml:3:13: node `A` has a child `B`"));
+    }
+
+    #[test]
+    fn non_finite_numbers_are_rejected() {
+        let message = error("root: A\nnodes:\n  A: {max: [.nan, 1]}\n");
+        assert!(message.starts_with("t.yaml:3:"), "{message}");
+        let message = error("root: A\nnodes:\n  A: .inf\n");
+        assert!(message.starts_with("t.yaml:3:"), "{message}");
+    }
+
+    #[test]
+    fn a_depth_cut_needs_an_eval() {
+        let message = error("root: A\nnodes:\n  A: {max: [B]}\n  B: {min: [1]}\nsearch: {depth: 1}\n");
+        assert!(message.starts_with("t.yaml:4:3:"), "{message}");
+        assert!(message.contains("no `eval`"), "{message}");
+    }
+
+    #[test]
+    fn expectations_must_name_known_algorithms() {
+        let message = error("root: A\nnodes: {A: 1}\nexpect:\n  negamax: {value: 1}\n");
+        assert!(message.starts_with("t.yaml:4:3:"), "{message}");
+        assert!(message.contains("unknown algorithm `negamax`"), "{message}");
+    }
+
+    #[test]
+    fn broken_yaml_is_located() {
+        let message = error("root: A\nnodes:\n  A: {max: [1, 2}\n");
+        assert!(message.starts_with("t.yaml:3:"), "{message}");
+    }
+
+    #[test]
+    fn several_problems_are_all_reported() {
+        let loaded = load("root: A\nnodes:\n  A: {max: [B, C]}\n  D: 4\n").expect_err("invalid");
+        assert_eq!(loaded.diagnostics().len(), 3, "{loaded}");
+    }
+}

@@ -6,8 +6,8 @@
 //! [`Site`] of the offending spec so that the producer can translate it back
 //! into its own coordinates (a line and column, for the YAML loader).
 
-use std::collections::{BTreeMap, HashMap};
 use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 
 use thiserror::Error;
 
@@ -261,6 +261,15 @@ enum Source {
     Leaf { parent_spec: usize, position: usize, value: f64 },
 }
 
+impl Source {
+    fn site(self) -> Site {
+        match self {
+            Source::Spec(spec) => Site::Node(spec),
+            Source::Leaf { parent_spec, position, .. } => Site::Child { node: parent_spec, child: position },
+        }
+    }
+}
+
 impl TreeBuilder {
     /// Starts a tree with a name and the id of its root.
     pub fn new(name: impl Into<String>, root: impl Into<String>) -> TreeBuilder {
@@ -283,6 +292,13 @@ impl TreeBuilder {
     /// Returns every error found (in site order), not only the first, so that
     /// an author can fix a file in one pass.
     pub fn build(self) -> Result<Tree, Vec<BuildError>> {
+        self.build_with_origins().map(|(tree, _)| tree)
+    }
+
+    /// Like [`TreeBuilder::build`], also returning where each arena node came
+    /// from: `Site::Node(spec)` for a defined node, `Site::Child` for an
+    /// inline leaf. Producers use it to point at a node in their own input.
+    pub fn build_with_origins(self) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
         let mut errors = Vec::new();
         let index = self.index_ids(&mut errors);
         for (spec_index, spec) in self.specs.iter().enumerate() {
@@ -292,7 +308,8 @@ impl TreeBuilder {
         let root = match index.get(self.root.as_str()) {
             Some(&root) => Some(root),
             _ => {
-                errors.push(BuildError { site: Site::Root, kind: BuildErrorKind::MissingRoot { id: self.root.clone() } });
+                errors
+                    .push(BuildError { site: Site::Root, kind: BuildErrorKind::MissingRoot { id: self.root.clone() } });
                 None
             }
         };
@@ -447,7 +464,7 @@ impl TreeBuilder {
     }
 
     /// Lays a valid description out breadth-first into the arena.
-    fn lay_out(&self, root: usize, spec_index: &HashMap<&str, usize>) -> Result<Tree, Vec<BuildError>> {
+    fn lay_out(&self, root: usize, spec_index: &HashMap<&str, usize>) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
         let mut sources: Vec<Source> = vec![Source::Spec(root)];
         let mut nodes: Vec<Node> = Vec::with_capacity(self.specs.len());
         let mut actions: Vec<Option<Box<str>>> = vec![None];
@@ -501,7 +518,8 @@ impl TreeBuilder {
             }
         }
         let ids = sources.iter().map(|source| self.id_of(*source)).collect();
-        Ok(Tree {
+        let origins = sources.iter().map(|source| source.site()).collect();
+        let tree = Tree {
             name: self.name.clone(),
             description: None,
             nodes,
@@ -509,7 +527,8 @@ impl TreeBuilder {
             actions,
             search: SearchDefaults::default(),
             expect: BTreeMap::new(),
-        })
+        };
+        Ok((tree, origins))
     }
 
     fn id_of(&self, source: Source) -> Box<str> {
@@ -564,7 +583,10 @@ fn check_spec(spec_index: usize, spec: &NodeSpec, errors: &mut Vec<BuildError>) 
                 errors.push(not_finite("the eval", eval));
             }
             if children.is_empty() {
-                errors.push(BuildError { site: Site::Node(spec_index), kind: BuildErrorKind::NoChildren { id: id.clone() } });
+                errors.push(BuildError {
+                    site: Site::Node(spec_index),
+                    kind: BuildErrorKind::NoChildren { id: id.clone() },
+                });
             }
             check_children(spec_index, id, children, errors);
             if let Some(probs) = probs {
@@ -597,7 +619,14 @@ fn check_children(spec_index: usize, id: &str, children: &[ChildSpec], errors: &
     }
 }
 
-fn check_probabilities(spec_index: usize, id: &str, kind: NodeKind, children: usize, probs: &[f64], errors: &mut Vec<BuildError>) {
+fn check_probabilities(
+    spec_index: usize,
+    id: &str,
+    kind: NodeKind,
+    children: usize,
+    probs: &[f64],
+    errors: &mut Vec<BuildError>,
+) {
     let site = Site::Probs(spec_index);
     let id = id.to_string();
     if kind != NodeKind::Chance {
@@ -659,10 +688,7 @@ mod tests {
         builder.add(NodeSpec::terminal("A", 1.0));
         builder.add(NodeSpec::internal("B", NodeKind::Max, vec![ChildSpec::id("C")]));
         builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::id("B")]));
-        assert_eq!(
-            kinds(builder.build()),
-            [BuildErrorKind::Cycle { path: vec!["B".into(), "C".into(), "B".into()] }]
-        );
+        assert_eq!(kinds(builder.build()), [BuildErrorKind::Cycle { path: vec!["B".into(), "C".into(), "B".into()] }]);
     }
 
     #[test]
@@ -670,10 +696,7 @@ mod tests {
         let mut builder = TreeBuilder::new("t", "A");
         builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B")]));
         builder.add(NodeSpec::internal("B", NodeKind::Min, vec![ChildSpec::id("A")]));
-        assert_eq!(
-            kinds(builder.build()),
-            [BuildErrorKind::RootHasParent { root: "A".into(), parent: "B".into() }]
-        );
+        assert_eq!(kinds(builder.build()), [BuildErrorKind::RootHasParent { root: "A".into(), parent: "B".into() }]);
     }
 
     #[test]
@@ -684,7 +707,11 @@ mod tests {
         builder.add(NodeSpec::terminal("B", 1.0));
         builder.add(NodeSpec::terminal("D", 1.0));
         let errors = kinds(builder.build());
-        assert!(errors.contains(&BuildErrorKind::SecondParent { child: "B".into(), first: "A".into(), second: "C".into() }));
+        assert!(errors.contains(&BuildErrorKind::SecondParent {
+            child: "B".into(),
+            first: "A".into(),
+            second: "C".into()
+        }));
         assert!(errors.contains(&BuildErrorKind::Unreachable { id: "D".into() }));
     }
 
@@ -705,7 +732,10 @@ mod tests {
         };
         assert!(chance(vec![0.25, 0.75]).is_ok());
         assert!(matches!(kinds(chance(vec![0.5])).as_slice(), [BuildErrorKind::ProbabilityCount { .. }]));
-        assert!(matches!(kinds(chance(vec![1.5, -0.5])).as_slice(), [BuildErrorKind::ProbabilityRange { position: 1, .. }]));
+        assert!(matches!(
+            kinds(chance(vec![1.5, -0.5])).as_slice(),
+            [BuildErrorKind::ProbabilityRange { position: 1, .. }]
+        ));
         assert!(matches!(kinds(chance(vec![0.5, 0.6])).as_slice(), [BuildErrorKind::ProbabilitySum { .. }]));
     }
 
@@ -722,9 +752,16 @@ mod tests {
     #[test]
     fn duplicate_actions_among_siblings_are_rejected() {
         let mut builder = TreeBuilder::new("t", "A");
-        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::labelled("go", "B"), ChildSpec::labelled("go", "C")]));
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::labelled("go", "B"), ChildSpec::labelled("go", "C")],
+        ));
         builder.add(NodeSpec::terminal("B", 1.0));
         builder.add(NodeSpec::terminal("C", 1.0));
-        assert_eq!(kinds(builder.build()), [BuildErrorKind::DuplicateAction { parent: "A".into(), action: "go".into() }]);
+        assert_eq!(
+            kinds(builder.build()),
+            [BuildErrorKind::DuplicateAction { parent: "A".into(), action: "go".into() }]
+        );
     }
 }

@@ -221,7 +221,11 @@ mod tests {
 
     fn small_tree() -> Tree {
         let mut builder = TreeBuilder::new("small", "A");
-        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::labelled("right", "C")]));
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::labelled("right", "C")],
+        ));
         builder.add(NodeSpec::internal("B", NodeKind::Min, vec![leaf(3.0), leaf(12.0)]));
         builder.add(NodeSpec::terminal("C", 5.0));
         builder.build().expect("valid tree")

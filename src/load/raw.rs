@@ -1,0 +1,252 @@
+//! The tree file as YAML spells it, with source locations.
+//!
+//! These types mirror FORMAT.md section 1 one to one. Number-versus-string
+//! decisions (an inline leaf or an id?) and the shape of a node are made here
+//! by hand-written visitors, because they depend on how YAML wrote a scalar.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_saphyr::{Location, Spanned};
+
+/// A whole tree file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub root: Spanned<IdText>,
+    pub nodes: Spanned<RawNodes>,
+    pub search: Option<RawSearch>,
+    pub expect: Option<RawExpectMap>,
+}
+
+/// A YAML scalar read as a string (`1` and `"1"` are the same id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdText(pub String);
+
+impl<'de> Deserialize<'de> for IdText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<IdText, D::Error> {
+        String::deserialize(deserializer).map(IdText)
+    }
+}
+
+/// The `nodes:` mapping, in file order.
+#[derive(Debug, Default)]
+pub struct RawNodes(pub Vec<(Spanned<IdText>, Spanned<RawNode>)>);
+
+impl<'de> Deserialize<'de> for RawNodes {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawNodes, D::Error> {
+        struct NodesVisitor;
+        impl<'de> Visitor<'de> for NodesVisitor {
+            type Value = RawNodes;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping from node id to node")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNodes, A::Error> {
+                let mut nodes = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(id) = map.next_key::<Spanned<IdText>>()? {
+                    nodes.push((id, map.next_value::<Spanned<RawNode>>()?));
+                }
+                Ok(RawNodes(nodes))
+            }
+        }
+        deserializer.deserialize_map(NodesVisitor)
+    }
+}
+
+/// One node: a bare number (a terminal) or a mapping.
+#[derive(Debug)]
+pub enum RawNode {
+    Terminal(f64),
+    Mapping(RawNodeFields),
+}
+
+/// The keys a node mapping may carry; which combinations are valid is
+/// checked after parsing, so that the error can point at the node.
+#[derive(Debug, Default)]
+pub struct RawNodeFields {
+    /// `max`, `min` or `chance` with its children, once per key present.
+    pub kinds: Vec<(&'static str, Vec<Spanned<RawChild>>)>,
+    pub value: Option<f64>,
+    pub probs: Option<Spanned<Vec<f64>>>,
+    pub eval: Option<f64>,
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawNode, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = RawNode;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a node: a number (a terminal's utility) or a mapping such as {max: [B, C]} or {value: 3}")
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNode, E> {
+        Ok(RawNode::Terminal(value as f64))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNode, E> {
+        Ok(RawNode::Terminal(value as f64))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNode, E> {
+        Ok(RawNode::Terminal(value))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode, A::Error> {
+        let mut fields = RawNodeFields::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "max" => fields.kinds.push(("max", map.next_value()?)),
+                "min" => fields.kinds.push(("min", map.next_value()?)),
+                "chance" => fields.kinds.push(("chance", map.next_value()?)),
+                "value" => fields.value = Some(map.next_value()?),
+                "probs" => fields.probs = Some(map.next_value()?),
+                "eval" => fields.eval = Some(map.next_value()?),
+                other => {
+                    return Err(de::Error::custom(format!(
+                        "unknown key `{other}` in a node (expected max, min, chance, value, probs or eval)"
+                    )));
+                }
+            }
+        }
+        Ok(RawNode::Mapping(fields))
+    }
+}
+
+/// One entry of a child list.
+#[derive(Debug)]
+pub enum RawChild {
+    /// A bare string: a node id, also the action.
+    Id(String),
+    /// A bare number: an inline leaf.
+    Leaf(f64),
+    /// `{ACTION: ID}` (or `{ACTION: NUMBER}`, a labelled inline leaf).
+    Labelled(String, Box<RawChild>),
+}
+
+impl<'de> Deserialize<'de> for RawChild {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawChild, D::Error> {
+        deserializer.deserialize_any(ChildVisitor { allow_label: true })
+    }
+}
+
+struct ChildVisitor {
+    allow_label: bool,
+}
+
+impl<'de> Visitor<'de> for ChildVisitor {
+    type Value = RawChild;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.allow_label {
+            f.write_str("a child: a node id, a number (an inline leaf) or {ACTION: ID}")
+        } else {
+            f.write_str("a node id or a number after the action")
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, id: &str) -> Result<RawChild, E> {
+        Ok(RawChild::Id(id.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawChild, E> {
+        Ok(RawChild::Leaf(value as f64))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawChild, E> {
+        Ok(RawChild::Leaf(value as f64))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawChild, E> {
+        Ok(RawChild::Leaf(value))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawChild, A::Error> {
+        if !self.allow_label {
+            return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+        }
+        let Some(action) = map.next_key::<String>()? else {
+            return Err(de::Error::custom("an edge `{ACTION: ID}` needs exactly one entry, found none"));
+        };
+        let target = map.next_value_seed(LabelTarget)?;
+        if map.next_key::<String>()?.is_some() {
+            return Err(de::Error::custom(format!(
+                "an edge `{{ACTION: ID}}` has exactly one entry, but `{action}` is followed by more"
+            )));
+        }
+        Ok(RawChild::Labelled(action, Box::new(target)))
+    }
+}
+
+/// The target of a labelled edge: an id or an inline leaf, never another label.
+struct LabelTarget;
+
+impl<'de> de::DeserializeSeed<'de> for LabelTarget {
+    type Value = RawChild;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawChild, D::Error> {
+        deserializer.deserialize_any(ChildVisitor { allow_label: false })
+    }
+}
+
+/// The `search:` block.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSearch {
+    pub prune_on_equal: Option<bool>,
+    pub depth: Option<u32>,
+}
+
+/// The `expect:` block: algorithm name to expectation, in file order.
+#[derive(Debug, Default)]
+pub struct RawExpectMap(pub Vec<(Spanned<String>, Spanned<RawExpect>)>);
+
+impl<'de> Deserialize<'de> for RawExpectMap {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawExpectMap, D::Error> {
+        struct ExpectVisitor;
+        impl<'de> Visitor<'de> for ExpectVisitor {
+            type Value = RawExpectMap;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping from algorithm name to {value, action, visited}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawExpectMap, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(algorithm) = map.next_key::<Spanned<String>>()? {
+                    entries.push((algorithm, map.next_value()?));
+                }
+                Ok(RawExpectMap(entries))
+            }
+        }
+        deserializer.deserialize_map(ExpectVisitor)
+    }
+}
+
+/// One algorithm's expected result.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExpect {
+    pub value: Option<f64>,
+    /// Absent: not checked. `null`: the root must have no action.
+    #[serde(default, deserialize_with = "present")]
+    pub action: Option<Option<IdText>>,
+    pub visited: Option<Vec<IdText>>,
+}
+
+/// Distinguishes a present `null` from an absent key.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Line and column (1-based) of a location, if the parser knew it.
+pub fn line_column(location: &Location) -> Option<(u32, u32)> {
+    let (line, column) = (location.line(), location.column());
+    (line > 0).then_some((line as u32, column as u32))
+}
