@@ -10,5 +10,6 @@
 pub mod cli;
 pub mod compare;
 pub mod engine;
+pub mod grader;
 pub mod load;
 pub mod tree;
