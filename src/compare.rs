@@ -14,7 +14,7 @@ pub fn values_match(expected: f64, actual: f64) -> bool {
 }
 
 /// Where two visited orders first differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Divergence {
     /// 0-based step of the first difference.
     pub step: usize,

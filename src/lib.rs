@@ -12,4 +12,5 @@ pub mod compare;
 pub mod engine;
 pub mod grader;
 pub mod load;
+pub mod report;
 pub mod tree;

@@ -3,6 +3,7 @@
 //! Exit status everywhere: 0 success, 1 a check failed (grading), 2 a usage
 //! or input error. Errors go to stderr; stdout carries only results.
 
+mod check;
 mod solve;
 mod validate;
 
@@ -28,6 +29,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Check tree files and their `expect` blocks against the reference engine.
     Validate(validate::ValidateArgs),
+    /// Grade a submission: run it, compare value, action and visited order, report.
+    Check(check::CheckArgs),
 }
 
 /// Output formats shared by the commands that print results.
@@ -77,6 +80,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::Check(args) => check::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

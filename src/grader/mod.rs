@@ -1,10 +1,107 @@
 //! The grader: runs student searchers as processes and judges their searches.
 //!
 //! A grading run is a pipeline of plain values: an assignment's questions
-//! become test plans, each plan is served to the student program through the
-//! [`oracle`] over the [`protocol`] by the [`runner`], and the recorded
-//! searches are compared with the reference engine's. Nothing here knows YAML.
+//! become [`plan::PlannedTest`]s; the [`submission`] is built and started;
+//! each test is served to the program through the [`oracle`] over the
+//! [`protocol`] by the [`runner`] in a [`session`]; [`verdict`] compares the
+//! recorded searches with the reference and awards points. Nothing here
+//! knows YAML: trees and assignments arrive as plain data.
 
 pub mod oracle;
+pub mod plan;
 pub mod protocol;
 pub mod runner;
+pub mod session;
+pub mod submission;
+pub mod verdict;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use plan::{Assignment, PlannedTest};
+use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
+use verdict::GradeReport;
+
+/// What to grade: a submission folder, optionally with an explicit command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The submission folder (the working directory of the program).
+    pub dir: PathBuf,
+    /// A command to run instead of the detected language's.
+    pub command: Option<Vec<String>>,
+}
+
+/// A submission that cannot be graded at all (exit status 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotGradable(pub String);
+
+/// Grades one submission on the planned tests.
+pub fn grade(
+    assignment: &Assignment,
+    selected: &[usize],
+    tests: &[PlannedTest],
+    target: &Target,
+    kits: &Path,
+) -> Result<GradeReport, NotGradable> {
+    let started = Instant::now();
+    let dir = submission::absolute(&target.dir);
+    let language = submission::detect_language(assignment, &dir);
+    let command = match (&target.command, language) {
+        (Some(command), _) => command.clone(),
+        (None, Some(language)) => language.run.clone(),
+        (None, None) => return Err(NotGradable(no_language_message(assignment, &dir))),
+    };
+    let records = match language.filter(|_| target.command.is_none()).map(|l| submission::build(l, &dir)) {
+        Some(Err(failure)) => vec![build_failure_record(&failure); tests.len()],
+        _ => {
+            let spec = submission::program_spec(&command, &dir, language, kits);
+            let jobs: Vec<SearchJob<'_>> = tests
+                .iter()
+                .map(|test| SearchJob { name: &test.name, tree: &test.tree, settings: test.settings })
+                .collect();
+            session::run_searches(&spec, &jobs, SessionLimits { per_search: assignment.time_limit })
+        }
+    };
+    let results = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
+    let questions = verdict::score(assignment, selected, tests, results);
+    let (score, max_score) = verdict::totals(&questions);
+    Ok(GradeReport {
+        assignment: assignment.name.clone(),
+        title: assignment.title.clone(),
+        submission: target.dir.display().to_string(),
+        language: language.map(|l| l.name.clone()).or_else(|| target.command.as_ref().map(|_| "command".to_string())),
+        questions,
+        score,
+        max_score,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
+    SearchRecord {
+        answer: Err(ProgramFailure {
+            kind: FailureKind::BuildFailed,
+            message: failure.message.clone(),
+            details: Some(failure.output.clone()),
+        }),
+        visited: Vec::new(),
+        stderr: String::new(),
+        elapsed: Duration::ZERO,
+    }
+}
+
+fn no_language_message(assignment: &Assignment, dir: &Path) -> String {
+    let expected: Vec<String> =
+        assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name)).collect();
+    if expected.is_empty() {
+        return format!(
+            "this assignment declares no languages, so give the command to run after `--` (in {})",
+            dir.display()
+        );
+    }
+    format!(
+        "found no submission in {}: expected {}, or give a command after `--`",
+        dir.display(),
+        expected.join(" or ")
+    )
+}

@@ -97,6 +97,8 @@ pub struct RunningProgram {
     stderr_open: bool,
     stderr_capture: OutputCapture,
     exit_status: Option<ExitStatus>,
+    /// For builds: stdout joins stderr in one capture instead of being read as lines.
+    merge_stdout: bool,
 }
 
 impl RunningProgram {
@@ -132,6 +134,7 @@ impl RunningProgram {
             stderr_open: true,
             stderr_capture: OutputCapture::default(),
             exit_status: None,
+            merge_stdout: false,
         })
     }
 
@@ -197,6 +200,40 @@ impl RunningProgram {
         self.take_stderr()
     }
 
+    /// Runs a command to completion (a build): its stdout and stderr are
+    /// kept together; past `deadline` the whole group is killed.
+    pub fn run_to_completion(spec: &ProgramSpec, deadline: Instant) -> io::Result<Completion> {
+        let mut program = RunningProgram::start(spec)?;
+        program.merge_stdout = true;
+        program.stdin = None;
+        let mut timed_out = false;
+        while program.stdout_open || program.stderr_open {
+            match program.pump(deadline, false) {
+                Ok(()) => {}
+                Err(Interrupted::TimedOut) => {
+                    timed_out = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        if !timed_out {
+            while program.exit_status.is_none() && Instant::now() < deadline {
+                program.poll_exit();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        timed_out |= program.exit_status.is_none();
+        program.kill();
+        let status = program.exit_status.expect("kill reaps the program");
+        Ok(Completion {
+            success: status.success() && !timed_out,
+            timed_out,
+            status: describe_status(status),
+            output: program.take_stderr(),
+        })
+    }
+
     /// Kills the whole process group and reaps the program.
     pub fn kill(&mut self) {
         if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
@@ -218,7 +255,11 @@ impl RunningProgram {
         }
         let ready = self.wait_ready(duration_to_timespec(deadline - now), writing)?;
         if ready.contains(&Stream::Stdout) {
-            self.stdout_open = read_available(&mut self.stdout, |bytes| self.stdout_buffer.extend_from_slice(bytes))?;
+            let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
+            let merge = self.merge_stdout;
+            self.stdout_open = read_available(&mut self.stdout, |bytes| {
+                if merge { capture.push(bytes) } else { buffer.extend_from_slice(bytes) }
+            })?;
         }
         if ready.contains(&Stream::Stderr) {
             self.stderr_open = read_available(&mut self.stderr, |bytes| self.stderr_capture.push(bytes))?;
@@ -284,6 +325,19 @@ impl Drop for RunningProgram {
             self.kill();
         }
     }
+}
+
+/// How a command run to completion ended.
+#[derive(Debug)]
+pub struct Completion {
+    /// It exited with status 0 in time.
+    pub success: bool,
+    /// It was killed at the deadline.
+    pub timed_out: bool,
+    /// "exited with status 101", ...
+    pub status: String,
+    /// Its stdout and stderr together (head and tail).
+    pub output: OutputCapture,
 }
 
 /// The program's standard streams, as the poll loop names them.
@@ -397,6 +451,17 @@ mod tests {
         let Err(Interrupted::Ended(end)) = program.receive(soon(2000)) else { panic!("expected the end") };
         assert!(end.contains("signal 11"), "{end}");
         assert!(program.take_stderr().text().contains("oops"));
+    }
+
+    #[test]
+    fn builds_run_to_completion_with_their_output() {
+        let done =
+            RunningProgram::run_to_completion(&shell("echo compiling; echo oops >&2; exit 3"), soon(5000)).unwrap();
+        assert!(!done.success && !done.timed_out);
+        assert_eq!(done.status, "exited with status 3");
+        assert!(done.output.text().contains("compiling") && done.output.text().contains("oops"));
+        let slow = RunningProgram::run_to_completion(&shell("sleep 30"), soon(200)).unwrap();
+        assert!(slow.timed_out && !slow.success);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! into a [`TreeBuilder`], which enforces the structural rules. Every error of
 //! either step becomes a [`Diagnostic`] at the place it concerns.
 
+pub mod assignment;
 mod diagnostic;
 mod raw;
 

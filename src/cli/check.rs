@@ -1,0 +1,118 @@
+//! `treegrade check`: grade one submission and print the report.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::Failure;
+use crate::grader::plan::{self, Assignment, PlannedTest};
+use crate::grader::{self, Target, submission};
+use crate::load::assignment::load_assignment;
+use crate::load::{LoadError, load_tree_file};
+use crate::report::{self, Format};
+use crate::tree::Tree;
+
+/// Flags of `treegrade check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The assignment folder (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
+    #[arg(long, value_name = "DIR")]
+    assignment: Option<PathBuf>,
+    /// The submission folder (default: the current folder).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    submission: PathBuf,
+    /// Grade only these questions (repeatable), e.g. `-q q2`.
+    #[arg(short = 'q', long = "question", value_name = "QUESTION")]
+    questions: Vec<String>,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write the report to FILE (the text report still goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Run this command instead of detecting the submission's language.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+/// The assignment shipped in this repository.
+pub const BUNDLED_ASSIGNMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assignments/adversarial-search");
+
+pub fn run(args: &CheckArgs) -> Result<(), Failure> {
+    let assignment = load_assignment(&assignment_dir(args)).map_err(|e| Failure::Input(vec![e]))?;
+    let selected = select_questions(&assignment, &args.questions)?;
+    let tests = plan(&assignment, &selected)?;
+    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+    let target =
+        Target { dir: args.submission.clone(), command: (!args.command.is_empty()).then(|| args.command.clone()) };
+    let report =
+        grader::grade(&assignment, &selected, &tests, &target, kits.path()).map_err(|e| Failure::Usage(e.0))?;
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    match &args.output {
+        Some(path) => {
+            let rendered = report::render(&report, args.format, false);
+            std::fs::write(path, rendered)
+                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+            print!("{}", report::render(&report, Format::Text, color));
+        }
+        None => print!("{}", report::render(&report, args.format, color && args.format == Format::Text)),
+    }
+    if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
+}
+
+fn assignment_dir(args: &CheckArgs) -> PathBuf {
+    if let Some(dir) = &args.assignment {
+        return dir.clone();
+    }
+    if let Some(dir) = std::env::var_os("TREEGRADE_ASSIGNMENT") {
+        return PathBuf::from(dir);
+    }
+    if Path::new("assignment.yaml").is_file() {
+        return PathBuf::from(".");
+    }
+    PathBuf::from(BUNDLED_ASSIGNMENT)
+}
+
+fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {
+    if wanted.is_empty() {
+        return Ok((0..assignment.questions.len()).collect());
+    }
+    wanted
+        .iter()
+        .map(|id| {
+            assignment.questions.iter().position(|q| &q.id == id).ok_or_else(|| {
+                let known: Vec<&str> = assignment.questions.iter().map(|q| q.id.as_str()).collect();
+                Failure::Usage(format!("no question `{id}` in this assignment (it has {})", known.join(", ")))
+            })
+        })
+        .collect()
+}
+
+/// Loads every test tree once and pairs it with the reference's answer.
+fn plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
+    let mut trees: HashMap<PathBuf, Arc<Tree>> = HashMap::new();
+    let mut errors: Vec<LoadError> = Vec::new();
+    for &index in selected {
+        for test in &assignment.questions[index].tests {
+            if trees.contains_key(&test.path) {
+                continue;
+            }
+            match load_tree_file(&test.path) {
+                Ok(loaded) => {
+                    trees.insert(test.path.clone(), Arc::new(loaded.tree));
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Failure::Input(errors));
+    }
+    plan::plan_tests(assignment, selected, |test| Arc::clone(&trees[&test.path])).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
+        Failure::Usage(format!("the assignment's tests do not fit their questions:\n  {}", lines.join("\n  ")))
+    })
+}

@@ -1,0 +1,277 @@
+//! One student program serving a list of searches.
+//!
+//! A program is started once and serves test after test, so an interpreter
+//! starts once per submission. A crash, a hang or a protocol violation costs
+//! only the test it happened in: the program is killed and a fresh one
+//! serves the remaining tests.
+
+use std::time::{Duration, Instant};
+
+use super::oracle::{IdIndex, Oracle, StudentAnswer};
+use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, decode, encode};
+use super::runner::{Interrupted, ProgramSpec, RunningProgram};
+use crate::engine::SearchSettings;
+use crate::tree::{NodeIndex, Tree};
+
+/// The grader's name and version, sent in `hello`.
+pub const GRADER_NAME: &str = concat!("treegrade ", env!("CARGO_PKG_VERSION"));
+
+/// One search for the program to run.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchJob<'a> {
+    /// The name sent in `search` (the program may log it).
+    pub name: &'a str,
+    /// The tree to serve.
+    pub tree: &'a Tree,
+    /// The settings to search with.
+    pub settings: SearchSettings,
+}
+
+/// How a search ended when the program did not answer it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    /// The submission did not build.
+    BuildFailed,
+    /// The program could not be started.
+    NotStarted,
+    /// It exited or was killed during the search.
+    Crashed,
+    /// It did not answer within the time limit.
+    TimedOut,
+    /// It broke the protocol (garbage on stdout, a guessed id, ...).
+    ProtocolError,
+    /// The student's function is still a TODO.
+    NotImplemented,
+    /// The student's function raised an exception or panicked.
+    Exception,
+}
+
+/// A search the program did not answer, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramFailure {
+    /// What kind of failure.
+    pub kind: FailureKind,
+    /// One line for the student.
+    pub message: String,
+    /// More detail, e.g. a traceback.
+    pub details: Option<String>,
+}
+
+/// What happened in one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRecord {
+    /// The answer, or why there is none.
+    pub answer: Result<StudentAnswer, ProgramFailure>,
+    /// The nodes the program entered, in order (recorded by the grader).
+    pub visited: Vec<NodeIndex>,
+    /// What the program wrote on stderr during this search (head and tail).
+    pub stderr: String,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// Limits applied to every search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Wall-clock limit per search; the handshake counts towards the first.
+    pub per_search: Duration,
+}
+
+/// Runs every job, in order, restarting the program after fatal failures.
+pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionLimits) -> Vec<SearchRecord> {
+    let mut program: Option<RunningProgram> = None;
+    let mut records = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let started = Instant::now();
+        let deadline = started + limits.per_search;
+        if program.is_none() {
+            match start_and_greet(spec, deadline, limits.per_search) {
+                Ok(started_program) => program = Some(started_program),
+                Err((failure, stderr)) => {
+                    records.push(SearchRecord {
+                        answer: Err(failure),
+                        visited: Vec::new(),
+                        stderr,
+                        elapsed: started.elapsed(),
+                    });
+                    continue;
+                }
+            }
+        }
+        let running = program.as_mut().expect("started above");
+        let (answer, visited) = serve(running, job, deadline, limits.per_search);
+        let fatal =
+            matches!(&answer, Err(f) if !matches!(f.kind, FailureKind::NotImplemented | FailureKind::Exception));
+        if fatal {
+            running.kill();
+        }
+        let stderr = running.take_stderr().text();
+        if fatal {
+            program = None;
+        }
+        records.push(SearchRecord { answer, visited, stderr, elapsed: started.elapsed() });
+    }
+    if let Some(mut running) = program {
+        let _ = running.send(&encode(&ToProgram::Bye), Instant::now() + Duration::from_secs(1));
+        running.finish(Duration::from_secs(1));
+    }
+    records
+}
+
+type StartFailure = (ProgramFailure, String);
+
+/// Starts the program and checks its `hello`.
+fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Result<RunningProgram, StartFailure> {
+    let mut program = RunningProgram::start(spec).map_err(|error| {
+        let command = spec.command.join(" ");
+        let message = format!("could not start your program (`{command}` in {}): {error}", spec.dir.display());
+        (failure(FailureKind::NotStarted, message), String::new())
+    })?;
+    let hello = encode(&ToProgram::Hello { protocol: PROTOCOL_VERSION, grader: GRADER_NAME });
+    let greeting = program.send(&hello, deadline).and_then(|()| program.receive(deadline));
+    let problem = match greeting {
+        Ok(line) => match decode(&line) {
+            Ok(FromProgram::Hello { protocol: PROTOCOL_VERSION, .. }) => return Ok(program),
+            Ok(FromProgram::Hello { protocol, .. }) => failure(
+                FailureKind::ProtocolError,
+                format!(
+                    "your program speaks protocol version {protocol}, but this grader speaks version {PROTOCOL_VERSION}: update the kit"
+                ),
+            ),
+            Ok(other) => failure(
+                FailureKind::ProtocolError,
+                format!(
+                    "your program did not start with the handshake (it sent {other:?}); run it through the treegrade kit"
+                ),
+            ),
+            Err(message) => failure(FailureKind::ProtocolError, message),
+        },
+        Err(interrupted) => interruption_failure(interrupted, limit, None, "while starting up"),
+    };
+    program.kill();
+    let stderr = program.take_stderr().text();
+    Err((problem, stderr))
+}
+
+/// Serves one search until the program answers or fails.
+fn serve(
+    program: &mut RunningProgram,
+    job: &SearchJob<'_>,
+    deadline: Instant,
+    limit: Duration,
+) -> (Result<StudentAnswer, ProgramFailure>, Vec<NodeIndex>) {
+    let ids = IdIndex::new(job.tree);
+    let mut oracle = Oracle::new(job.tree, &ids, job.settings);
+    let search = encode(&ToProgram::Search {
+        test: job.name,
+        algorithm: job.settings.algorithm.name(),
+        depth: job.settings.depth,
+        prune_on_equal: job.settings.prune_on_equal,
+        root: job.tree.id(NodeIndex::ROOT),
+    });
+    let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
+        Stop::Failure(failure) => failure,
+        Stop::Interrupted(interrupted) => {
+            let last = oracle.visited().last().map(|&node| (oracle.visited().len(), job.tree.id(node)));
+            interruption_failure(interrupted, limit, last, "during this test")
+        }
+    });
+    (result, oracle.into_visited())
+}
+
+/// Why a conversation stopped before a result.
+enum Stop {
+    Failure(ProgramFailure),
+    Interrupted(Interrupted),
+}
+
+impl From<Interrupted> for Stop {
+    fn from(interrupted: Interrupted) -> Stop {
+        Stop::Interrupted(interrupted)
+    }
+}
+
+/// The request-reply loop of one search.
+fn converse(
+    program: &mut RunningProgram,
+    oracle: &mut Oracle<'_>,
+    search: &str,
+    deadline: Instant,
+) -> Result<StudentAnswer, Stop> {
+    program.send(search, deadline)?;
+    loop {
+        let line = program.receive(deadline)?;
+        let reply = match decode(&line) {
+            Ok(FromProgram::Visit { node }) => oracle.visit(&node),
+            Ok(FromProgram::Evaluate { node }) => oracle.evaluate(&node),
+            Ok(FromProgram::Result { value, action }) => {
+                return oracle
+                    .answer(&value, action)
+                    .map_err(|m| Stop::Failure(failure(FailureKind::ProtocolError, m)));
+            }
+            Ok(FromProgram::Error { kind, message, details }) => {
+                return Err(Stop::Failure(student_error(&kind, message, details)));
+            }
+            Ok(FromProgram::Hello { .. }) => {
+                Err("your program sent `hello` again in the middle of a search".to_string())
+            }
+            Err(message) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, message))),
+        };
+        match reply {
+            Ok(reply) => program.send(&reply, deadline)?,
+            Err(violation) => {
+                // Tell the program why it is stopped; it may log it.
+                let _ = program.send(&encode(&ToProgram::Error { message: &violation }), deadline);
+                return Err(Stop::Failure(failure(FailureKind::ProtocolError, violation)));
+            }
+        }
+    }
+}
+
+fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {
+    let kind = if kind == "not_implemented" { FailureKind::NotImplemented } else { FailureKind::Exception };
+    let message = match kind {
+        FailureKind::NotImplemented if message.is_empty() => "this function is not implemented yet".to_string(),
+        FailureKind::NotImplemented => message,
+        _ if message.is_empty() => "your code raised an error".to_string(),
+        _ => format!("your code raised an error: {message}"),
+    };
+    ProgramFailure { kind, message, details }
+}
+
+fn interruption_failure(
+    interrupted: Interrupted,
+    limit: Duration,
+    progress: Option<(usize, &str)>,
+    when: &str,
+) -> ProgramFailure {
+    match interrupted {
+        Interrupted::TimedOut => {
+            let progress = match progress {
+                Some((count, last)) => format!(" (it had entered {count} nodes; the last was {last})"),
+                None => " (it had not entered any node)".to_string(),
+            };
+            failure(
+                FailureKind::TimedOut,
+                format!("your program did not answer within {}{progress}", format_limit(limit)),
+            )
+        }
+        Interrupted::Ended(how) => failure(FailureKind::Crashed, format!("your program {how} {when}")),
+        Interrupted::LineTooLong => failure(
+            FailureKind::ProtocolError,
+            format!("your program printed a line longer than {} MiB on stdout", super::protocol::MAX_LINE_BYTES >> 20),
+        ),
+        Interrupted::Io(error) => {
+            failure(FailureKind::Crashed, format!("talking to your program failed {when}: {error}"))
+        }
+    }
+}
+
+fn format_limit(limit: Duration) -> String {
+    if limit.subsec_millis() == 0 { format!("{} s", limit.as_secs()) } else { format!("{:.1} s", limit.as_secs_f64()) }
+}
+
+fn failure(kind: FailureKind, message: String) -> ProgramFailure {
+    ProgramFailure { kind, message, details: None }
+}

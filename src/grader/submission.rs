@@ -1,0 +1,113 @@
+//! From a submission folder to a command the runner can start.
+//!
+//! Picks the language by the files present, builds compiled languages, and
+//! sets up the program's environment, including the starter kits, which the
+//! binary carries so that grading works wherever treegrade is installed.
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::plan::{Assignment, Language};
+use super::runner::{ProgramSpec, RunningProgram};
+
+/// The Python kit, as shipped to students.
+pub const PYTHON_KIT: &str = include_str!("../../grader/kits/python/treegrade_kit.py");
+
+/// Writes the kits into a fresh temporary folder (`{kits}` in assignment env values).
+pub fn write_kits() -> io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new().prefix("treegrade-kits-").tempdir()?;
+    std::fs::create_dir_all(dir.path().join("python"))?;
+    std::fs::write(dir.path().join("python/treegrade_kit.py"), PYTHON_KIT)?;
+    Ok(dir)
+}
+
+/// The language whose `detect` files are all in `dir`, first match wins.
+pub fn detect_language<'a>(assignment: &'a Assignment, dir: &Path) -> Option<&'a Language> {
+    assignment.languages.iter().find(|language| language.detect.iter().all(|file| dir.join(file).exists()))
+}
+
+/// Why a submission could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildFailure {
+    /// One line: what failed.
+    pub message: String,
+    /// The build's output (compiler messages).
+    pub output: String,
+}
+
+/// Builds the submission if its language has a build step.
+pub fn build(language: &Language, dir: &Path) -> Result<(), BuildFailure> {
+    let Some(command) = &language.build else { return Ok(()) };
+    let spec = ProgramSpec { command: command.clone(), dir: dir.to_path_buf(), env: build_env(dir) };
+    let deadline = Instant::now() + language.build_time_limit;
+    let completion = RunningProgram::run_to_completion(&spec, deadline).map_err(|error| BuildFailure {
+        message: format!("could not run the build `{}`: {error}", command.join(" ")),
+        output: String::new(),
+    })?;
+    if completion.success {
+        return Ok(());
+    }
+    let message = if completion.timed_out {
+        format!("the build `{}` did not finish within {} s", command.join(" "), language.build_time_limit.as_secs())
+    } else {
+        format!("the build `{}` failed: it {}", command.join(" "), completion.status)
+    };
+    Err(BuildFailure { message, output: completion.output.text() })
+}
+
+/// The command and environment that start a submission's searcher.
+pub fn program_spec(command: &[String], dir: &Path, language: Option<&Language>, kits: &Path) -> ProgramSpec {
+    let mut env = run_env(dir);
+    for (key, value) in language.map(|l| l.env.as_slice()).unwrap_or_default() {
+        let value = value.replace("{kits}", &kits.to_string_lossy());
+        env.retain(|(existing, _)| existing != key.as_str());
+        env.push((key.into(), value.into()));
+    }
+    ProgramSpec { command: resolve_relative(command, dir), dir: dir.to_path_buf(), env }
+}
+
+/// `target/release/search` is relative to the submission, not to the grader's folder.
+fn resolve_relative(command: &[String], dir: &Path) -> Vec<String> {
+    let mut command = command.to_vec();
+    if let Some(program) = command.first_mut()
+        && program.contains('/')
+        && Path::new(program.as_str()).is_relative()
+    {
+        *program = dir.join(&*program).to_string_lossy().into_owned();
+    }
+    command
+}
+
+/// A small, explicit environment: programs see nothing of the grader's.
+fn run_env(dir: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), search_path()),
+        ("HOME".into(), dir.as_os_str().to_owned()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ("PYTHONIOENCODING".into(), "utf-8".into()),
+    ]
+}
+
+/// Builds need the toolchain's own settings (cargo's home, rustup's toolchain).
+fn build_env(dir: &Path) -> Vec<(OsString, OsString)> {
+    let mut env = run_env(dir);
+    for key in ["HOME", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN"] {
+        if let Some(value) = std::env::var_os(key) {
+            env.retain(|(existing, _)| existing != key);
+            env.push((key.into(), value));
+        }
+    }
+    env
+}
+
+fn search_path() -> OsString {
+    std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into())
+}
+
+/// A submission folder as given, made absolute so that commands resolve against it.
+pub fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}

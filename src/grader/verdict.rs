@@ -1,0 +1,273 @@
+//! Judging searches against the reference, and scoring questions.
+//!
+//! The value, the action and the visited order are checked separately, so a
+//! report can say "right value, wrong order": the signature of a pruning bug.
+
+use serde::Serialize;
+
+use super::plan::{Assignment, PlannedTest, Scoring};
+use super::session::{FailureKind, SearchRecord};
+use crate::compare::{Divergence, first_divergence, format_value, values_match};
+
+/// How one test ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestStatus {
+    /// Value, action and order all match.
+    Passed,
+    /// The program answered, but something differs.
+    Failed,
+    /// The program did not answer.
+    Error(FailureKind),
+}
+
+/// The state of one of the three checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
+    /// It matched.
+    Passed,
+    /// It differed.
+    Failed,
+    /// There was no answer to check.
+    NotRun,
+}
+
+/// The three checks of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Checks {
+    /// Root value within 1e-9.
+    pub value: Check,
+    /// Chosen action.
+    pub action: Check,
+    /// Exact visited order.
+    pub order: Check,
+}
+
+/// A search result as reports show it: ids, not indices.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchView {
+    /// The root value (absent when the program gave none).
+    pub value: Option<f64>,
+    /// The chosen action.
+    pub action: Option<String>,
+    /// The visited order.
+    pub visited: Vec<String>,
+}
+
+/// The outcome of one test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestResult {
+    /// `q2/aima-fig5-2`.
+    pub name: String,
+    /// The tree file.
+    pub path: String,
+    /// Whether students may see the details.
+    pub hidden: bool,
+    /// How it ended.
+    pub status: TestStatus,
+    /// The three checks.
+    pub checks: Checks,
+    /// One line saying what went wrong, for the student.
+    pub reason: Option<String>,
+    /// More detail (a traceback, say).
+    pub details: Option<String>,
+    /// Where the visited orders first differ.
+    pub divergence: Option<Divergence>,
+    /// What the reference did.
+    pub expected: SearchView,
+    /// What the student did (the order as recorded by the grader).
+    pub actual: SearchView,
+    /// The student's stderr during the test.
+    pub stderr: String,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Wall-clock time in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+/// One question's tests and score.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QuestionResult {
+    /// `q2`.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// How points are earned.
+    pub scoring: Scoring,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Its tests.
+    pub tests: Vec<TestResult>,
+}
+
+/// Everything one grading run found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradeReport {
+    /// The assignment's name.
+    pub assignment: String,
+    /// The assignment's title.
+    pub title: String,
+    /// The submission (a folder or a command).
+    pub submission: String,
+    /// The language used.
+    pub language: Option<String>,
+    /// Per question.
+    pub questions: Vec<QuestionResult>,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Wall-clock time of the whole run, in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+impl GradeReport {
+    /// Whether every test passed.
+    pub fn all_passed(&self) -> bool {
+        self.tests().all(|test| test.status == TestStatus::Passed)
+    }
+
+    /// Every test, in report order.
+    pub fn tests(&self) -> impl Iterator<Item = &TestResult> {
+        self.questions.iter().flat_map(|question| &question.tests)
+    }
+}
+
+/// Judges one search against the reference (scores are filled in by [`score`]).
+pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
+    let tree = &test.tree;
+    let expected = SearchView {
+        value: Some(test.reference.value),
+        action: test.reference.action.map(|child| tree.action(child).to_string()),
+        visited: tree.ids_of(&test.reference.visited),
+    };
+    let visited = tree.ids_of(&record.visited);
+    let mut result = TestResult {
+        name: test.name.clone(),
+        path: test.path.display().to_string(),
+        hidden: test.hidden,
+        status: TestStatus::Passed,
+        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
+        reason: None,
+        details: None,
+        divergence: first_divergence(&expected.visited, &visited),
+        expected,
+        actual: SearchView { value: None, action: None, visited },
+        stderr: record.stderr,
+        score: 0.0,
+        max_score: 0.0,
+        elapsed_ms: record.elapsed.as_millis() as u64,
+    };
+    match record.answer {
+        Err(failure) => {
+            result.status = TestStatus::Error(failure.kind);
+            result.reason = Some(failure.message);
+            result.details = failure.details;
+        }
+        Ok(answer) => {
+            result.actual.value = Some(answer.value);
+            result.actual.action = answer.action;
+            judge_answer(&mut result);
+        }
+    }
+    result
+}
+
+fn judge_answer(result: &mut TestResult) {
+    let (expected, actual) = (&result.expected, &result.actual);
+    let value_ok = values_match(expected.value.unwrap_or(f64::NAN), actual.value.unwrap_or(f64::NAN));
+    let action_ok = expected.action == actual.action;
+    let order_ok = result.divergence.is_none();
+    let mut reasons = Vec::new();
+    if !value_ok {
+        reasons.push(format!(
+            "value: expected {}, you returned {}",
+            format_value(expected.value.unwrap_or(f64::NAN)),
+            format_value(actual.value.unwrap_or(f64::NAN))
+        ));
+    }
+    if !action_ok {
+        reasons.push(format!(
+            "action: expected {}, you chose {}",
+            describe_action(expected.action.as_deref()),
+            describe_action(actual.action.as_deref())
+        ));
+    }
+    if let Some(divergence) = &result.divergence {
+        reasons.push(format!("visited order: {}", divergence.describe("you")));
+    }
+    let check = |ok: bool| if ok { Check::Passed } else { Check::Failed };
+    result.checks = Checks { value: check(value_ok), action: check(action_ok), order: check(order_ok) };
+    if !reasons.is_empty() {
+        result.status = TestStatus::Failed;
+        result.reason = Some(reasons.join("; "));
+    }
+}
+
+fn describe_action(action: Option<&str>) -> String {
+    match action {
+        Some(action) => action.to_string(),
+        None => "no action (null)".to_string(),
+    }
+}
+
+/// Groups judged tests by question and awards points.
+pub fn score(
+    assignment: &Assignment,
+    selected: &[usize],
+    tests: &[PlannedTest],
+    results: Vec<TestResult>,
+) -> Vec<QuestionResult> {
+    let mut questions: Vec<QuestionResult> = selected
+        .iter()
+        .map(|&index| {
+            let question = &assignment.questions[index];
+            QuestionResult {
+                id: question.id.clone(),
+                title: question.title.clone(),
+                scoring: question.scoring,
+                score: 0.0,
+                max_score: question.points,
+                tests: Vec::new(),
+            }
+        })
+        .collect();
+    for (test, result) in tests.iter().zip(results) {
+        let slot =
+            selected.iter().position(|&index| index == test.question).expect("tests come from selected questions");
+        questions[slot].tests.push(result);
+    }
+    for question in &mut questions {
+        award(question);
+    }
+    questions
+}
+
+fn award(question: &mut QuestionResult) {
+    let count = question.tests.len().max(1) as f64;
+    let share = question.max_score / count;
+    let all_passed = question.tests.iter().all(|test| test.status == TestStatus::Passed);
+    for test in &mut question.tests {
+        test.max_score = share;
+        let earned = match question.scoring {
+            Scoring::PerTest => test.status == TestStatus::Passed,
+            Scoring::AllOrNothing => all_passed,
+        };
+        test.score = if earned { share } else { 0.0 };
+    }
+    question.score = match question.scoring {
+        Scoring::AllOrNothing if all_passed => question.max_score,
+        Scoring::AllOrNothing => 0.0,
+        Scoring::PerTest => question.tests.iter().map(|test| test.score).sum(),
+    };
+}
+
+/// Total points of a run.
+pub fn totals(questions: &[QuestionResult]) -> (f64, f64) {
+    (questions.iter().map(|q| q.score).sum(), questions.iter().map(|q| q.max_score).sum())
+}

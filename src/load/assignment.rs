@@ -1,0 +1,199 @@
+//! Loading `assignment.yaml` into the grader's plain [`Assignment`].
+//!
+//! ```yaml
+//! title: Adversarial search
+//! time_limit: 10                  # seconds per test (default 10)
+//! tests_dir: ../../test-cases     # where test paths and globs start (default: this folder)
+//! languages:
+//!   - {name: python, detect: [search.py], run: [python3, -u, search.py], env: {PYTHONPATH: "{kits}/python"}}
+//! questions:
+//!   - {id: q1, title: Minimax, points: 5, algorithm: minimax, scoring: all-or-nothing,
+//!      tests: [aima-fig5-2.yaml, "minimax-*.yaml"], hidden_tests: ["hidden/q1-*.yaml"]}
+//! ```
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
+use crate::engine::Algorithm;
+use crate::grader::plan::{Assignment, Language, Question, Scoring, TestFile};
+
+/// The file name of an assignment inside its folder.
+pub const ASSIGNMENT_FILE: &str = "assignment.yaml";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAssignment {
+    name: Option<String>,
+    title: Option<String>,
+    time_limit: Option<f64>,
+    tests_dir: Option<String>,
+    #[serde(default)]
+    languages: Vec<RawLanguage>,
+    questions: Vec<Spanned<RawQuestion>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLanguage {
+    name: String,
+    detect: Vec<String>,
+    build: Option<Vec<String>>,
+    build_time_limit: Option<f64>,
+    run: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuestion {
+    id: Spanned<String>,
+    title: Option<String>,
+    points: f64,
+    algorithm: Spanned<String>,
+    depth: Option<u32>,
+    prune_on_equal: Option<bool>,
+    scoring: Option<Spanned<String>>,
+    #[serde(default)]
+    tests: Vec<Spanned<String>>,
+    #[serde(default)]
+    hidden_tests: Vec<Spanned<String>>,
+}
+
+/// Reads `DIR/assignment.yaml` (or a file path given directly).
+pub fn load_assignment(path: &Path) -> Result<Assignment, LoadError> {
+    let file = if path.is_dir() { path.join(ASSIGNMENT_FILE) } else { path.to_path_buf() };
+    let dir = file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let text = std::fs::read_to_string(&file).map_err(|error| {
+        LoadError::new(&file, vec![Diagnostic::at(None, format!("cannot read the assignment: {error}"))], None)
+    })?;
+    let raw: RawAssignment = serde_saphyr::from_str_with_options(&text, parser_options())
+        .map_err(|error| LoadError::new(&file, vec![yaml_diagnostic(&error)], Some(&text)))?;
+    let mut diagnostics = Vec::new();
+    let assignment = translate(raw, &dir, &mut diagnostics);
+    if diagnostics.is_empty() { Ok(assignment) } else { Err(LoadError::new(&file, diagnostics, Some(&text))) }
+}
+
+fn translate(raw: RawAssignment, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> Assignment {
+    let name = raw.name.unwrap_or_else(|| {
+        dir.canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default()
+    });
+    let tests_dir = dir.join(raw.tests_dir.as_deref().unwrap_or("."));
+    let mut seen_ids = HashSet::new();
+    let mut questions = Vec::new();
+    for question in raw.questions {
+        let position = spanned_position(&question);
+        let question = question.value;
+        if !seen_ids.insert(question.id.value.clone()) {
+            diagnostics.push(Diagnostic::at(
+                spanned_position(&question.id),
+                format!("duplicate question id `{}`", question.id.value),
+            ));
+        }
+        if let Some(question) = translate_question(question, position, &tests_dir, diagnostics) {
+            questions.push(question);
+        }
+    }
+    Assignment {
+        title: raw.title.unwrap_or_else(|| name.clone()),
+        name,
+        dir: dir.to_path_buf(),
+        time_limit: seconds(raw.time_limit, 10.0),
+        languages: raw.languages.into_iter().map(translate_language).collect(),
+        questions,
+    }
+}
+
+fn translate_language(raw: RawLanguage) -> Language {
+    Language {
+        name: raw.name,
+        detect: raw.detect,
+        build: raw.build,
+        build_time_limit: seconds(raw.build_time_limit, 600.0),
+        run: raw.run,
+        env: raw.env.into_iter().collect(),
+    }
+}
+
+fn seconds(value: Option<f64>, default: f64) -> Duration {
+    Duration::try_from_secs_f64(value.unwrap_or(default)).unwrap_or(Duration::from_secs_f64(default))
+}
+
+fn translate_question(
+    raw: RawQuestion,
+    position: Option<Position>,
+    tests_dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Question> {
+    let algorithm = match raw.algorithm.value.parse::<Algorithm>() {
+        Ok(algorithm) => algorithm,
+        Err(error) => {
+            diagnostics.push(Diagnostic::at(spanned_position(&raw.algorithm), error.to_string()));
+            return None;
+        }
+    };
+    let scoring = match raw.scoring.as_ref().map(|s| s.value.as_str()) {
+        None | Some("per-test") => Scoring::PerTest,
+        Some("all-or-nothing") => Scoring::AllOrNothing,
+        Some(other) => {
+            let at = raw.scoring.as_ref().and_then(spanned_position);
+            diagnostics
+                .push(Diagnostic::at(at, format!("unknown scoring `{other}` (expected per-test or all-or-nothing)")));
+            return None;
+        }
+    };
+    if !(raw.points.is_finite() && raw.points >= 0.0) {
+        diagnostics
+            .push(Diagnostic::at(position, format!("question `{}`: points must be a number >= 0", raw.id.value)));
+    }
+    let mut tests = Vec::new();
+    for (patterns, hidden) in [(&raw.tests, false), (&raw.hidden_tests, true)] {
+        for pattern in patterns {
+            match expand_pattern(tests_dir, &pattern.value) {
+                Ok(paths) => tests.extend(paths.into_iter().map(|path| TestFile { path, hidden })),
+                Err(message) => diagnostics.push(Diagnostic::at(spanned_position(pattern), message)),
+            }
+        }
+    }
+    if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() {
+        diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
+    }
+    Some(Question {
+        title: raw.title.unwrap_or_else(|| raw.id.value.clone()),
+        id: raw.id.value,
+        points: raw.points,
+        algorithm,
+        depth: raw.depth,
+        prune_on_equal: raw.prune_on_equal,
+        scoring,
+        tests,
+    })
+}
+
+/// A path or glob relative to the tests folder; it must match something.
+fn expand_pattern(tests_dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let full = tests_dir.join(pattern);
+    let text = full.to_string_lossy();
+    if !pattern.contains(['*', '?', '[']) {
+        return if full.is_file() {
+            Ok(vec![full])
+        } else {
+            Err(format!("test file {} does not exist", full.display()))
+        };
+    }
+    let entries = glob::glob(&text).map_err(|error| format!("bad glob `{pattern}`: {error}"))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).filter(|path| path.is_file()).collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(format!("`{pattern}` matches no file in {}", tests_dir.display()));
+    }
+    Ok(paths)
+}

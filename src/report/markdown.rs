@@ -1,0 +1,38 @@
+//! The Markdown report: a summary table and a section per failed test, fit
+//! for `$GITHUB_STEP_SUMMARY`.
+
+use std::fmt::Write as _;
+
+use super::{details_plain, points, status_word};
+use crate::grader::verdict::{GradeReport, TestStatus};
+
+pub fn render(report: &GradeReport) -> String {
+    let mut out = String::new();
+    let mark = if report.all_passed() { "✅" } else { "❌" };
+    let _ = writeln!(out, "## {mark} {}: {}/{}\n", report.title, points(report.score), points(report.max_score));
+    let _ = writeln!(out, "| Question | Score | Passed |");
+    let _ = writeln!(out, "|---|---:|---:|");
+    for question in &report.questions {
+        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let _ = writeln!(
+            out,
+            "| {} {} | {}/{} | {passed}/{} |",
+            question.id,
+            escape(&question.title),
+            points(question.score),
+            points(question.max_score),
+            question.tests.len()
+        );
+    }
+    for test in report.tests().filter(|t| t.status != TestStatus::Passed) {
+        let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.name);
+        let _ = writeln!(out, "```diff");
+        out.push_str(&details_plain(test).replace("```", "'''"));
+        let _ = writeln!(out, "```");
+    }
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('|', "\\|")
+}

@@ -1,0 +1,123 @@
+//! Grading reports: one [`GradeReport`], many formats.
+//!
+//! Renderers only read results; a new format touches nothing else. Hidden
+//! tests show whether they passed and which check failed, never the tree's
+//! expected answers.
+
+mod diff;
+mod gradescope;
+mod junit;
+mod markdown;
+mod text;
+
+use serde::Serialize;
+
+pub use diff::{DiffLine, DiffTag, order_diff};
+
+use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
+
+/// The formats `treegrade check` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Human-readable, in the spirit of CS188's autograder, with diffs.
+    Text,
+    /// treegrade's own JSON (docs/report-json.md).
+    Json,
+    /// JUnit XML for CI test viewers.
+    Junit,
+    /// Gradescope's `results.json`.
+    Gradescope,
+    /// Markdown for a GitHub Actions job summary.
+    Markdown,
+}
+
+/// Renders `report` in `format`; `color` applies to text only.
+pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
+    match format {
+        Format::Text => text::render(report, color),
+        Format::Json => json(report),
+        Format::Junit => junit::render(report),
+        Format::Gradescope => gradescope::render(report),
+        Format::Markdown => markdown::render(report),
+    }
+}
+
+/// The JSON format: a stable envelope around the report.
+fn json(report: &GradeReport) -> String {
+    #[derive(Serialize)]
+    struct Envelope<'a> {
+        format: &'static str,
+        version: u32,
+        #[serde(flatten)]
+        report: &'a GradeReport,
+    }
+    let envelope = Envelope { format: "treegrade-report", version: 1, report };
+    let mut out = serde_json::to_string_pretty(&envelope).expect("reports are plain data");
+    out.push('\n');
+    out
+}
+
+/// "PASS", "FAIL" or "ERROR".
+fn status_word(test: &TestResult) -> &'static str {
+    match test.status {
+        TestStatus::Passed => "PASS",
+        TestStatus::Failed => "FAIL",
+        TestStatus::Error(_) => "ERROR",
+    }
+}
+
+/// The one-line reason a student may see (redacted for hidden tests).
+fn visible_reason(test: &TestResult) -> Option<String> {
+    if !test.hidden || matches!(test.status, TestStatus::Error(_)) {
+        return test.reason.clone();
+    }
+    let failed: Vec<&str> =
+        [("value", test.checks.value), ("action", test.checks.action), ("visited order", test.checks.order)]
+            .into_iter()
+            .filter(|(_, check)| *check == Check::Failed)
+            .map(|(name, _)| name)
+            .collect();
+    (!failed.is_empty()).then(|| format!("hidden test: wrong {}", failed.join(", ")))
+}
+
+/// A score without a pointless ".0": `4`, `2.5`, `1.67`.
+fn points(value: f64) -> String {
+    let rounded = (value * 100.0).round() / 100.0;
+    format!("{rounded}")
+}
+
+/// The detail block of a failed test: reason, diff, stderr tail (plain text).
+fn details_plain(test: &TestResult) -> String {
+    let mut out = String::new();
+    if let Some(reason) = visible_reason(test) {
+        out.push_str(&reason);
+        out.push('\n');
+    }
+    if shows_diff(test) {
+        for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+            out.push_str(&line.plain());
+            out.push('\n');
+        }
+    }
+    if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {
+        out.push_str(details.trim_end());
+        out.push('\n');
+    }
+    if !test.stderr.is_empty() && test.status != TestStatus::Passed {
+        out.push_str("your program's stderr:\n");
+        out.push_str(stderr_tail(&test.stderr, 20).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A diff helps when the program entered nodes; an empty trace is no news.
+fn shows_diff(test: &TestResult) -> bool {
+    !test.hidden && test.divergence.is_some() && !test.actual.visited.is_empty()
+}
+
+/// The last `lines` lines of a program's stderr.
+fn stderr_tail(stderr: &str, lines: usize) -> String {
+    let all: Vec<&str> = stderr.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

@@ -1,0 +1,99 @@
+//! The text report: `PASS`/`FAIL` per test, a reason in one line, then the diff.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+
+use super::{DiffTag, details_plain, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason};
+use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+
+pub fn render(report: &GradeReport, color: bool) -> String {
+    let paint = Painter { color };
+    let mut out = String::new();
+    let language = report.language.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+    let _ = writeln!(out, "{}: {}{language}", paint.bold(&report.title), report.submission);
+    for question in &report.questions {
+        out.push('\n');
+        question_block(&mut out, question, &paint);
+    }
+    let _ = writeln!(out, "\n{}", paint.bold(&format!("Total: {}/{}", points(report.score), points(report.max_score))));
+    out
+}
+
+fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter) {
+    let _ = writeln!(out, "Question {}: {}", question.id, question.title);
+    for test in &question.tests {
+        let word = status_word(test);
+        let styled = match test.status {
+            TestStatus::Passed => paint.green(word),
+            _ => paint.red(word),
+        };
+        let hidden = if test.hidden { " (hidden)" } else { "" };
+        let _ = writeln!(out, "  {styled:<5} {}{hidden}", test.name);
+        if test.status != TestStatus::Passed {
+            failure_details(out, test, paint);
+        }
+    }
+    let _ = writeln!(out, "Question {}: {}/{}", question.id, points(question.score), points(question.max_score));
+}
+
+fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
+    if !paint.color {
+        for line in details_plain(test).lines() {
+            let _ = writeln!(out, "        {line}");
+        }
+        return;
+    }
+    if let Some(reason) = visible_reason(test) {
+        let _ = writeln!(out, "        {reason}");
+    }
+    if shows_diff(test) {
+        for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+            let plain = line.plain();
+            let painted = match line.tag {
+                DiffTag::Expected => paint.red(&plain),
+                DiffTag::Yours => paint.green(&plain),
+                DiffTag::Same | DiffTag::Gap => paint.dim(&plain),
+            };
+            let _ = writeln!(out, "        {painted}");
+        }
+    }
+    if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {
+        for line in details.lines() {
+            let _ = writeln!(out, "        {}", paint.dim(line));
+        }
+    }
+    if !test.stderr.is_empty() {
+        let _ = writeln!(out, "        your program's stderr:");
+        for line in stderr_tail(&test.stderr, 20).lines() {
+            let _ = writeln!(out, "        {}", paint.dim(line));
+        }
+    }
+}
+
+/// Applies ANSI styles only when colour is on.
+struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color { format!("{}{text}{}", style.render(), style.render_reset()) } else { text.to_string() }
+    }
+
+    fn bold(&self, text: &str) -> String {
+        self.paint(Style::new().bold(), text)
+    }
+
+    fn green(&self, text: &str) -> String {
+        self.paint(Style::new().fg_color(Some(AnsiColor::Green.into())), text)
+    }
+
+    fn red(&self, text: &str) -> String {
+        self.paint(Style::new().fg_color(Some(AnsiColor::Red.into())), text)
+    }
+
+    fn dim(&self, text: &str) -> String {
+        self.paint(Style::new().dimmed(), text)
+    }
+}
