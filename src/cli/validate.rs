@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Failure, report_load_error};
-use crate::compare::expectation_differences;
+use crate::compare::{count_nodes, expectation_differences};
 use crate::engine::{self, Algorithm, SearchSettings};
 use crate::load::{LoadError, LoadedTree, load_tree_file};
 
@@ -32,7 +32,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         match &verdict {
             FileVerdict::Valid { nodes, checked } => {
                 let checked = if checked.is_empty() { "no expectations".to_string() } else { checked.join(", ") };
-                println!("ok     {} ({nodes} nodes; {checked})", file.display());
+                println!("ok     {} ({}; {checked})", file.display(), count_nodes(*nodes));
             }
             FileVerdict::Invalid(error) => {
                 bad += 1;

@@ -82,9 +82,11 @@ pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError>
     }
 }
 
-/// YAML parser limits sized for trees of many millions of nodes.
+/// YAML 1.2 scalars (`yes`, `n`, `on` are strings, as ids must be) and
+/// parser limits sized for trees of many millions of nodes.
 fn parser_options() -> serde_saphyr::Options {
     serde_saphyr::options! {
+        strict_booleans: true,
         budget: serde_saphyr::budget! {
             max_events: 400_000_000,
             max_nodes: 200_000_000,
@@ -363,6 +365,14 @@ expect:
     fn numbers_and_quoted_numbers_are_the_same_id() {
         let loaded = load("root: 1\nnodes:\n  1: {max: [\"2\", 5]}\n  \"2\": 3\n").unwrap();
         assert_eq!(loaded.tree.ids_of(&[NodeIndex(0), NodeIndex(1), NodeIndex(2)]), ["1", "2", "1.2"]);
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_are_plain_ids() {
+        let loaded = load("root: r\nnodes:\n  r: {max: [yes, n, Y, off]}\n  yes: 1\n  n: 2\n  Y: 3\n  off: 4\n").unwrap();
+        let children: Vec<&str> = loaded.tree.children(NodeIndex::ROOT).map(|c| loaded.tree.id(c)).collect();
+        assert_eq!(children, ["yes", "n", "Y", "off"]);
+        assert!(error("root: r\nnodes:\n  r: {max: [true]}\n").contains("invalid type: boolean"));
     }
 
     #[test]
