@@ -163,6 +163,9 @@ impl RunningProgram {
     pub fn receive(&mut self, deadline: Instant) -> Result<String, Interrupted> {
         loop {
             if let Some(end) = self.stdout_buffer.iter().position(|&b| b == b'\n') {
+                if end > MAX_LINE_BYTES {
+                    return Err(Interrupted::LineTooLong);
+                }
                 let line: Vec<u8> = self.stdout_buffer.drain(..=end).collect();
                 return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
             }
@@ -257,12 +260,15 @@ impl RunningProgram {
         if ready.contains(&Stream::Stdout) {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
             let merge = self.merge_stdout;
-            self.stdout_open = read_available(&mut self.stdout, |bytes| {
+            // Read at most a little more than one line's worth per wake-up, so
+            // a flood is noticed (and refused) before it fills memory.
+            let budget = if merge { usize::MAX } else { MAX_LINE_BYTES + 1 };
+            self.stdout_open = read_available(&mut self.stdout, budget, |bytes| {
                 if merge { capture.push(bytes) } else { buffer.extend_from_slice(bytes) }
             })?;
         }
         if ready.contains(&Stream::Stderr) {
-            self.stderr_open = read_available(&mut self.stderr, |bytes| self.stderr_capture.push(bytes))?;
+            self.stderr_open = read_available(&mut self.stderr, usize::MAX, |bytes| self.stderr_capture.push(bytes))?;
         }
         Ok(())
     }
@@ -348,15 +354,18 @@ enum Stream {
     Stderr,
 }
 
-/// Reads what is available; returns whether the stream is still open.
-fn read_available(stream: &mut impl Read, mut sink: impl FnMut(&[u8])) -> Result<bool, Interrupted> {
+/// Reads what is available, up to about `budget` bytes; returns whether the
+/// stream is still open.
+fn read_available(stream: &mut impl Read, budget: usize, mut sink: impl FnMut(&[u8])) -> Result<bool, Interrupted> {
     let mut chunk = [0u8; 64 * 1024];
+    let mut taken = 0usize;
     loop {
         match stream.read(&mut chunk) {
             Ok(0) => return Ok(false),
             Ok(read) => {
                 sink(&chunk[..read]);
-                if read < chunk.len() {
+                taken += read;
+                if read < chunk.len() || taken >= budget {
                     return Ok(true);
                 }
             }
@@ -442,6 +451,12 @@ mod tests {
     #[test]
     fn overlong_lines_are_refused() {
         let mut program = RunningProgram::start(&shell("head -c 3000000 /dev/zero | tr '\\0' x")).unwrap();
+        assert!(matches!(program.receive(soon(5000)), Err(Interrupted::LineTooLong)));
+    }
+
+    #[test]
+    fn overlong_lines_are_refused_even_when_they_end() {
+        let mut program = RunningProgram::start(&shell("head -c 3000000 /dev/zero | tr '\\0' x; echo")).unwrap();
         assert!(matches!(program.receive(soon(5000)), Err(Interrupted::LineTooLong)));
     }
 

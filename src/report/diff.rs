@@ -51,9 +51,7 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
         if skip > 0 {
             lines.push(DiffLine { tag: DiffTag::Gap, step: 0, node: String::new() });
         }
-        for i in old_index + skip..old_index + len {
-            lines.push(DiffLine { tag: DiffTag::Same, step: i + 1, node: expected[i].clone() });
-        }
+        lines.extend(run(DiffTag::Same, expected, old_index + skip, len - skip));
     }
     const MAX_CHANGED: usize = 8;
     let mut shown = 0;
@@ -63,9 +61,7 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
         }
         match *op {
             DiffOp::Equal { old_index, len, .. } => {
-                for i in old_index..old_index + len.min(context) {
-                    lines.push(DiffLine { tag: DiffTag::Same, step: i + 1, node: expected[i].clone() });
-                }
+                lines.extend(run(DiffTag::Same, expected, old_index, len.min(context)));
                 shown += len.min(context);
                 if len > context {
                     break;
@@ -90,6 +86,16 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
     lines
 }
 
+/// Lines for `ids[start..start + len]`, numbered by their 1-based step.
+fn run(tag: DiffTag, ids: &[String], start: usize, len: usize) -> impl Iterator<Item = DiffLine> + '_ {
+    ids[start..start + len].iter().enumerate().map(move |(k, id)| DiffLine {
+        tag,
+        step: start + k + 1,
+        node: id.clone(),
+    })
+}
+
+/// Appends a changed run, stopping once `max` changed lines are shown.
 fn push_run(
     lines: &mut Vec<DiffLine>,
     tag: DiffTag,
@@ -99,13 +105,9 @@ fn push_run(
     shown: &mut usize,
     max: usize,
 ) {
-    for i in start..start + len {
-        if *shown >= max {
-            return;
-        }
-        lines.push(DiffLine { tag, step: i + 1, node: ids[i].clone() });
-        *shown += 1;
-    }
+    let take = len.min(max.saturating_sub(*shown));
+    lines.extend(run(tag, ids, start, take));
+    *shown += take;
 }
 
 #[cfg(test)]

@@ -1,0 +1,267 @@
+//! The grader against programs that speak the protocol by hand (no kit):
+//! a correct minimal searcher, and hostile or broken variants of it. Each
+//! failure must cost only its own test, with a precise reason.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use treegrade::engine::Algorithm;
+use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::session::FailureKind;
+use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
+use treegrade::grader::{Target, grade};
+use treegrade::load::load_tree_file;
+use treegrade::report::{Format, render};
+
+/// A minimal protocol client doing plain minimax, with hooks for misbehaviour.
+const MINIMAX_CLIENT: &str = r#"
+import sys, json, time
+out = sys.stdout
+def send(m):
+    out.write(json.dumps(m) + "\n"); out.flush()
+def recv():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+cache = {}
+def node(n):
+    if n not in cache:
+        send({"type": "visit", "node": n})
+        cache[n] = recv()
+    return cache[n]
+def value(n):
+    d = node(n)
+    if d["kind"] == "terminal":
+        return d["value"]
+    vals = [value(c) for c in d["children"]]
+    return max(vals) if d["kind"] == "max" else min(vals)
+#BEFORE_HELLO
+recv()
+send({"type": "hello", "protocol": 1})
+searches = 0
+while True:
+    m = recv()
+    if m["type"] == "bye":
+        break
+    searches += 1
+    cache = {}
+    #SEARCH
+    root = node(m["root"])
+    vals = [value(c) for c in root["children"]]
+    best = max(vals)
+    send({"type": "result", "value": best, "action": root["actions"][vals.index(best)]})
+"#;
+
+const TREES: [&str; 3] = ["aima-fig5-2.yaml", "three-bin-minimax.yaml", "tie-at-root-first-wins.yaml"];
+
+fn test_cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases")
+}
+
+fn assignment(time_limit: Duration) -> Assignment {
+    Assignment {
+        name: "hand-written".into(),
+        title: "Hand-written protocol clients".into(),
+        dir: test_cases(),
+        time_limit,
+        languages: Vec::new(),
+        questions: vec![Question {
+            id: "q1".into(),
+            title: "Minimax".into(),
+            points: 3.0,
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            scoring: Scoring::PerTest,
+            tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
+        }],
+    }
+}
+
+fn plan(assignment: &Assignment) -> Vec<PlannedTest> {
+    plan_tests(assignment, &[0], |test| Arc::new(load_tree_file(&test.path).expect("curated trees are valid").tree))
+        .expect("the trees fit minimax")
+}
+
+/// Grades a client built from [`MINIMAX_CLIENT`] with `hooks` replaced.
+fn grade_client(hooks: &[(&str, &str)], time_limit: Duration) -> GradeReport {
+    let mut script = MINIMAX_CLIENT.to_string();
+    for (marker, code) in hooks {
+        script = script.replace(&format!("#{marker}"), code);
+    }
+    grade_command(vec!["python3".into(), "-c".into(), script], time_limit)
+}
+
+fn grade_command(command: Vec<String>, time_limit: Duration) -> GradeReport {
+    let assignment = assignment(time_limit);
+    let tests = plan(&assignment);
+    let kits = tempfile::tempdir().unwrap();
+    let target = Target { dir: std::env::temp_dir(), command: Some(command) };
+    grade(&assignment, &[0], &tests, &target, kits.path()).expect("a command is always gradable")
+}
+
+fn results(report: &GradeReport) -> Vec<&TestResult> {
+    report.tests().collect()
+}
+
+fn reason(test: &TestResult) -> &str {
+    test.reason.as_deref().unwrap_or("")
+}
+
+#[test]
+fn a_correct_client_gets_full_marks() {
+    let report = grade_client(&[], Duration::from_secs(10));
+    assert!(report.all_passed(), "{}", render(&report, Format::Text, false));
+    assert_eq!(report.score, 3.0);
+}
+
+#[test]
+fn a_crash_costs_only_its_test() {
+    let report = grade_client(&[("SEARCH", "if searches == 2: sys.exit(7)")], Duration::from_secs(10));
+    let tests = results(&report);
+    assert_eq!(tests[0].status, TestStatus::Passed);
+    assert_eq!(tests[1].status, TestStatus::Error(FailureKind::Crashed));
+    assert!(reason(tests[1]).contains("exited with status 7 during this test"), "{}", reason(tests[1]));
+    assert_eq!(tests[2].status, TestStatus::Passed, "the program is restarted for the rest");
+    assert_eq!(report.score, 2.0);
+}
+
+#[test]
+fn a_hang_times_out_with_progress_and_the_rest_is_graded() {
+    let hook = "if m['test'] == 'q1/aima-fig5-2':\n        node(m['root'])\n        time.sleep(60)";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_millis(1500));
+    let tests = results(&report);
+    assert_eq!(tests[0].status, TestStatus::Error(FailureKind::TimedOut));
+    assert!(
+        reason(tests[0]).contains("did not answer within 1.5 s (it had entered 1 nodes; the last was A)"),
+        "{}",
+        reason(tests[0])
+    );
+    assert_eq!(tests[1].status, TestStatus::Passed);
+    assert_eq!(tests[2].status, TestStatus::Passed);
+}
+
+#[test]
+fn sleeping_forever_after_half_the_tests_fails_only_the_rest() {
+    let report = grade_client(&[("SEARCH", "if searches >= 2: time.sleep(60)")], Duration::from_secs(1));
+    let statuses: Vec<TestStatus> = results(&report).iter().map(|t| t.status).collect();
+    assert_eq!(
+        statuses,
+        [TestStatus::Passed, TestStatus::Error(FailureKind::TimedOut), TestStatus::Passed],
+        "a restarted program counts its searches from 1 again"
+    );
+}
+
+#[test]
+fn garbage_on_stdout_is_a_protocol_error_with_the_text() {
+    let report = grade_client(&[("BEFORE_HELLO", "print('hello there')")], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert!(reason(first).contains("printed \"hello there\" on stdout"), "{}", reason(first));
+    assert!(reason(first).contains("print debug output to stderr"));
+}
+
+#[test]
+fn guessing_node_ids_is_refused() {
+    let hook = "if searches == 1:\n        send({'type': 'visit', 'node': 'C.2'}); recv()";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert!(reason(first).contains("\"C.2\" before it was listed"), "{}", reason(first));
+    assert!(first.actual.visited.is_empty(), "a refused request enters nothing");
+}
+
+#[test]
+fn a_forged_result_without_searching_fails_on_the_order() {
+    // Knowing the answer is not enough: the grader saw no node entered.
+    let hook = "if searches == 1:\n        send({'type': 'result', 'value': 3, 'action': 'B'}); continue";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Failed);
+    assert_eq!(
+        (first.checks.value, first.checks.action, first.checks.order),
+        (Check::Passed, Check::Passed, Check::Failed)
+    );
+    assert!(reason(first).contains("you stopped after 0 nodes; step 1 should enter A"), "{}", reason(first));
+}
+
+#[test]
+fn floods_are_capped_and_do_not_block() {
+    let hook = "if searches == 1:\n        sys.stderr.write('x' * 5_000_000); sys.stderr.flush()";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(20));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Passed, "{first:?}");
+    assert!(first.stderr.len() < 100_000, "stderr kept: {} bytes", first.stderr.len());
+    assert!(first.stderr.contains("bytes of output omitted"));
+    let flood = "if searches == 1:\n        out.write('y' * 3_000_000); out.flush()";
+    let report = grade_client(&[("SEARCH", flood)], Duration::from_secs(20));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert!(reason(first).contains("longer than 1 MiB"), "{}", reason(first));
+}
+
+#[test]
+fn exiting_early_is_reported() {
+    let report = grade_client(&[("SEARCH", "sys.exit(0)")], Duration::from_secs(10));
+    for test in results(&report) {
+        assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed));
+        assert!(reason(test).contains("exited with status 0 during this test"), "{}", reason(test));
+    }
+}
+
+#[test]
+fn a_missing_program_fails_every_test_clearly() {
+    let report = grade_command(vec!["/no/such/searcher".into()], Duration::from_secs(5));
+    for test in results(&report) {
+        assert_eq!(test.status, TestStatus::Error(FailureKind::NotStarted));
+        assert!(reason(test).contains("could not start your program (`/no/such/searcher`"), "{}", reason(test));
+    }
+}
+
+#[test]
+fn a_wrong_protocol_version_is_named() {
+    let hook = "recv(); send({'type': 'hello', 'protocol': 7}); sys.exit(0)";
+    let report = grade_client(&[("BEFORE_HELLO", hook)], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert!(reason(first).contains("protocol version 7, but this grader speaks version 1"), "{}", reason(first));
+}
+
+#[test]
+fn evaluating_without_a_depth_limit_is_a_protocol_error() {
+    let hook = "if searches == 1:\n        node(m['root']); send({'type': 'evaluate', 'node': 'B'}); recv()";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert!(
+        reason(first).contains("evaluation of this search has no depth limit")
+            || reason(first).contains("no depth limit")
+    );
+}
+
+#[test]
+fn a_non_numeric_value_is_a_protocol_error() {
+    let hook = "if searches == 1:\n        node(m['root']); send({'type': 'result', 'value': 'three', 'action': 'B'}); continue";
+    let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
+    let first = results(&report)[0];
+    assert!(reason(first).contains("must be a finite number"), "{}", reason(first));
+}
+
+#[test]
+fn grading_is_deterministic() {
+    let hook = "if searches == 2:\n        sys.exit(3)";
+    let plain = |report: &GradeReport| {
+        let mut report = report.clone();
+        report.elapsed_ms = 0;
+        for question in &mut report.questions {
+            for test in &mut question.tests {
+                test.elapsed_ms = 0;
+            }
+        }
+        render(&report, Format::Json, false)
+    };
+    let first = plain(&grade_client(&[("SEARCH", hook)], Duration::from_secs(10)));
+    let second = plain(&grade_client(&[("SEARCH", hook)], Duration::from_secs(10)));
+    assert_eq!(first, second);
+}
