@@ -1,0 +1,548 @@
+"""treegrade_kit: the Python side of the treegrade grader.
+
+You do not need to read this file to do the assignment. Write your three
+search functions in ``search.py``; each one receives a :class:`Game` and
+returns a pair ``(value, action)``. The last lines of ``search.py`` hand them
+to :func:`run`, which talks to the grader for you::
+
+    from treegrade_kit import run
+
+    def minimax(game):
+        ...
+        return value, action
+
+    if __name__ == "__main__":
+        run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+
+How the grader sees your search
+-------------------------------
+You never get the whole tree. The grader tells you about a node only when
+your code asks about it through ``game`` (``game.player(node)``,
+``game.children(node)``, ``game.is_terminal(node)``, ...). The first time you
+ask anything about a node, the node is *entered*, and the grader writes it
+down. The list of entered nodes, in order, is your visited order, and it must
+match the reference search exactly. So:
+
+* ask about a node only when your search really enters it (looking at the
+  kind of every child before recursing into the first one enters them all);
+* asking again about a node you already entered is free and changes nothing.
+
+``print()`` works as usual for debugging: while :func:`run` is serving, your
+output goes to standard error (the protocol with the grader uses standard
+output), and the grader shows it in the report.
+
+This module uses the standard library only and works on Python 3.8 and later.
+"""
+
+import io
+import json
+import math
+import numbers
+import os
+import sys
+import sysconfig
+import threading
+import traceback
+from json.encoder import encode_basestring_ascii as _json_string
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+__all__ = ["Game", "run", "PROTOCOL", "KIT"]
+
+#: The version of the oracle protocol this kit speaks.
+PROTOCOL = 1
+
+#: The name this kit gives in its ``hello``.
+KIT = "treegrade-python/1"
+
+_KIT_FILE = os.path.normcase(os.path.abspath(__file__))
+_LIBRARY_DIRS = tuple(
+    os.path.normcase(os.path.abspath(path)) + os.sep
+    for path in {sysconfig.get_paths().get("stdlib"), sysconfig.get_paths().get("platstdlib")}
+    if path
+)
+_HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (PROTOCOL, KIT)).encode("ascii")
+_EMPTY = ()  # type: Tuple[Any, ...]
+_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
+_RECURSION_LIMIT = 100000
+_THREAD_STACK = 512 * 1024 * 1024
+_MAX_MESSAGE = 4000
+_MAX_DETAILS = 64 * 1024
+
+
+def _fatal(message, status=3):
+    # type: (str, int) -> None
+    """Reports a broken connection with the grader on stderr and stops the program.
+
+    Uses os._exit: the grader stops the program anyway, and a student's
+    ``except:`` must not be able to swallow this.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    try:
+        os.write(2, ("treegrade_kit: %s\n" % message).encode("utf-8", "replace"))
+    finally:
+        os._exit(status)
+
+
+class _Channel(object):
+    """The pipe to the grader: one request line out, one reply line back."""
+
+    def __init__(self, readline, fd):
+        # type: (Callable[[], bytes], int) -> None
+        self.readline = readline
+        self.fd = fd
+
+    def send(self, data):
+        # type: (bytes) -> None
+        """Writes one whole line with as few system calls as possible (usually one)."""
+        try:
+            written = os.write(self.fd, data)
+            while written < len(data):
+                data = data[written:]
+                written = os.write(self.fd, data)
+        except OSError as exc:
+            _fatal("cannot write to the grader (%s); it has probably stopped this program" % exc)
+
+    def receive(self, during_search):
+        # type: (bool) -> Dict[str, Any]
+        """Reads one message; a grader ``error`` or the end of input stops the program."""
+        line = self.readline()
+        if not line:
+            if during_search:
+                _fatal("the grader closed the connection in the middle of a search")
+            return {"type": "bye"}
+        try:
+            message = json.loads(line)
+        except ValueError:
+            _fatal("the grader sent a line that is not JSON: %r" % line[:200])
+        if not isinstance(message, dict):
+            _fatal("the grader sent a line that is not a JSON object: %r" % line[:200])
+        if message.get("type") == "error":
+            _fatal("the grader reported an error: %s" % message.get("message", "(no message)"))
+        return message
+
+
+class Game(object):
+    """The game tree of one test, which you explore one node at a time.
+
+    A node is identified by its id, a string such as ``"A"`` or ``"B.2"``.
+    Start at ``game.root`` and move down with ``game.children(node)`` (or
+    ``game.successors(node)``, which also gives each edge's action).
+
+    Attributes:
+        root (str): the id of the root node, at ply 0.
+        algorithm (str): ``"minimax"``, ``"alphabeta"`` or ``"expectimax"``.
+        depth (Optional[int]): the depth limit in plies, or ``None`` for no
+            limit. The root is at ply 0 and its children at ply 1. A
+            non-terminal node at ply ``depth`` is not expanded: its value is
+            ``game.evaluate(node)``. A terminal keeps its utility at any ply.
+        prune_on_equal (bool): the alpha-beta pruning condition. ``True``: a
+            max node stops searching its remaining children as soon as its
+            value is ``>= beta`` (a min node: ``<= alpha``). ``False``: only
+            when it is strictly ``> beta`` (``< alpha``).
+        test (str): the name of the test being run (handy in debug prints).
+
+    Every method that takes a node *enters* it the first time it is called
+    with it: the grader records that your search entered the node, in that
+    order. Calling methods again on an entered node costs nothing.
+    """
+
+    def __init__(self, channel, search):
+        # type: (_Channel, Dict[str, Any]) -> None
+        root = search.get("root")
+        depth = search.get("depth")
+        self.root = root  # type: str
+        self.algorithm = search.get("algorithm")  # type: str
+        self.depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else None  # type: Optional[int]
+        self.prune_on_equal = bool(search.get("prune_on_equal", True))  # type: bool
+        self.test = str(search.get("test", ""))  # type: str
+        self._channel = channel
+        self._nodes = {}  # type: Dict[str, Dict[str, Any]]
+        self._evals = {}  # type: Dict[str, float]
+        self._known = {root}  # type: Set[str]
+
+    def __repr__(self):
+        # type: () -> str
+        return "Game(test=%r, algorithm=%r, root=%r, depth=%r, prune_on_equal=%r)" % (
+            self.test,
+            self.algorithm,
+            self.root,
+            self.depth,
+            self.prune_on_equal,
+        )
+
+    # -- talking to the grader -------------------------------------------------
+
+    def _check_node(self, node, method):
+        # type: (Any, str) -> None
+        """Raises a helpful error for something that is not a node of this game."""
+        if not isinstance(node, str):
+            raise TypeError(
+                "game.%s(%r): a node is a string id such as %r (game.root, or an element of "
+                "game.children(node)), not a %s" % (method, node, self.root, type(node).__name__)
+            )
+        if node not in self._known:
+            raise ValueError(
+                "game.%s(%r): there is no node %r among the nodes you can reach so far; ask only "
+                "about game.root and the ids that game.children() has returned in this search"
+                % (method, node, node)
+            )
+
+    def _visit(self, node, method):
+        # type: (Any, str) -> Dict[str, Any]
+        """Enters a node: asks the grader what it is and caches the reply."""
+        self._check_node(node, method)
+        channel = self._channel
+        channel.send(('{"type":"visit","node":%s}\n' % _json_string(node)).encode("ascii"))
+        reply = channel.receive(True)
+        if reply.get("type") != "node" or reply.get("node") != node:
+            _fatal("expected the grader's reply about node %r, got %r" % (node, reply))
+        children = reply.get("children")
+        if children:
+            self._known.update(children)
+        self._nodes[node] = reply
+        return reply
+
+    def _info(self, node, method):
+        # type: (Any, str) -> Dict[str, Any]
+        try:
+            return self._nodes[node]
+        except (KeyError, TypeError):
+            return self._visit(node, method)
+
+    # -- the API ---------------------------------------------------------------
+
+    def player(self, node):
+        # type: (str) -> str
+        """Whose turn it is at ``node``: ``"max"``, ``"min"``, ``"chance"`` or ``"terminal"``.
+
+        A node at the depth limit still reports its real kind; use your own
+        ply count and ``game.depth`` to know where to stop.
+        """
+        try:
+            return self._nodes[node]["kind"]
+        except (KeyError, TypeError):
+            return self._visit(node, "player")["kind"]
+
+    def is_terminal(self, node):
+        # type: (str) -> bool
+        """True when ``node`` is a terminal (a leaf of the game, with a utility)."""
+        try:
+            return self._nodes[node]["kind"] == "terminal"
+        except (KeyError, TypeError):
+            return self._visit(node, "is_terminal")["kind"] == "terminal"
+
+    def utility(self, node):
+        # type: (str) -> float
+        """The value of a terminal node for MAX.
+
+        Raises ValueError if ``node`` is not a terminal: check
+        ``game.is_terminal(node)`` first.
+        """
+        info = self._info(node, "utility")
+        if info["kind"] != "terminal":
+            raise ValueError(
+                "game.utility(%r): %r is a %s node, not a terminal; only terminals have a utility "
+                "(check game.is_terminal(node) first)" % (node, node, info["kind"])
+            )
+        return float(info["value"])
+
+    def children(self, node):
+        # type: (str) -> List[str]
+        """The ids of the children of ``node``, in the order your search must visit them.
+
+        Returns an empty list for a terminal. Getting the list does not enter
+        the children: only asking about a child enters it.
+        """
+        try:
+            info = self._nodes[node]
+        except (KeyError, TypeError):
+            info = self._visit(node, "children")
+        return list(info.get("children", _EMPTY))
+
+    def actions(self, node):
+        # type: (str) -> List[str]
+        """The action (edge label) of each child of ``node``, in the same order as ``children``.
+
+        The action of the root's best child is what your search returns.
+        Returns an empty list for a terminal.
+        """
+        info = self._info(node, "actions")
+        actions = info.get("actions")
+        if actions is None:
+            return list(info.get("children", _EMPTY))
+        return list(actions)
+
+    def successors(self, node):
+        # type: (str) -> List[Tuple[str, str]]
+        """The pairs ``(action, child)`` of ``node``, in search order.
+
+        ``for action, child in game.successors(node): ...``. Returns an empty
+        list for a terminal. Like ``children``, this does not enter the
+        children.
+        """
+        info = self._info(node, "successors")
+        children = info.get("children", _EMPTY)
+        actions = info.get("actions")
+        if actions is None:
+            actions = children
+        return list(zip(actions, children))
+
+    def probabilities(self, node):
+        # type: (str) -> List[float]
+        """The probability of each child of a chance node, in the order of ``children``.
+
+        Raises ValueError if ``node`` is not a chance node.
+        """
+        info = self._info(node, "probabilities")
+        if info["kind"] != "chance":
+            raise ValueError(
+                "game.probabilities(%r): %r is a %s node; only chance nodes have probabilities"
+                % (node, node, info["kind"])
+            )
+        probs = info.get("probs")
+        if probs is None:
+            count = len(info.get("children", _EMPTY))
+            return [1.0 / count] * count
+        return [float(p) for p in probs]
+
+    def evaluate(self, node):
+        # type: (str) -> float
+        """The heuristic value of a non-terminal node at the depth limit.
+
+        Call it only for a node at ply ``game.depth`` that is not a terminal
+        (a terminal at the limit keeps its utility). Asking for the evaluation
+        of any other node is an error that stops the test.
+        """
+        info = self._nodes.get(node) if isinstance(node, str) else None
+        if info is not None:
+            value = info.get("eval")
+            if value is not None:
+                return float(value)
+        try:
+            return self._evals[node]
+        except (KeyError, TypeError):
+            pass
+        self._check_node(node, "evaluate")
+        channel = self._channel
+        channel.send(('{"type":"evaluate","node":%s}\n' % _json_string(node)).encode("ascii"))
+        reply = channel.receive(True)
+        if reply.get("type") != "eval" or reply.get("node") != node:
+            _fatal("expected the grader's evaluation of node %r, got %r" % (node, reply))
+        value = float(reply["value"])
+        self._evals[node] = value
+        return value
+
+
+# -- serving the grader ---------------------------------------------------------
+
+
+def _shorten(text, limit):
+    # type: (str, int) -> str
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return text[:half] + "\n... (%d characters left out) ...\n" % (len(text) - 2 * half) + text[-half:]
+
+
+def _describe(value):
+    # type: (Any) -> str
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return "%s (of type %s)" % (text, type(value).__name__)
+
+
+def _student_frames(exc):
+    # type: (BaseException) -> List[traceback.FrameSummary]
+    frames = traceback.extract_tb(exc.__traceback__)
+    return [f for f in frames if os.path.normcase(os.path.abspath(f.filename)) != _KIT_FILE]
+
+
+def _error_line(kind, message, details=None):
+    # type: (str, str, Optional[str]) -> bytes
+    error = {"type": "error", "kind": kind, "message": _shorten(message, _MAX_MESSAGE)}
+    if details:
+        error["details"] = _shorten(details, _MAX_DETAILS)
+    return (json.dumps(error) + "\n").encode("ascii")
+
+
+def _exception_line(name, exc):
+    # type: (str, BaseException) -> bytes
+    frames = _student_frames(exc)
+    message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if isinstance(exc, RecursionError):
+        message += (
+            " (does your search stop at terminals and at the depth limit? Is every recursive call "
+            "made on a child, with the ply increased by one?)"
+        )
+    # Point at the student's own code: the last frame outside the kit and the standard library.
+    own = [f for f in frames if not os.path.normcase(os.path.abspath(f.filename)).startswith(_LIBRARY_DIRS)]
+    if own or frames:
+        last = (own or frames)[-1]
+        message += " (in %s, line %d of %s)" % (last.name, last.lineno, os.path.basename(last.filename))
+    else:
+        message += " (in %s)" % name
+    details = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+    details += "".join(traceback.format_exception_only(type(exc), exc))
+    return _error_line("exception", message, details)
+
+
+def _answer_line(name, answer):
+    # type: (str, Any) -> bytes
+    """Checks the shape of a student's answer and turns it into a ``result`` (or an ``error``)."""
+    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        return _error_line(
+            "exception",
+            "%s(game) must return a pair (value, action), e.g. `return best_value, best_action`; "
+            "it returned %s" % (name, _describe(answer)),
+        )
+    value, action = answer
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return _error_line(
+            "exception",
+            "%s(game) returned (value, action) with value %s; the value must be a number"
+            % (name, _describe(value)),
+        )
+    value = float(value)
+    if not math.isfinite(value):
+        return _error_line(
+            "exception",
+            "%s(game) returned the value %r; the value must be a finite number (did a max or min "
+            "node keep its initial -inf/inf because it had no child searched?)" % (name, value),
+        )
+    if action is not None and not isinstance(action, str):
+        return _error_line(
+            "exception",
+            "%s(game) returned (value, action) with action %s; the action must be a string taken "
+            "from game.actions(game.root) (or game.successors), or None when the root has no choice"
+            % (name, _describe(action)),
+        )
+    return ('{"type":"result","value":%s,"action":%s}\n' % (repr(value), json.dumps(action))).encode("ascii")
+
+
+def _search(channel, search, solutions):
+    # type: (_Channel, Dict[str, Any], Dict[str, Any]) -> bytes
+    """Runs one ``search`` message through the student's function; returns the line to send."""
+    name = search.get("algorithm")
+    if name not in _ALGORITHMS:
+        return _error_line(
+            "not_implemented", "this kit has no search for the algorithm %r (it knows %s)" % (name, ", ".join(_ALGORITHMS))
+        )
+    function = solutions.get(name)
+    if function is None:
+        return _error_line(
+            "not_implemented",
+            "no function for %s: write `def %s(game):` in search.py and pass it to run(), "
+            "as in `run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)`" % (name, name),
+        )
+    game = Game(channel, search)
+    try:
+        answer = function(game)
+    except NotImplementedError as exc:
+        text = str(exc)
+        message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
+        if text:
+            message += " (%s)" % text
+        return _error_line("not_implemented", message)
+    except Exception as exc:  # the student's bug: report it and serve the next test
+        return _exception_line(name, exc)
+    return _answer_line(name, answer)
+
+
+def _serve(channel, solutions):
+    # type: (_Channel, Dict[str, Any]) -> int
+    """Answers the grader's messages until ``bye``; returns the exit status."""
+    while True:
+        message = channel.receive(False)
+        kind = message.get("type")
+        if kind == "search":
+            channel.send(_search(channel, message, solutions))
+        elif kind == "hello":
+            channel.send(_HELLO)
+        elif kind == "bye":
+            return 0
+        else:
+            _fatal("the grader sent a message this kit does not know: %r" % (message,))
+
+
+def run(minimax=None, alphabeta=None, expectimax=None):
+    # type: (Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]]) -> None
+    """Serves your search functions to the grader, then exits the program.
+
+    Call it once, at the end of ``search.py``::
+
+        if __name__ == "__main__":
+            run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+
+    Each function takes a :class:`Game` and returns ``(value, action)``:
+    the value of the root, and the action (a string from
+    ``game.actions(game.root)``) of the root's best child, or ``None`` when
+    the root has no choice (a terminal root, a chance root, or a depth limit
+    of 0).
+
+    For every test the grader runs, the function for that test's algorithm
+    is called with a fresh ``Game``. If it raises ``NotImplementedError``
+    the test is reported as not implemented yet; any other exception fails
+    that test with its message and traceback, and the next test still runs.
+
+    While ``run`` serves, ``print()`` writes to standard error (standard
+    output carries the grader's protocol), and the grader shows that output
+    in the report. The program is meant to be started by the grader
+    (``treegrade check``), not by hand.
+    """
+    solutions = {"minimax": minimax, "alphabeta": alphabeta, "expectimax": expectimax}
+    for name, function in solutions.items():
+        if function is not None and not callable(function):
+            raise TypeError("run(%s=...) needs a function, got %s" % (name, _describe(function)))
+
+    # Keep the real standard output for the protocol and send everything else
+    # that would go there (print, sys.__stdout__, subprocesses) to stderr.
+    for stream in (sys.stdout, sys.__stdout__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:
+            pass
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    stdin = sys.stdin.buffer if sys.stdin is not None else os.fdopen(0, "rb")
+    if stdin.isatty():
+        sys.stderr.write(
+            "treegrade_kit: this program is meant to be run by the grader; run `treegrade check` "
+            "in this folder instead (or type protocol messages, one JSON object a line)\n"
+        )
+    sys.stdin = io.StringIO()  # input() must not eat the grader's messages
+    channel = _Channel(stdin.readline, protocol_fd)
+
+    # Deep trees need deep recursion: run in a thread with a large stack.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    status = []  # type: List[int]
+
+    def serve():
+        # type: () -> None
+        try:
+            status.append(_serve(channel, solutions))
+        except SystemExit as exc:  # sys.exit() in the student's code: honour it
+            code = exc.code
+            status.append(code if isinstance(code, int) else (0 if code is None else 1))
+            if code is not None and not isinstance(code, int):
+                sys.stderr.write("%s\n" % (code,))
+
+    try:
+        threading.stack_size(_THREAD_STACK)
+    except (ValueError, RuntimeError):
+        pass
+    thread = threading.Thread(target=serve, name="treegrade-kit", daemon=True)
+    thread.start()
+    try:
+        threading.stack_size(0)
+    except (ValueError, RuntimeError):
+        pass
+    thread.join()
+    sys.stdout.flush()
+    sys.exit(status[0] if status else 1)
