@@ -369,7 +369,8 @@ expect:
 
     #[test]
     fn yaml_1_1_booleans_are_plain_ids() {
-        let loaded = load("root: r\nnodes:\n  r: {max: [yes, n, Y, off]}\n  yes: 1\n  n: 2\n  Y: 3\n  off: 4\n").unwrap();
+        let loaded =
+            load("root: r\nnodes:\n  r: {max: [yes, n, Y, off]}\n  yes: 1\n  n: 2\n  Y: 3\n  off: 4\n").unwrap();
         let children: Vec<&str> = loaded.tree.children(NodeIndex::ROOT).map(|c| loaded.tree.id(c)).collect();
         assert_eq!(children, ["yes", "n", "Y", "off"]);
         assert!(error("root: r\nnodes:\n  r: {max: [true]}\n").contains("invalid type: boolean"));
