@@ -221,6 +221,16 @@ fn a_missing_program_fails_every_test_clearly() {
 }
 
 #[test]
+fn a_missing_submission_folder_is_not_gradable() {
+    let assignment = assignment(Duration::from_secs(5));
+    let tests = plan(&assignment);
+    let kits = tempfile::tempdir().unwrap();
+    let target = Target { dir: "/no/such/folder".into(), command: Some(vec!["python3".into()]) };
+    let error = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap_err();
+    assert_eq!(error.0, "the submission folder /no/such/folder does not exist");
+}
+
+#[test]
 fn a_wrong_protocol_version_is_named() {
     let hook = "recv(); send({'type': 'hello', 'protocol': 7}); sys.exit(0)";
     let report = grade_client(&[("BEFORE_HELLO", hook)], Duration::from_secs(10));

@@ -45,6 +45,9 @@ pub fn grade(
 ) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
     let dir = submission::absolute(&target.dir);
+    if !dir.is_dir() {
+        return Err(NotGradable(format!("the submission folder {} does not exist", target.dir.display())));
+    }
     let language = submission::detect_language(assignment, &dir);
     let command = match (&target.command, language) {
         (Some(command), _) => command.clone(),

@@ -124,7 +124,7 @@ type StartFailure = (ProgramFailure, String);
 /// Starts the program and checks its `hello`.
 fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Result<RunningProgram, StartFailure> {
     let mut program = RunningProgram::start(spec).map_err(|error| {
-        let command = spec.command.join(" ");
+        let command = abbreviate_command(&spec.command);
         let message = format!("could not start your program (`{command}` in {}): {error}", spec.dir.display());
         (failure(FailureKind::NotStarted, message), String::new())
     })?;
@@ -266,6 +266,23 @@ fn interruption_failure(
             failure(FailureKind::Crashed, format!("talking to your program failed {when}: {error}"))
         }
     }
+}
+
+/// A command as a one-line reminder: long or multi-line arguments are cut.
+fn abbreviate_command(command: &[String]) -> String {
+    const LIMIT: usize = 40;
+    let words: Vec<String> = command
+        .iter()
+        .map(|word| {
+            let first_line = word.trim().lines().next().unwrap_or_default();
+            if first_line.len() < word.trim().len() || first_line.chars().count() > LIMIT {
+                format!("{}...", first_line.chars().take(LIMIT).collect::<String>())
+            } else {
+                first_line.to_string()
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 fn format_limit(limit: Duration) -> String {

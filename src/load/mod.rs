@@ -8,6 +8,7 @@
 
 pub mod assignment;
 mod diagnostic;
+mod fast;
 mod raw;
 
 pub use diagnostic::{Diagnostic, LoadError, Position};
@@ -67,12 +68,17 @@ pub fn load_tree_file(path: &Path) -> Result<LoadedTree, LoadError> {
 
 /// Validates a tree file's text; `path` names it in errors and gives the default name.
 pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError> {
+    let stem = path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned());
+    // Large machine-written files take a fast path; it hands back anything it cannot take.
+    let text = match fast::load(text, path, &stem) {
+        Ok(loaded) => return Ok(loaded),
+        Err(text) => text,
+    };
     let raw: RawFile = match serde_saphyr::from_str_with_options(&text, parser_options()) {
         Ok(raw) => raw,
         Err(error) => return Err(LoadError::new(path, vec![yaml_diagnostic(&error)], Some(&text))),
     };
-    let stem = path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned());
-    match translate(raw, &stem) {
+    match translate(raw, &stem, None) {
         Ok((tree, positions)) => {
             let loaded = LoadedTree { tree, path: path.to_path_buf(), source: text, positions };
             check_own_settings(&loaded)?;
@@ -153,12 +159,16 @@ impl SpecPositions {
 
 type Translated = (Tree, Vec<Option<Position>>);
 
-/// Turns the raw file into a validated tree, collecting every problem.
-fn translate(raw: RawFile, stem: &str) -> Result<Translated, Vec<Diagnostic>> {
+/// Turns the raw file into a validated tree, collecting every problem. The
+/// fast path passes the nodes it has read in `fast` (and none in `raw`).
+fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<Translated, Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     let mut positions = SpecPositions { root: spanned_position(&raw.root), ..SpecPositions::default() };
     let mut builder = TreeBuilder::new(raw.name.clone().unwrap_or_else(|| stem.to_string()), raw.root.value.0.clone());
     let nodes_position = spanned_position(&raw.nodes);
+    if let Some(nodes) = fast {
+        nodes.add_to(&mut builder, &mut positions);
+    }
     for (id, node) in raw.nodes.value.0 {
         positions.keys.push(spanned_position(&id));
         let mut child_positions = Vec::new();

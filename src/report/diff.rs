@@ -15,28 +15,38 @@ pub enum DiffTag {
     Gap,
 }
 
-/// One line of an order diff.
+/// One line of an order diff, with its 1-based step in each order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffLine {
     /// Which side(s).
     pub tag: DiffTag,
-    /// 1-based step in the order this line belongs to.
-    pub step: usize,
+    /// Step in the reference's order, if the line belongs to it.
+    pub expected_step: Option<usize>,
+    /// Step in the student's order, if the line belongs to it.
+    pub your_step: Option<usize>,
     /// The node id.
     pub node: String,
 }
 
+/// The header that names the two step columns.
+pub const DIFF_HEADER: &str = "    expected  yours";
+
 impl DiffLine {
-    /// `   5  B.3`, `-  6  C.1    (expected)`, `+  6  C.2    (yours)`.
+    /// `        5      5  B.3`, `-       6         C.1`, `+              7  C.2`.
     pub fn plain(&self) -> String {
-        match self.tag {
-            DiffTag::Same => format!("    {:>4}  {}", self.step, self.node),
-            DiffTag::Expected => format!("  - {:>4}  {:<12} expected", self.step, self.node),
-            DiffTag::Yours => format!("  + {:>4}  {:<12} yours", self.step, self.node),
-            DiffTag::Gap => "    ...".to_string(),
-        }
+        let column = |step: Option<usize>| step.map_or(String::new(), |s| s.to_string());
+        let sign = match self.tag {
+            DiffTag::Same => ' ',
+            DiffTag::Expected => '-',
+            DiffTag::Yours => '+',
+            DiffTag::Gap => return "    ...".to_string(),
+        };
+        format!("  {sign} {:>8} {:>6}  {}", column(self.expected_step), column(self.your_step), self.node)
     }
 }
+
+/// Changed lines shown at most, after which the diff is cut.
+const MAX_CHANGED: usize = 8;
 
 /// The diff around the first difference: `context` equal steps before it,
 /// then the differing run and a little after, then a gap marker.
@@ -46,68 +56,69 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
         return Vec::new();
     };
     let mut lines = Vec::new();
-    if let Some(&DiffOp::Equal { old_index, len, .. }) = first_change.checked_sub(1).map(|i| &ops[i]) {
+    if let Some(&DiffOp::Equal { old_index, new_index, len }) = first_change.checked_sub(1).map(|i| &ops[i]) {
         let skip = len.saturating_sub(context);
         if skip > 0 {
-            lines.push(DiffLine { tag: DiffTag::Gap, step: 0, node: String::new() });
+            lines.push(gap());
         }
-        lines.extend(run(DiffTag::Same, expected, old_index + skip, len - skip));
+        lines.extend(same(expected, old_index + skip, new_index + skip, len - skip));
     }
-    const MAX_CHANGED: usize = 8;
     let mut shown = 0;
     for op in &ops[first_change..] {
         if shown >= MAX_CHANGED {
             break;
         }
         match *op {
-            DiffOp::Equal { old_index, len, .. } => {
-                lines.extend(run(DiffTag::Same, expected, old_index, len.min(context)));
+            DiffOp::Equal { old_index, new_index, len } => {
+                lines.extend(same(expected, old_index, new_index, len.min(context)));
                 shown += len.min(context);
                 if len > context {
                     break;
                 }
             }
             DiffOp::Delete { old_index, old_len, .. } => {
-                push_run(&mut lines, DiffTag::Expected, expected, old_index, old_len, &mut shown, MAX_CHANGED);
+                shown += one_side(&mut lines, DiffTag::Expected, expected, old_index, old_len, MAX_CHANGED - shown);
             }
             DiffOp::Insert { new_index, new_len, .. } => {
-                push_run(&mut lines, DiffTag::Yours, actual, new_index, new_len, &mut shown, MAX_CHANGED);
+                shown += one_side(&mut lines, DiffTag::Yours, actual, new_index, new_len, MAX_CHANGED - shown);
             }
             DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                push_run(&mut lines, DiffTag::Expected, expected, old_index, old_len, &mut shown, MAX_CHANGED);
-                push_run(&mut lines, DiffTag::Yours, actual, new_index, new_len, &mut shown, MAX_CHANGED);
+                shown += one_side(&mut lines, DiffTag::Expected, expected, old_index, old_len, MAX_CHANGED - shown);
+                shown += one_side(&mut lines, DiffTag::Yours, actual, new_index, new_len, MAX_CHANGED - shown);
             }
         }
     }
-    let last_step = lines.iter().filter(|l| l.tag != DiffTag::Gap).map(|l| l.step).max().unwrap_or(0);
-    if last_step < expected.len().max(actual.len()) {
-        lines.push(DiffLine { tag: DiffTag::Gap, step: 0, node: String::new() });
+    let last_expected = lines.iter().filter_map(|l| l.expected_step).max().unwrap_or(0);
+    let last_yours = lines.iter().filter_map(|l| l.your_step).max().unwrap_or(0);
+    if last_expected < expected.len() || last_yours < actual.len() {
+        lines.push(gap());
     }
     lines
 }
 
-/// Lines for `ids[start..start + len]`, numbered by their 1-based step.
-fn run(tag: DiffTag, ids: &[String], start: usize, len: usize) -> impl Iterator<Item = DiffLine> + '_ {
-    ids[start..start + len].iter().enumerate().map(move |(k, id)| DiffLine {
-        tag,
-        step: start + k + 1,
+fn gap() -> DiffLine {
+    DiffLine { tag: DiffTag::Gap, expected_step: None, your_step: None, node: String::new() }
+}
+
+/// Lines both orders share: `len` steps from `old` (expected) and `new` (yours).
+fn same(expected: &[String], old: usize, new: usize, len: usize) -> impl Iterator<Item = DiffLine> + '_ {
+    expected[old..old + len].iter().enumerate().map(move |(k, id)| DiffLine {
+        tag: DiffTag::Same,
+        expected_step: Some(old + k + 1),
+        your_step: Some(new + k + 1),
         node: id.clone(),
     })
 }
 
-/// Appends a changed run, stopping once `max` changed lines are shown.
-fn push_run(
-    lines: &mut Vec<DiffLine>,
-    tag: DiffTag,
-    ids: &[String],
-    start: usize,
-    len: usize,
-    shown: &mut usize,
-    max: usize,
-) {
-    let take = len.min(max.saturating_sub(*shown));
-    lines.extend(run(tag, ids, start, take));
-    *shown += take;
+/// Appends up to `room` lines found in one order only; returns how many.
+fn one_side(lines: &mut Vec<DiffLine>, tag: DiffTag, ids: &[String], start: usize, len: usize, room: usize) -> usize {
+    let take = len.min(room);
+    lines.extend(ids[start..start + take].iter().enumerate().map(|(k, id)| {
+        let step = Some(start + k + 1);
+        let (expected_step, your_step) = if tag == DiffTag::Expected { (step, None) } else { (None, step) };
+        DiffLine { tag, expected_step, your_step, node: id.clone() }
+    }));
+    take
 }
 
 #[cfg(test)]
@@ -127,12 +138,12 @@ mod tests {
             plain,
             [
                 "    ...",
-                "       6  C",
-                "       7  C.1",
-                "  +    8  C.2          yours",
-                "  +    9  C.3          yours",
-                "       8  D",
-                "       9  D.1",
+                "           6      6  C",
+                "           7      7  C.1",
+                "  +               8  C.2",
+                "  +               9  C.3",
+                "           8     10  D",
+                "           9     11  D.1",
                 "    ...",
             ]
         );
@@ -148,6 +159,7 @@ mod tests {
         let lines = order_diff(&ids("A B C"), &ids("A C B"), 3);
         assert!(lines.iter().any(|l| l.tag == DiffTag::Expected));
         assert!(lines.iter().any(|l| l.tag == DiffTag::Yours));
-        assert_eq!(lines[0], DiffLine { tag: DiffTag::Same, step: 1, node: "A".into() });
+        assert_eq!(lines[0].node, "A");
+        assert_eq!((lines[0].expected_step, lines[0].your_step), (Some(1), Some(1)));
     }
 }

@@ -12,7 +12,7 @@ mod text;
 
 use serde::Serialize;
 
-pub use diff::{DiffLine, DiffTag, order_diff};
+pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
 
 use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 
@@ -94,6 +94,8 @@ fn details_plain(test: &TestResult) -> String {
         out.push('\n');
     }
     if shows_diff(test) {
+        out.push_str(DIFF_HEADER);
+        out.push('\n');
         for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
             out.push_str(&line.plain());
             out.push('\n');

@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
-use super::{DiffTag, details_plain, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason};
+use super::{
+    DIFF_HEADER, DiffTag, details_plain, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason,
+};
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
 pub fn render(report: &GradeReport, color: bool) -> String {
@@ -48,6 +50,7 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
         let _ = writeln!(out, "        {reason}");
     }
     if shows_diff(test) {
+        let _ = writeln!(out, "        {}", paint.dim(DIFF_HEADER));
         for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
             let plain = line.plain();
             let painted = match line.tag {
