@@ -1,0 +1,160 @@
+//! `treegrade check` from the outside: exit codes, formats, question
+//! selection, explicit commands and bad input.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn check() -> Command {
+    let mut command = Command::cargo_bin("treegrade").unwrap();
+    command.current_dir(repo()).env("NO_COLOR", "1").env_remove("TREEGRADE_ASSIGNMENT");
+    command.arg("check");
+    command
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn the_python_reference_gets_full_marks_and_exit_0() {
+    let output = check().args(["--submission", "reference/python"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Total: 20/20"), "{text}");
+    for question in ["q1", "q2", "q3", "q4"] {
+        assert!(text.contains(&format!("Question {question}: 5/5")), "{text}");
+    }
+    assert!(!text.contains("FAIL") && !text.contains("ERROR"));
+}
+
+#[test]
+fn the_empty_starter_gets_zero_with_a_message_per_test_and_exit_1() {
+    let output = check().args(["--submission", "assignments/adversarial-search/starter/python"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("Total: 0/20"), "{text}");
+    let errors = text.lines().filter(|l| l.trim_start().starts_with("ERROR")).count();
+    let not_implemented = text.lines().filter(|l| l.contains("not implemented")).count();
+    assert!(errors > 30, "{text}");
+    assert_eq!(errors, not_implemented, "every test says which function to write:\n{text}");
+}
+
+#[test]
+fn one_question_can_be_selected() {
+    let output = check().args(["--submission", "reference/python", "-q", "q3"]).output().unwrap();
+    let text = stdout(&output);
+    assert!(text.contains("Question q3") && !text.contains("Question q1"), "{text}");
+    assert!(text.contains("Total: 5/5"));
+}
+
+#[test]
+fn an_unknown_question_is_a_usage_error() {
+    let output = check().args(["--submission", "reference/python", "-q", "q9"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no question `q9` in this assignment (it has q1, q2, q3, q4)"));
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn json_goes_to_stdout_and_parses() {
+    let output = check().args(["--submission", "reference/python", "-q", "q1", "--format", "json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON document");
+    assert_eq!(report["format"], "treegrade-report");
+    assert_eq!(report["score"], 5.0);
+    assert_eq!(report["questions"][0]["tests"][0]["checks"]["order"], "passed");
+}
+
+#[test]
+fn output_writes_the_format_and_keeps_text_on_stdout() {
+    let scratch = tempfile::tempdir().unwrap();
+    let junit = scratch.path().join("junit.xml");
+    let output = check()
+        .args(["--submission", "reference/python", "-q", "q2", "--format", "junit", "--output"])
+        .arg(&junit)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml") && xml.contains("<testsuite name=\"q2 "), "{xml}");
+    assert!(stdout(&output).contains("Question q2: 5/5"));
+}
+
+#[test]
+fn a_command_after_double_dash_is_run_as_given() {
+    let output =
+        check().args(["--submission", "reference/python", "-q", "q1", "--", "python3", "search.py"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn a_folder_without_a_known_language_is_explained() {
+    let scratch = tempfile::tempdir().unwrap();
+    let output = check().arg("--submission").arg(scratch.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("found no submission in"), "{message}");
+    assert!(message.contains("search.py (python) or Cargo.toml (rust)"), "{message}");
+}
+
+#[test]
+fn a_broken_assignment_is_located() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = scratch.path().join("assignment.yaml");
+    std::fs::write(&assignment, "questions:\n  - id: q1\n    points: 5\n    algorithm: negamax\n    tests: [x.yaml]\n")
+        .unwrap();
+    let output =
+        check().arg("--assignment").arg(scratch.path()).args(["--submission", "reference/python"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("assignment.yaml:4:16"), "{message}");
+    assert!(message.contains("unknown algorithm `negamax`"), "{message}");
+}
+
+#[test]
+fn a_test_glob_that_matches_nothing_is_an_error() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(
+        scratch.path().join("assignment.yaml"),
+        "questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [\"nothing-*.yaml\"]}\n",
+    )
+    .unwrap();
+    let output =
+        check().arg("--assignment").arg(scratch.path()).args(["--submission", "reference/python"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("`nothing-*.yaml` matches no file"), "{}", stderr(&output));
+}
+
+#[test]
+fn the_assignment_is_found_in_the_current_folder() {
+    let scratch = tempfile::tempdir().unwrap();
+    let cases = repo().join("test-cases");
+    std::fs::write(
+        scratch.path().join("assignment.yaml"),
+        format!(
+            "tests_dir: {}\nlanguages:\n  - {{name: python, detect: [search.py], run: [python3, search.py], env: {{PYTHONPATH: \"{{kits}}/python\"}}}}\nquestions:\n  - {{id: only, points: 1, algorithm: minimax, tests: [aima-fig5-2.yaml]}}\n",
+            cases.display()
+        ),
+    )
+    .unwrap();
+    let mut command = Command::cargo_bin("treegrade").unwrap();
+    let output = command
+        .current_dir(scratch.path())
+        .env("NO_COLOR", "1")
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .args(["check", "--submission"])
+        .arg(repo().join("reference/python"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    assert!(stdout(&output).contains("Question only: 1/1"));
+    assert!(Path::new(&scratch.path().join("assignment.yaml")).exists());
+}
