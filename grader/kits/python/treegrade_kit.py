@@ -444,9 +444,10 @@ def _search(channel, search, solutions):
         answer = function(game)
     except NotImplementedError as exc:
         text = str(exc)
-        message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
         if text:
-            message += " (%s)" % text
+            message = "%s is not implemented yet (%s)" % (name, text)
+        else:
+            message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
         return _error_line("not_implemented", message)
     except Exception as exc:  # the student's bug: report it and serve the next test
         return _exception_line(name, exc)

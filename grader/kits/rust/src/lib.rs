@@ -1,0 +1,903 @@
+//! The Rust side of the treegrade grader: explore a game tree that the grader
+//! serves one node at a time.
+//!
+//! You write three functions that take a [`Game`] and return an [`Answer`],
+//! and hand them to [`serve`] from `main`:
+//!
+//! ```no_run
+//! use treegrade_kit::{serve, Answer, Game, Solutions};
+//!
+//! fn minimax(game: &Game) -> Answer {
+//!     todo!("minimax")
+//! }
+//! # fn alphabeta(game: &Game) -> Answer { todo!() }
+//! # fn expectimax(game: &Game) -> Answer { todo!() }
+//!
+//! fn main() {
+//!     serve(Solutions { minimax, alphabeta, expectimax });
+//! }
+//! ```
+//!
+//! # How the grader sees your search
+//!
+//! You never get the whole tree. The grader tells you about a node only when
+//! your code asks about it through the [`Game`] ([`Game::player`],
+//! [`Game::children`], [`Game::is_terminal`], ...). The first time you ask
+//! anything about a node, the node is *entered*, and the grader writes it
+//! down. The list of entered nodes, in order, is your visited order, and it
+//! must match the reference search exactly. So ask about a node only when your
+//! search really enters it; asking again about an entered node is free.
+//!
+//! # Debug output
+//!
+//! While [`serve`] runs, `println!` writes to standard error (standard output
+//! carries the protocol with the grader), and the grader shows it in the
+//! report. `eprintln!` and `dbg!` work as usual.
+//!
+//! # Failures
+//!
+//! A panic in your code fails that test only and the grader goes on with the
+//! next one: `todo!()` is reported as "not implemented yet", any other panic
+//! with its message, location and a backtrace. The kit itself panics, with a
+//! message that says why, when you call a method on the wrong kind of node
+//! (the utility of a max node, the probabilities of a min node).
+//!
+//! The protocol the kit speaks is described in `docs/protocol.md` of the
+//! treegrade repository.
+
+#![warn(missing_docs)]
+
+mod json;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::rc::Rc;
+
+use json::Json;
+
+/// The version of the oracle protocol this kit speaks.
+pub const PROTOCOL: u32 = 1;
+
+/// The name this kit gives in its `hello`.
+pub const KIT: &str = "treegrade-rust/1";
+
+/// Stack size of the thread that runs your searches: deep trees need deep recursion.
+const STACK_SIZE: usize = 512 << 20;
+
+/// Longest `message` and `details` the kit sends (longer text is shortened in the middle).
+const MAX_MESSAGE: usize = 4000;
+const MAX_DETAILS: usize = 64 << 10;
+
+// ---------------------------------------------------------------------------
+// Public types
+// ---------------------------------------------------------------------------
+
+/// A node of the game tree: a cheap, clonable id such as `A` or `B.2`.
+///
+/// You get nodes from [`Game::root`], [`Game::children`] and
+/// [`Game::successors`]; you cannot make one up. Cloning a `Node` copies a
+/// pointer, not the text. It prints as its id.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node(Rc<str>);
+
+impl Node {
+    /// The node's id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl AsRef<str> for Node {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Whose turn it is at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// MAX moves: the node's value is the greatest child value.
+    Max,
+    /// MIN moves: the node's value is the least child value.
+    Min,
+    /// Chance moves: the node's value is the probability-weighted sum of its children's values.
+    Chance,
+    /// The game is over: the node's value is its utility.
+    Terminal,
+}
+
+impl Player {
+    /// The protocol's name: `"max"`, `"min"`, `"chance"` or `"terminal"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Player::Max => "max",
+            Player::Min => "min",
+            Player::Chance => "chance",
+            Player::Terminal => "terminal",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Player> {
+        match text {
+            "max" => Some(Player::Max),
+            "min" => Some(Player::Min),
+            "chance" => Some(Player::Chance),
+            "terminal" => Some(Player::Terminal),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The algorithm a test asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Plain minimax (the tree has no chance nodes).
+    Minimax,
+    /// Alpha-beta pruning, with the convention of [`Game::prune_on_equal`].
+    AlphaBeta,
+    /// Expectimax (max, min and chance nodes).
+    Expectimax,
+}
+
+impl Algorithm {
+    /// The protocol's name: `"minimax"`, `"alphabeta"` or `"expectimax"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Expectimax => "expectimax",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Algorithm> {
+        match text {
+            "minimax" => Some(Algorithm::Minimax),
+            "alphabeta" => Some(Algorithm::AlphaBeta),
+            "expectimax" => Some(Algorithm::Expectimax),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a search returns: the root's value and the chosen action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The value of the root (a finite number).
+    pub value: f64,
+    /// The action (from [`Game::actions`] of the root) of the root's best
+    /// child, or `None` when the root has no choice: a terminal root, a
+    /// chance root, or a depth limit of 0.
+    pub action: Option<String>,
+}
+
+impl Answer {
+    /// An answer with an action: `Answer::new(3.0, "a1")`.
+    pub fn new(value: f64, action: impl Into<String>) -> Answer {
+        Answer { value, action: Some(action.into()) }
+    }
+
+    /// An answer without an action (the root has no choice).
+    pub fn without_action(value: f64) -> Answer {
+        Answer { value, action: None }
+    }
+}
+
+/// Your three searches, one per algorithm, for [`serve`].
+#[derive(Clone, Copy, Debug)]
+pub struct Solutions {
+    /// Plain minimax.
+    pub minimax: fn(&Game) -> Answer,
+    /// Alpha-beta pruning.
+    pub alphabeta: fn(&Game) -> Answer,
+    /// Expectimax.
+    pub expectimax: fn(&Game) -> Answer,
+}
+
+// ---------------------------------------------------------------------------
+// The game
+// ---------------------------------------------------------------------------
+
+/// What the grader told about one node.
+#[derive(Debug)]
+struct NodeInfo {
+    kind: Player,
+    children: Vec<Node>,
+    actions: Vec<String>,
+    probs: Vec<f64>,
+    value: f64,
+    eval: Option<f64>,
+}
+
+/// The game tree of one test, which you explore one node at a time.
+///
+/// Start at [`Game::root`] and move down with [`Game::children`] (or
+/// [`Game::successors`], which also gives each edge's action).
+///
+/// Every method that takes a node *enters* it the first time it is called
+/// with it: the grader records that your search entered the node, in that
+/// order. Calling methods again on an entered node costs nothing.
+pub struct Game {
+    root: Node,
+    algorithm: Algorithm,
+    depth: Option<u32>,
+    prune_on_equal: bool,
+    test: String,
+    channel: RefCell<Channel>,
+    nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
+    evals: RefCell<HashMap<Node, f64>>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("test", &self.test)
+            .field("algorithm", &self.algorithm)
+            .field("root", &self.root)
+            .field("depth", &self.depth)
+            .field("prune_on_equal", &self.prune_on_equal)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Game {
+    /// The root node, at ply 0.
+    pub fn root(&self) -> Node {
+        self.root.clone()
+    }
+
+    /// The algorithm this test asks for.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// The depth limit in plies, or `None` for no limit.
+    ///
+    /// The root is at ply 0 and its children at ply 1. A non-terminal node
+    /// at ply `depth` is not expanded: its value is [`Game::evaluate`]. A
+    /// terminal keeps its utility at any ply.
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
+    }
+
+    /// The alpha-beta pruning condition.
+    ///
+    /// `true`: a max node stops searching its remaining children as soon as
+    /// its value is `>= beta` (a min node: `<= alpha`). `false`: only when it
+    /// is strictly `> beta` (`< alpha`).
+    pub fn prune_on_equal(&self) -> bool {
+        self.prune_on_equal
+    }
+
+    /// The name of the test being run (handy in debug output).
+    pub fn test(&self) -> &str {
+        &self.test
+    }
+
+    /// Whose turn it is at `node`.
+    ///
+    /// A node at the depth limit still reports its real kind; use your own
+    /// ply count and [`Game::depth`] to know where to stop.
+    pub fn player(&self, node: &Node) -> Player {
+        self.info(node).kind
+    }
+
+    /// `true` when `node` is a terminal (a leaf of the game, with a utility).
+    pub fn is_terminal(&self, node: &Node) -> bool {
+        self.info(node).kind == Player::Terminal
+    }
+
+    /// The value of a terminal node for MAX.
+    ///
+    /// # Panics
+    ///
+    /// If `node` is not a terminal: check [`Game::is_terminal`] first.
+    #[track_caller]
+    pub fn utility(&self, node: &Node) -> f64 {
+        let info = self.info(node);
+        if info.kind != Player::Terminal {
+            panic!(
+                "game.utility({node}): {node} is a {} node, not a terminal; only terminals have a utility \
+                 (check game.is_terminal(&node) first)",
+                info.kind
+            );
+        }
+        info.value
+    }
+
+    /// The children of `node`, in the order your search must visit them.
+    ///
+    /// Empty for a terminal. Getting the list does not enter the children:
+    /// only asking about a child enters it.
+    pub fn children(&self, node: &Node) -> Vec<Node> {
+        self.info(node).children.clone()
+    }
+
+    /// The action (edge label) of each child of `node`, in the order of [`Game::children`].
+    ///
+    /// The action of the root's best child is what your search returns.
+    /// Empty for a terminal.
+    pub fn actions(&self, node: &Node) -> Vec<String> {
+        self.info(node).actions.clone()
+    }
+
+    /// The pairs `(action, child)` of `node`, in search order.
+    ///
+    /// `for (action, child) in game.successors(&node) { ... }`. Empty for a
+    /// terminal. Like [`Game::children`], this does not enter the children.
+    pub fn successors(&self, node: &Node) -> Vec<(String, Node)> {
+        let info = self.info(node);
+        info.actions.iter().cloned().zip(info.children.iter().cloned()).collect()
+    }
+
+    /// The probability of each child of a chance node, in the order of [`Game::children`].
+    ///
+    /// # Panics
+    ///
+    /// If `node` is not a chance node.
+    #[track_caller]
+    pub fn probabilities(&self, node: &Node) -> Vec<f64> {
+        let info = self.info(node);
+        if info.kind != Player::Chance {
+            panic!("game.probabilities({node}): {node} is a {} node; only chance nodes have probabilities", info.kind);
+        }
+        info.probs.clone()
+    }
+
+    /// The heuristic value of a non-terminal node at the depth limit.
+    ///
+    /// Call it only for a node at ply [`Game::depth`] that is not a terminal
+    /// (a terminal at the limit keeps its utility). Asking for the
+    /// evaluation of any other node is an error that stops the test.
+    pub fn evaluate(&self, node: &Node) -> f64 {
+        if let Some(eval) = self.nodes.borrow().get(node).and_then(|info| info.eval) {
+            return eval;
+        }
+        if let Some(&value) = self.evals.borrow().get(node) {
+            return value;
+        }
+        let mut reply = self.channel.borrow_mut().request("evaluate", node);
+        if reply.get("type").and_then(Json::as_str) != Some("eval")
+            || reply.get("node").and_then(Json::as_str) != Some(node.as_str())
+        {
+            fatal(&format!("expected the grader's evaluation of node {node}, got {reply}"));
+        }
+        let value = match reply.take("value").and_then(|value| value.as_f64()) {
+            Some(value) => value,
+            None => fatal(&format!("the grader's evaluation of node {node} has no number `value`")),
+        };
+        self.evals.borrow_mut().insert(node.clone(), value);
+        value
+    }
+
+    /// The cached reply about `node`, asking the grader (entering the node) the first time.
+    fn info(&self, node: &Node) -> Rc<NodeInfo> {
+        if let Some(info) = self.nodes.borrow().get(node) {
+            return Rc::clone(info);
+        }
+        let reply = self.channel.borrow_mut().request("visit", node);
+        let info = Rc::new(node_info(node, reply));
+        self.nodes.borrow_mut().insert(node.clone(), Rc::clone(&info));
+        info
+    }
+}
+
+/// Reads a `node` reply.
+fn node_info(node: &Node, mut reply: Json) -> NodeInfo {
+    if reply.get("type").and_then(Json::as_str) != Some("node")
+        || reply.get("node").and_then(Json::as_str) != Some(node.as_str())
+    {
+        fatal(&format!("expected the grader's reply about node {node}, got {reply}"));
+    }
+    let bad = |what: &str| -> ! { fatal(&format!("the grader's reply about node {node} has {what}")) };
+    let kind = match reply.get("kind").and_then(Json::as_str).and_then(Player::parse) {
+        Some(kind) => kind,
+        None => bad("no valid `kind`"),
+    };
+    let strings = |value: Option<Json>, what: &str| -> Option<Vec<String>> {
+        match value {
+            None | Some(Json::Null) => None,
+            Some(Json::Array(items)) => {
+                Some(items.into_iter().map(|item| item.into_string().unwrap_or_else(|| bad(what))).collect())
+            }
+            Some(_) => bad(what),
+        }
+    };
+    let children: Vec<Node> = strings(reply.take("children"), "a bad `children` list")
+        .unwrap_or_default()
+        .into_iter()
+        .map(|id| Node(Rc::from(id)))
+        .collect();
+    let actions = strings(reply.take("actions"), "a bad `actions` list")
+        .unwrap_or_else(|| children.iter().map(|child| child.as_str().to_string()).collect());
+    if actions.len() != children.len() {
+        bad("as many `actions` as `children`");
+    }
+    let probs = match reply.take("probs") {
+        None | Some(Json::Null) if kind == Player::Chance => vec![1.0 / children.len() as f64; children.len()],
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(items)) => {
+            items.iter().map(|item| item.as_f64().unwrap_or_else(|| bad("a bad `probs` list"))).collect()
+        }
+        Some(_) => bad("a bad `probs` list"),
+    };
+    let value = match (kind, reply.get("value").and_then(Json::as_f64)) {
+        (Player::Terminal, None) => bad("no number `value` for a terminal"),
+        (_, value) => value.unwrap_or(0.0),
+    };
+    let eval = reply.get("eval").and_then(Json::as_f64);
+    NodeInfo { kind, children, actions, probs, value, eval }
+}
+
+// ---------------------------------------------------------------------------
+// The pipe to the grader
+// ---------------------------------------------------------------------------
+
+/// The protocol's line-based request and reply over the program's stdin and (the real) stdout.
+struct Channel {
+    input: io::StdinLock<'static>,
+    output: File,
+    line: String,
+    out: String,
+}
+
+impl Channel {
+    /// Sends `{"type":KIND,"node":NODE}` and returns the reply.
+    fn request(&mut self, kind: &str, node: &Node) -> Json {
+        self.out.clear();
+        self.out.push_str("{\"type\":\"");
+        self.out.push_str(kind);
+        self.out.push_str("\",\"node\":");
+        json::write_string(&mut self.out, node.as_str());
+        self.out.push_str("}\n");
+        self.send_out();
+        match self.receive() {
+            Some(reply) => reply,
+            None => fatal("the grader closed the connection in the middle of a search"),
+        }
+    }
+
+    /// Writes the line in `self.out` with one system call (usually).
+    fn send_out(&mut self) {
+        if let Err(error) = self.output.write_all(self.out.as_bytes()) {
+            fatal(&format!("cannot write to the grader ({error}); it has probably stopped this program"));
+        }
+    }
+
+    /// Sends one line (built elsewhere).
+    fn send(&mut self, line: &str) {
+        self.out.clear();
+        self.out.push_str(line);
+        self.send_out();
+    }
+
+    /// Reads one message; `None` at the end of input. A grader `error` stops the program.
+    fn receive(&mut self) -> Option<Json> {
+        self.line.clear();
+        match self.input.read_line(&mut self.line) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(error) => fatal(&format!("cannot read from the grader: {error}")),
+        }
+        let message = match Json::parse(&self.line) {
+            Ok(message @ Json::Object(_)) => message,
+            Ok(_) => fatal(&format!("the grader sent a line that is not a JSON object: {}", self.line.trim_end())),
+            Err(error) => {
+                fatal(&format!("the grader sent a line that is not JSON ({error}): {}", self.line.trim_end()))
+            }
+        };
+        if message.get("type").and_then(Json::as_str) == Some("error") {
+            let text = message.get("message").and_then(Json::as_str).unwrap_or("(no message)");
+            fatal(&format!("the grader reported an error: {text}"));
+        }
+        Some(message)
+    }
+}
+
+/// Reports a broken connection with the grader on stderr and exits with status 3.
+fn fatal(message: &str) -> ! {
+    let _ = io::stdout().flush();
+    eprintln!("treegrade-kit: {message}");
+    std::process::exit(3)
+}
+
+/// Opens the protocol's output and points the program's stdout at stderr.
+#[cfg(unix)]
+fn protocol_output() -> File {
+    use std::os::unix::io::FromRawFd;
+    extern "C" {
+        fn dup(fd: i32) -> i32;
+        fn dup2(from: i32, to: i32) -> i32;
+    }
+    let _ = io::stdout().flush();
+    // SAFETY: dup and dup2 only act on the process's file descriptor table;
+    // fd 1 and 2 are open for the whole life of the program, the new fd
+    // returned by dup is checked and owned by nobody else, and `File` becomes
+    // its only owner. After dup2, fd 1 is a second name for stderr, so that
+    // `println!` (which writes to fd 1) no longer reaches the grader.
+    unsafe {
+        let fd = dup(1);
+        if fd < 0 {
+            fatal(&format!("cannot duplicate standard output: {}", io::Error::last_os_error()));
+        }
+        if dup2(2, 1) < 0 {
+            fatal(&format!("cannot redirect standard output to stderr: {}", io::Error::last_os_error()));
+        }
+        File::from_raw_fd(fd)
+    }
+}
+
+/// Opens the protocol's output (other platforms: stdout itself; `println!` must not be used there).
+#[cfg(not(unix))]
+fn protocol_output() -> File {
+    fatal("the treegrade Rust kit runs on Unix-like systems only (Linux, macOS, WSL)")
+}
+
+// ---------------------------------------------------------------------------
+// Serving the grader
+// ---------------------------------------------------------------------------
+
+/// The panic of the student's code being run, as the hook saw it.
+struct PanicReport {
+    message: String,
+    location: String,
+    backtrace: Option<String>,
+}
+
+thread_local! {
+    static IN_STUDENT_CODE: Cell<bool> = const { Cell::new(false) };
+    static LAST_PANIC: RefCell<Option<PanicReport>> = const { RefCell::new(None) };
+}
+
+fn is_todo(message: &str) -> bool {
+    message.starts_with("not yet implemented") || message.starts_with("not implemented")
+}
+
+fn install_panic_hook() {
+    let default_hook = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if !IN_STUDENT_CODE.with(Cell::get) {
+            default_hook(info);
+            return;
+        }
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|text| text.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(a panic without a message)".to_string());
+        let location =
+            info.location().map(|at| format!("{}:{}:{}", at.file(), at.line(), at.column())).unwrap_or_default();
+        let backtrace = if is_todo(&message) {
+            None
+        } else {
+            Some(student_frames(&std::backtrace::Backtrace::force_capture().to_string()))
+        };
+        LAST_PANIC.with(|last| *last.borrow_mut() = Some(PanicReport { message, location, backtrace }));
+    }));
+}
+
+/// Keeps the frames of a backtrace that belong to the student's code (not std's, libc's, nor the kit's).
+fn student_frames(backtrace: &str) -> String {
+    const HIDDEN_SYMBOLS: [&str; 14] = [
+        "std::",
+        "core::",
+        "alloc::",
+        "<std::",
+        "<core::",
+        "<alloc::",
+        "rust_begin_unwind",
+        "__rust",
+        "treegrade_kit::",
+        "<treegrade_kit::",
+        "__libc",
+        "_start",
+        "start_thread",
+        "clone",
+    ];
+    let mut frames: Vec<Vec<&str>> = Vec::new();
+    for line in backtrace.lines() {
+        let trimmed = line.trim_start();
+        let is_header = trimmed.split_once(": ").is_some_and(|(number, _)| number.chars().all(|c| c.is_ascii_digit()));
+        match frames.last_mut() {
+            Some(frame) if !is_header => frame.push(line),
+            _ => frames.push(vec![line]),
+        }
+    }
+    let mut out = String::new();
+    for frame in frames {
+        let symbol = frame[0].trim_start().split_once(": ").map_or("", |(_, symbol)| symbol);
+        let hidden_symbol = symbol == "main"
+            || HIDDEN_SYMBOLS.iter().any(|prefix| symbol.starts_with(prefix))
+            || symbol.contains(" as core::")
+            || symbol.contains(" as std::")
+            || symbol.contains(" as alloc::");
+        let in_library = frame[1..].iter().any(|line| {
+            let at = line.trim_start();
+            at.starts_with("at /rustc/")
+                || at.starts_with("at ./nptl/")
+                || at.starts_with("at ./misc/")
+                || at.contains("/sysdeps/")
+        });
+        if !hidden_symbol && !in_library {
+            for line in frame {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    if out.is_empty() {
+        "(no frames of your code in the backtrace: build with debug info to see them)".to_string()
+    } else {
+        format!("backtrace (your code only):\n{out}")
+    }
+}
+
+fn shorten(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let mut head = limit / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - limit / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!("{}\n... ({} bytes left out) ...\n{}", &text[..head], tail - head, &text[tail..])
+}
+
+fn error_line(kind: &str, message: &str, details: Option<&str>) -> String {
+    let mut members = vec![
+        ("type".to_string(), Json::String("error".to_string())),
+        ("kind".to_string(), Json::String(kind.to_string())),
+        ("message".to_string(), Json::String(shorten(message, MAX_MESSAGE))),
+    ];
+    if let Some(details) = details {
+        members.push(("details".to_string(), Json::String(shorten(details, MAX_DETAILS))));
+    }
+    let mut line = Json::Object(members).to_string();
+    line.push('\n');
+    line
+}
+
+fn result_line(name: &str, answer: &Answer) -> String {
+    if !answer.value.is_finite() {
+        return error_line(
+            "exception",
+            &format!(
+                "{name} returned the value {}; the value must be a finite number (did a max or min node keep \
+                 its initial -inf/inf because it had no child searched?)",
+                answer.value
+            ),
+            None,
+        );
+    }
+    let mut line = String::from("{\"type\":\"result\",\"value\":");
+    json::write_number(&mut line, answer.value);
+    line.push_str(",\"action\":");
+    match &answer.action {
+        Some(action) => json::write_string(&mut line, action),
+        None => line.push_str("null"),
+    }
+    line.push_str("}\n");
+    line
+}
+
+/// Runs one `search` message through the student's function; returns the channel and the line to send.
+fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channel, String) {
+    let name = search.get("algorithm").and_then(Json::as_str).unwrap_or("");
+    let Some(algorithm) = Algorithm::parse(name) else {
+        let message =
+            format!("this kit has no search for the algorithm {name:?} (it knows minimax, alphabeta, expectimax)");
+        return (channel, error_line("not_implemented", &message, None));
+    };
+    let root = match search.get("root").and_then(Json::as_str) {
+        Some(root) => Node(Rc::from(root)),
+        None => fatal(&format!("the grader's search has no `root`: {search}")),
+    };
+    let depth = match search.get("depth") {
+        None | Some(Json::Null) => None,
+        Some(Json::Number(depth)) if *depth >= 0.0 && depth.fract() == 0.0 && *depth <= f64::from(u32::MAX) => {
+            Some(*depth as u32)
+        }
+        Some(other) => fatal(&format!("the grader's search has a bad `depth`: {other}")),
+    };
+    let game = Game {
+        root,
+        algorithm,
+        depth,
+        prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
+        test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
+        channel: RefCell::new(channel),
+        nodes: RefCell::new(HashMap::new()),
+        evals: RefCell::new(HashMap::new()),
+    };
+    let function = match algorithm {
+        Algorithm::Minimax => solutions.minimax,
+        Algorithm::AlphaBeta => solutions.alphabeta,
+        Algorithm::Expectimax => solutions.expectimax,
+    };
+    IN_STUDENT_CODE.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| function(&game)));
+    IN_STUDENT_CODE.with(|flag| flag.set(false));
+    let line = match outcome {
+        Ok(answer) => result_line(name, &answer),
+        Err(_) => {
+            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
+                message: "(unknown panic)".to_string(),
+                location: String::new(),
+                backtrace: None,
+            });
+            if is_todo(&report.message) {
+                let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
+                let message = if detail.is_empty() {
+                    format!(
+                        "{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})",
+                        report.location
+                    )
+                } else {
+                    format!("{name} is not implemented yet: {detail} (at {})", report.location)
+                };
+                error_line("not_implemented", &message, None)
+            } else {
+                let message = format!("{name} panicked at {}: {}", report.location, report.message);
+                error_line("exception", &message, report.backtrace.as_deref())
+            }
+        }
+    };
+    (game.channel.into_inner(), line)
+}
+
+fn serve_loop(solutions: Solutions, output: File) -> i32 {
+    let mut channel = Channel { input: io::stdin().lock(), output, line: String::new(), out: String::new() };
+    loop {
+        let Some(message) = channel.receive() else {
+            return 0; // the grader is gone; nothing left to do
+        };
+        match message.get("type").and_then(Json::as_str) {
+            Some("search") => {
+                let (returned, line) = run_search(channel, &message, &solutions);
+                channel = returned;
+                channel.send(&line);
+            }
+            Some("hello") => {
+                channel.send(&format!("{{\"type\":\"hello\",\"protocol\":{PROTOCOL},\"kit\":\"{KIT}\"}}\n"));
+            }
+            Some("bye") => return 0,
+            _ => fatal(&format!("the grader sent a message this kit does not know: {message}")),
+        }
+    }
+}
+
+/// Serves your searches to the grader until it says `bye`, then exits the program.
+///
+/// Call it from `main`:
+///
+/// ```no_run
+/// # use treegrade_kit::{serve, Answer, Game, Solutions};
+/// # fn minimax(game: &Game) -> Answer { todo!() }
+/// # fn alphabeta(game: &Game) -> Answer { todo!() }
+/// # fn expectimax(game: &Game) -> Answer { todo!() }
+/// fn main() {
+///     serve(Solutions { minimax, alphabeta, expectimax });
+/// }
+/// ```
+///
+/// For every test, the function for that test's algorithm is called with a
+/// fresh [`Game`]. A panic fails that test only: `todo!()` is reported as not
+/// implemented yet, any other panic with its message and a backtrace.
+///
+/// While it serves, `println!` writes to standard error; standard output
+/// carries the protocol. The searches run on a thread with a 512 MiB stack,
+/// so that recursion over deep trees does not overflow. The program is meant
+/// to be started by the grader (`treegrade check`), not by hand.
+pub fn serve(solutions: Solutions) -> ! {
+    let output = protocol_output();
+    install_panic_hook();
+    let worker = std::thread::Builder::new()
+        .name("treegrade-kit".to_string())
+        .stack_size(STACK_SIZE)
+        .spawn(move || serve_loop(solutions, output));
+    let status = match worker {
+        Ok(handle) => handle.join().unwrap_or(101),
+        Err(error) => fatal(&format!("cannot start the search thread: {error}")),
+    };
+    let _ = io::stdout().flush();
+    std::process::exit(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn todo_panics_are_recognised() {
+        assert!(is_todo("not yet implemented"));
+        assert!(is_todo("not yet implemented: minimax"));
+        assert!(is_todo("not implemented"));
+        assert!(!is_todo("index out of bounds"));
+    }
+
+    #[test]
+    fn result_lines() {
+        assert_eq!(
+            result_line("minimax", &Answer::new(3.0, "a1")),
+            "{\"type\":\"result\",\"value\":3.0,\"action\":\"a1\"}\n"
+        );
+        assert_eq!(
+            result_line("expectimax", &Answer::without_action(7.25)),
+            "{\"type\":\"result\",\"value\":7.25,\"action\":null}\n"
+        );
+        let line = result_line("minimax", &Answer::without_action(f64::NEG_INFINITY));
+        let error = Json::parse(&line).unwrap();
+        assert_eq!(error.get("kind").and_then(Json::as_str), Some("exception"));
+    }
+
+    #[test]
+    fn node_replies() {
+        let node = Node(Rc::from("D"));
+        let reply =
+            Json::parse(r#"{"type":"node","node":"D","kind":"chance","children":["K","L"],"actions":["K","l"],"probs":[0.25,0.75],"eval":2}"#)
+                .unwrap();
+        let info = node_info(&node, reply);
+        assert_eq!(info.kind, Player::Chance);
+        assert_eq!(info.children, [Node(Rc::from("K")), Node(Rc::from("L"))]);
+        assert_eq!(info.actions, ["K", "l"]);
+        assert_eq!(info.probs, [0.25, 0.75]);
+        assert_eq!(info.eval, Some(2.0));
+        let leaf =
+            node_info(&node, Json::parse(r#"{"type":"node","node":"D","kind":"terminal","value":-1.5}"#).unwrap());
+        assert_eq!((leaf.kind, leaf.value, leaf.children.len()), (Player::Terminal, -1.5, 0));
+    }
+
+    #[test]
+    fn shortening_keeps_both_ends() {
+        assert_eq!(shorten("abc", 10), "abc");
+        let long = "é".repeat(100);
+        let short = shorten(&long, 21);
+        assert!(short.starts_with("éééé") && short.ends_with("éééé") && short.contains("left out"));
+    }
+
+    #[test]
+    fn backtrace_filter_keeps_student_frames() {
+        let trace = "   0: std::backtrace::Backtrace::force_capture\n             at /rustc/x/std.rs:1:1\n   \
+                     1: treegrade_kit::install_panic_hook::{{closure}}\n             at /kit/src/lib.rs:2:2\n   \
+                     2: search::alphabeta_value\n             at ./src/main.rs:20:9\n   \
+                     3: core::ops::function::FnOnce::call_once\n   \
+                     4: <usize as core::slice::index::SliceIndex<[T]>>::index\n             at /rustc/x/index.rs:1:1\n  \
+                     33: start_thread\n             at ./nptl/pthread_create.c:442:8\n";
+        let kept = student_frames(trace);
+        assert!(kept.contains("search::alphabeta_value") && kept.contains("src/main.rs:20:9"));
+        assert!(!kept.contains("force_capture") && !kept.contains("treegrade_kit") && !kept.contains("call_once"));
+        assert!(!kept.contains("SliceIndex") && !kept.contains("start_thread"), "{kept}");
+    }
+}
