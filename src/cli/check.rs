@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::Failure;
+use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment;
@@ -56,9 +56,9 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             let rendered = report::render(&report, args.format, false);
             std::fs::write(path, rendered)
                 .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
-            print!("{}", report::render(&report, Format::Text, color));
+            emit(&report::render(&report, Format::Text, color));
         }
-        None => print!("{}", report::render(&report, args.format, color && args.format == Format::Text)),
+        None => emit(&report::render(&report, args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
 }

@@ -4,6 +4,7 @@
 //! or input error. Errors go to stderr; stdout carries only results.
 
 mod check;
+mod import;
 mod solve;
 mod validate;
 
@@ -31,6 +32,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Grade a submission: run it, compare value, action and visited order, report.
     Check(check::CheckArgs),
+    /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
+    Import(import::ImportArgs),
 }
 
 /// Output formats shared by the commands that print results.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -95,6 +99,20 @@ pub fn main() -> ExitCode {
             anstream::eprintln!("{}error:{} {message}", error_style().render(), error_style().render_reset());
             ExitCode::from(2)
         }
+    }
+}
+
+/// Writes results to stdout. A reader that went away (`treegrade solve | head`)
+/// is not an error: the process ends quietly, as Unix tools do.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to stdout: {error}");
+        std::process::exit(2);
     }
 }
 

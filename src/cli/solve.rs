@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::{AlgorithmArg, Failure, TextOrJson};
+use super::{AlgorithmArg, Failure, TextOrJson, emit};
 use crate::compare::format_value;
 use crate::engine::{self, SearchOutcome, SearchSettings, SearchStats};
 use crate::load::{LoadedTree, load_tree_file};
@@ -61,7 +61,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         TextOrJson::Json => json(&loaded.tree, &settings, &outcome),
         TextOrJson::Text => text(&loaded, &settings, &outcome),
     };
-    print!("{output}");
+    emit(&output);
     Ok(())
 }
 

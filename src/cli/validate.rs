@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{Failure, report_load_error};
+use super::{Failure, emit, report_load_error};
 use crate::compare::{count_nodes, expectation_differences};
 use crate::engine::{self, Algorithm, SearchSettings};
 use crate::load::{LoadError, LoadedTree, load_tree_file};
@@ -32,17 +32,17 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         match &verdict {
             FileVerdict::Valid { nodes, checked } => {
                 let checked = if checked.is_empty() { "no expectations".to_string() } else { checked.join(", ") };
-                println!("ok     {} ({}; {checked})", file.display(), count_nodes(*nodes));
+                emit(&format!("ok     {} ({}; {checked})\n", file.display(), count_nodes(*nodes)));
             }
             FileVerdict::Invalid(error) => {
                 bad += 1;
                 let first = error.to_string().lines().next().unwrap_or_default().to_string();
-                println!("error  {first}");
+                emit(&format!("error  {first}\n"));
                 report_load_error(error);
             }
             FileVerdict::Disagrees(differences) => {
                 bad += 1;
-                println!("FAIL   {}: {}", file.display(), differences.join("; "));
+                emit(&format!("FAIL   {}: {}\n", file.display(), differences.join("; ")));
             }
         }
     }

@@ -76,15 +76,15 @@ impl<'t> Oracle<'t> {
         let data = self.tree.node(node);
         let ply = data.ply;
         let problem = match (data.kind, self.settings.depth) {
-            (NodeKind::Terminal, _) => Some(format!("{id} is a terminal: use its utility, not an evaluation")),
+            (NodeKind::Terminal, _) => Some(format!("{id}, which is a terminal: use its utility instead")),
             (_, None) => Some(format!(
-                "this search has no depth limit, so nothing is evaluated: search {id} down to the terminals"
+                "{id}, but this search has no depth limit, so nothing is evaluated: search down to the terminals"
             )),
             (_, Some(depth)) if ply < depth => Some(format!(
-                "{id} is at ply {ply}, but the depth limit is {depth}: only nodes at ply {depth} are evaluated (the root is ply 0)"
+                "{id} at ply {ply}, but the depth limit is {depth}: only nodes at ply {depth} are evaluated (the root is ply 0)"
             )),
             (_, Some(depth)) if ply > depth => Some(format!(
-                "{id} is at ply {ply}, below the depth limit {depth}: the search should have stopped at ply {depth}"
+                "{id} at ply {ply}, below the depth limit {depth}: the search should have stopped at ply {depth}"
             )),
             _ => None,
         };
@@ -202,12 +202,12 @@ mod tests {
         let mut settings = SearchSettings::new(Algorithm::Expectimax);
         settings.depth = Some(1);
         let mut oracle = Oracle::new(&tree, &ids, settings);
-        assert!(oracle.evaluate("A").unwrap_err().contains("A is at ply 0, but the depth limit is 1"));
+        assert!(oracle.evaluate("A").unwrap_err().contains("evaluation of A at ply 0, but the depth limit is 1"));
         oracle.visit("A").unwrap();
         let reply = oracle.visit("B").unwrap();
         assert!(reply.contains("\"eval\":2.0"), "the reply at the cut carries the eval: {reply}");
         assert_eq!(oracle.evaluate("B").unwrap(), "{\"type\":\"eval\",\"node\":\"B\",\"value\":2.0}\n");
-        assert!(oracle.evaluate("C").unwrap_err().contains("C is a terminal"));
+        assert!(oracle.evaluate("C").unwrap_err().contains("evaluation of C, which is a terminal"));
         let mut unlimited = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax));
         unlimited.visit("A").unwrap();
         assert!(unlimited.evaluate("B").unwrap_err().contains("no depth limit"));

@@ -132,6 +132,11 @@ pub fn encode(message: &ToProgram<'_>) -> String {
 /// Decodes one line from the program, or says in student terms why it is not a message.
 pub fn decode(line: &str) -> Result<FromProgram, String> {
     let trimmed = line.trim_end_matches(['\r', '\n']);
+    // The common case, a well-formed message, parses once; only a bad line
+    // pays for the diagnosis below.
+    if let Ok(message) = serde_json::from_str::<FromProgram>(trimmed) {
+        return Ok(message);
+    }
     if !trimmed.trim_start().starts_with('{') {
         return Err(format!(
             "your program printed {} on stdout, which is reserved for the grader; print debug output to stderr",

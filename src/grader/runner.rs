@@ -20,6 +20,9 @@ use rustix::process::{Pid, Signal, kill_process_group};
 
 use super::protocol::MAX_LINE_BYTES;
 
+/// Size of one read from a program's pipes.
+const READ_CHUNK_BYTES: usize = 64 * 1024;
+
 /// Bytes of stderr kept from the start and from the end of each test's output.
 pub const STDERR_KEEP_BYTES: usize = 32 * 1024;
 
@@ -99,6 +102,9 @@ pub struct RunningProgram {
     exit_status: Option<ExitStatus>,
     /// For builds: stdout joins stderr in one capture instead of being read as lines.
     merge_stdout: bool,
+    /// Read buffer, allocated once: zero-filling a fresh one per read would
+    /// cost more than the round trip it serves.
+    scratch: Vec<u8>,
 }
 
 impl RunningProgram {
@@ -135,6 +141,7 @@ impl RunningProgram {
             stderr_capture: OutputCapture::default(),
             exit_status: None,
             merge_stdout: false,
+            scratch: vec![0; READ_CHUNK_BYTES],
         })
     }
 
@@ -263,12 +270,14 @@ impl RunningProgram {
             // Read at most a little more than one line's worth per wake-up, so
             // a flood is noticed (and refused) before it fills memory.
             let budget = if merge { usize::MAX } else { MAX_LINE_BYTES + 1 };
-            self.stdout_open = read_available(&mut self.stdout, budget, |bytes| {
+            self.stdout_open = read_available(&mut self.stdout, &mut self.scratch, budget, |bytes| {
                 if merge { capture.push(bytes) } else { buffer.extend_from_slice(bytes) }
             })?;
         }
         if ready.contains(&Stream::Stderr) {
-            self.stderr_open = read_available(&mut self.stderr, usize::MAX, |bytes| self.stderr_capture.push(bytes))?;
+            let capture = &mut self.stderr_capture;
+            self.stderr_open =
+                read_available(&mut self.stderr, &mut self.scratch, usize::MAX, |bytes| capture.push(bytes))?;
         }
         Ok(())
     }
@@ -356,11 +365,15 @@ enum Stream {
 
 /// Reads what is available, up to about `budget` bytes; returns whether the
 /// stream is still open.
-fn read_available(stream: &mut impl Read, budget: usize, mut sink: impl FnMut(&[u8])) -> Result<bool, Interrupted> {
-    let mut chunk = [0u8; 64 * 1024];
+fn read_available(
+    stream: &mut impl Read,
+    chunk: &mut [u8],
+    budget: usize,
+    mut sink: impl FnMut(&[u8]),
+) -> Result<bool, Interrupted> {
     let mut taken = 0usize;
     loop {
-        match stream.read(&mut chunk) {
+        match stream.read(chunk) {
             Ok(0) => return Ok(false),
             Ok(read) => {
                 sink(&chunk[..read]);
