@@ -68,6 +68,23 @@ impl SearchError {
     }
 }
 
+/// Deliberate deviations from the reference, each a classic student mistake.
+///
+/// The grader runs the reference with one quirk at a time to recognise a
+/// failing student's bug by its trace. All off (the default) is the
+/// reference itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    /// Search children last to first.
+    pub reverse_children: bool,
+    /// Value chance nodes as a plain average, ignoring `probs`.
+    pub uniform_chance: bool,
+    /// Enter every child of a node before searching the first one.
+    pub eager_children: bool,
+    /// At the root, let a later child with an equal value take the action.
+    pub last_best_at_root: bool,
+}
+
 /// Counts that describe how much of the tree a search looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStats {
@@ -119,8 +136,17 @@ pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> 
 /// assert_eq!(tree.ids_of(&outcome.visited), ["A", "B", "B.1", "B.2", "C", "C.1"]);
 /// ```
 pub fn search(tree: &Tree, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
+    search_with_quirks(tree, settings, Quirks::default())
+}
+
+/// Runs a search with deliberate mistakes (see [`Quirks`]).
+pub fn search_with_quirks(
+    tree: &Tree,
+    settings: &SearchSettings,
+    quirks: Quirks,
+) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
-    Ok(Search::new(tree, settings).run())
+    Ok(Search::new(tree, settings, quirks).run())
 }
 
 /// How much of `tree` the `outcome` entered and how much pruning skipped.
@@ -141,8 +167,10 @@ pub fn stats(tree: &Tree, settings: &SearchSettings, outcome: &SearchOutcome) ->
 struct Frame {
     node: u32,
     kind: NodeKind,
-    next_child: u32,
-    end_child: u32,
+    first_child: u32,
+    child_count: u32,
+    /// Children searched so far (or all of them, after a cutoff).
+    taken: u32,
     value: f64,
     alpha: f64,
     beta: f64,
@@ -164,10 +192,14 @@ struct Search<'t> {
     prune_on_equal: bool,
     visited: Vec<NodeIndex>,
     cutoffs: Vec<Cutoff>,
+    quirks: Quirks,
+    /// Nodes already entered; kept only for `eager_children`, which enters
+    /// nodes ahead of the search.
+    entered: Vec<bool>,
 }
 
 impl<'t> Search<'t> {
-    fn new(tree: &'t Tree, settings: &SearchSettings) -> Search<'t> {
+    fn new(tree: &'t Tree, settings: &SearchSettings, quirks: Quirks) -> Search<'t> {
         Search {
             tree,
             depth: settings.depth,
@@ -175,6 +207,8 @@ impl<'t> Search<'t> {
             prune_on_equal: settings.prune_on_equal,
             visited: Vec::new(),
             cutoffs: Vec::new(),
+            quirks,
+            entered: if quirks.eager_children { vec![false; tree.len()] } else { Vec::new() },
         }
     }
 
@@ -186,22 +220,30 @@ impl<'t> Search<'t> {
         let mut stack = vec![root];
         loop {
             let top = stack.last_mut().expect("the stack holds at least the root");
-            if top.next_child < top.end_child {
-                let child = top.next_child;
-                top.next_child += 1;
+            if top.taken < top.child_count {
+                let child = if self.quirks.reverse_children {
+                    top.first_child + top.child_count - 1 - top.taken
+                } else {
+                    top.first_child + top.taken
+                };
+                top.taken += 1;
                 let (alpha, beta) = match top.kind {
                     NodeKind::Chance => (f64::NEG_INFINITY, f64::INFINITY),
                     _ => (top.alpha, top.beta),
                 };
                 match self.enter(child, alpha, beta) {
-                    Entered::Valued(value) => self.absorb(stack.last_mut().expect("parent frame"), child, value),
+                    Entered::Valued(value) => {
+                        let at_root = stack.len() == 1;
+                        self.absorb(stack.last_mut().expect("parent frame"), child, value, at_root);
+                    }
                     Entered::Expanding(frame) => stack.push(frame),
                 }
                 continue;
             }
             let done = stack.pop().expect("the loop only pops non-empty stacks");
+            let at_root = stack.len() == 1;
             match stack.last_mut() {
-                Some(parent) => self.absorb(parent, done.node, done.value),
+                Some(parent) => self.absorb(parent, done.node, done.value, at_root),
                 None => {
                     let action = match done.kind {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
@@ -219,7 +261,7 @@ impl<'t> Search<'t> {
 
     /// Enters a node: records the visit and values it or opens a frame.
     fn enter(&mut self, index: u32, alpha: f64, beta: f64) -> Entered {
-        self.visited.push(NodeIndex(index));
+        self.record(index);
         let node = self.tree.node(NodeIndex(index));
         if node.kind == NodeKind::Terminal {
             return Entered::Valued(node.utility);
@@ -227,6 +269,11 @@ impl<'t> Search<'t> {
         if self.depth == Some(node.ply) {
             // `check` guarantees an eval at every cut; 0 keeps this total.
             return Entered::Valued(node.eval.unwrap_or(0.0));
+        }
+        if self.quirks.eager_children {
+            for child in node.first_child..node.first_child + node.child_count {
+                self.record(child);
+            }
         }
         let value = match node.kind {
             NodeKind::Max => f64::NEG_INFINITY,
@@ -236,8 +283,9 @@ impl<'t> Search<'t> {
         Entered::Expanding(Frame {
             node: index,
             kind: node.kind,
-            next_child: node.first_child,
-            end_child: node.first_child + node.child_count,
+            first_child: node.first_child,
+            child_count: node.child_count,
+            taken: 0,
             value,
             alpha,
             beta,
@@ -245,11 +293,23 @@ impl<'t> Search<'t> {
         })
     }
 
+    /// Appends a first entry to the visited order.
+    fn record(&mut self, index: u32) {
+        if self.quirks.eager_children {
+            if self.entered[index as usize] {
+                return;
+            }
+            self.entered[index as usize] = true;
+        }
+        self.visited.push(NodeIndex(index));
+    }
+
     /// Folds a child's value into its parent's frame, pruning where 3.2 says.
-    fn absorb(&mut self, frame: &mut Frame, child: u32, value: f64) {
+    fn absorb(&mut self, frame: &mut Frame, child: u32, value: f64, at_root: bool) {
+        let later_ties_win = at_root && self.quirks.last_best_at_root;
         match frame.kind {
             NodeKind::Max => {
-                if value > frame.value {
+                if value > frame.value || (later_ties_win && value == frame.value) {
                     frame.value = value;
                     frame.best_child = Some(child);
                 }
@@ -262,7 +322,7 @@ impl<'t> Search<'t> {
                 }
             }
             NodeKind::Min => {
-                if value < frame.value {
+                if value < frame.value || (later_ties_win && value == frame.value) {
                     frame.value = value;
                     frame.best_child = Some(child);
                 }
@@ -275,7 +335,11 @@ impl<'t> Search<'t> {
                 }
             }
             NodeKind::Chance => {
-                let probability = self.tree.node(NodeIndex(child)).probability;
+                let probability = if self.quirks.uniform_chance {
+                    1.0 / frame.child_count as f64
+                } else {
+                    self.tree.node(NodeIndex(child)).probability
+                };
                 // FORMAT.md 2: acc = acc + p_i * v_i in child order; Rust
                 // never fuses this into a multiply-add on its own.
                 frame.value += probability * value;
@@ -290,10 +354,9 @@ impl<'t> Search<'t> {
     }
 
     fn cut(&mut self, frame: &mut Frame) {
-        if frame.next_child < frame.end_child {
-            let first = self.tree.node(NodeIndex(frame.node)).first_child;
-            self.cutoffs.push(Cutoff { node: NodeIndex(frame.node), searched: frame.next_child - first });
-            frame.next_child = frame.end_child;
+        if frame.taken < frame.child_count {
+            self.cutoffs.push(Cutoff { node: NodeIndex(frame.node), searched: frame.taken });
+            frame.taken = frame.child_count;
         }
     }
 }
@@ -421,6 +484,47 @@ mod tests {
             search(&tree, &SearchSettings::new(Algorithm::Minimax)),
             Err(SearchError::ChanceUnderMinimax { .. })
         ));
+    }
+
+    fn quirky(tree: &Tree, settings: SearchSettings, quirks: Quirks) -> (f64, Option<String>, Vec<String>) {
+        let outcome = search_with_quirks(tree, &settings, quirks).unwrap();
+        (outcome.value, outcome.action.map(|a| tree.action(a).to_string()), tree.ids_of(&outcome.visited))
+    }
+
+    #[test]
+    fn quirks_reproduce_classic_mistakes() {
+        let tree = aima();
+        let alphabeta = SearchSettings::new(Algorithm::AlphaBeta);
+        let reversed = quirky(&tree, alphabeta, Quirks { reverse_children: true, ..Quirks::default() });
+        assert_eq!(reversed.2[..5], ["A", "D", "D.3", "D.2", "D.1"]);
+        assert_eq!(reversed.0, 3.0, "the value survives, the order does not");
+        let eager = quirky(&tree, alphabeta, Quirks { eager_children: true, ..Quirks::default() });
+        assert_eq!(eager.2[..5], ["A", "B", "C", "D", "B.1"]);
+        assert_eq!(eager.2.len(), 13, "every child is entered before its siblings' subtrees are searched");
+    }
+
+    #[test]
+    fn quirks_for_chance_and_ties() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: leaves(&[0.0, 4.0]),
+                probs: Some(vec![0.75, 0.25]),
+                eval: None,
+            },
+        });
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[1.0])));
+        let tree = builder.build().unwrap();
+        let expectimax = SearchSettings::new(Algorithm::Expectimax);
+        assert_eq!(quirky(&tree, expectimax, Quirks::default()).0, 1.0);
+        let uniform = quirky(&tree, expectimax, Quirks { uniform_chance: true, ..Quirks::default() });
+        assert_eq!((uniform.0, uniform.1.as_deref()), (2.0, Some("B")));
+        let ties = quirky(&tree, expectimax, Quirks { last_best_at_root: true, ..Quirks::default() });
+        assert_eq!(ties.1.as_deref(), Some("C"), "B and C tie at 1: the quirk takes the last");
+        assert_eq!(quirky(&tree, expectimax, Quirks::default()).1.as_deref(), Some("B"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! recorded searches with the reference and awards points. Nothing here
 //! knows YAML: trees and assignments arrive as plain data.
 
+pub mod diagnosis;
 pub mod oracle;
 pub mod plan;
 pub mod protocol;

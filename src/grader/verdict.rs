@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::diagnosis::{Diagnosis, StudentTrace, diagnose};
 use super::plan::{Assignment, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
 use crate::compare::{Divergence, first_divergence, format_value, values_match};
@@ -70,6 +71,8 @@ pub struct TestResult {
     pub checks: Checks,
     /// One line saying what went wrong, for the student.
     pub reason: Option<String>,
+    /// The classic mistake that reproduces the student's trace exactly, if any.
+    pub diagnosis: Option<Diagnosis>,
     /// More detail (a traceback, say).
     pub details: Option<String>,
     /// Where the visited orders first differ.
@@ -154,6 +157,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         status: TestStatus::Passed,
         checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
         reason: None,
+        diagnosis: None,
         details: None,
         divergence: first_divergence(&expected.visited, &visited),
         expected,
@@ -173,6 +177,14 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
             result.actual.value = Some(answer.value);
             result.actual.action = answer.action;
             judge_answer(&mut result);
+            if result.status == TestStatus::Failed {
+                let trace = StudentTrace {
+                    value: answer.value,
+                    action: result.actual.action.as_deref(),
+                    visited: &record.visited,
+                };
+                result.diagnosis = diagnose(tree, &test.settings, &trace);
+            }
         }
     }
     result

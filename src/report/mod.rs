@@ -93,6 +93,10 @@ fn details_plain(test: &TestResult) -> String {
         out.push_str(&reason);
         out.push('\n');
     }
+    if let Some(cause) = likely_cause(test) {
+        out.push_str(&cause);
+        out.push('\n');
+    }
     if shows_diff(test) {
         out.push_str(DIFF_HEADER);
         out.push('\n');
@@ -111,6 +115,11 @@ fn details_plain(test: &TestResult) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The named mistake, as a sentence for the student.
+fn likely_cause(test: &TestResult) -> Option<String> {
+    test.diagnosis.as_ref().map(|diagnosis| format!("likely cause: {}", diagnosis.explanation))
 }
 
 /// A diff helps when the program entered nodes; an empty trace is no news.

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use super::{
-    DIFF_HEADER, DiffTag, details_plain, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason,
+    DIFF_HEADER, DiffTag, details_plain, likely_cause, order_diff, points, shows_diff, status_word, stderr_tail,
+    visible_reason,
 };
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
@@ -48,6 +49,9 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
     }
     if let Some(reason) = visible_reason(test) {
         let _ = writeln!(out, "        {reason}");
+    }
+    if let Some(cause) = likely_cause(test) {
+        let _ = writeln!(out, "        {}", paint.bold(&cause));
     }
     if shows_diff(test) {
         let _ = writeln!(out, "        {}", paint.dim(DIFF_HEADER));

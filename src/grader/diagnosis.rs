@@ -1,0 +1,266 @@
+//! Naming a failing student's bug by its trace.
+//!
+//! The reference engine is run again with one classic mistake at a time
+//! (pruning convention flipped, no pruning, children reversed, probabilities
+//! ignored, ...). When one of these runs reproduces the student's value,
+//! action and visited order exactly, the report names that mistake in the
+//! student's words. Nothing matches: the report falls back to the first
+//! divergence, which it shows anyway.
+
+use crate::compare::values_match;
+use crate::engine::{Algorithm, Quirks, SearchSettings, search_with_quirks};
+use crate::tree::{NodeIndex, Tree};
+
+/// What a student's search produced.
+#[derive(Clone, Copy, Debug)]
+pub struct StudentTrace<'a> {
+    /// The value returned.
+    pub value: f64,
+    /// The action returned.
+    pub action: Option<&'a str>,
+    /// The order recorded by the grader.
+    pub visited: &'a [NodeIndex],
+}
+
+/// A recognised mistake.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnosis {
+    /// A stable name for the mistake (`reverse-children`, ...).
+    pub bug: &'static str,
+    /// What the student did and what to do instead.
+    pub explanation: String,
+}
+
+/// One mistake to try: how to reproduce it and how to explain it.
+struct Candidate {
+    bug: &'static str,
+    settings: SearchSettings,
+    quirks: Quirks,
+    explanation: String,
+}
+
+/// The mistake whose trace equals the student's, if any.
+pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
+    candidates(tree, settings).into_iter().find_map(|candidate| {
+        let outcome = search_with_quirks(tree, &candidate.settings, candidate.quirks).ok()?;
+        let action = outcome.action.map(|child| tree.action(child));
+        let same = outcome.visited == student.visited
+            && values_match(outcome.value, student.value)
+            && action == student.action;
+        same.then_some(Diagnosis { bug: candidate.bug, explanation: candidate.explanation })
+    })
+}
+
+/// The mistakes that make sense for these settings, most specific first.
+fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+    let quirk = |bug, quirks, explanation: &str| Candidate {
+        bug,
+        settings: *settings,
+        quirks,
+        explanation: explanation.to_string(),
+    };
+    let setting =
+        |bug, settings, explanation: String| Candidate { bug, settings, quirks: Quirks::default(), explanation };
+    let mut list = Vec::new();
+    if settings.algorithm == Algorithm::AlphaBeta {
+        let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
+        let explanation = if settings.prune_on_equal {
+            "your trace is what alpha-beta gives when it prunes only on strict inequality (v > beta); \
+             this assignment also prunes on equality (v >= beta at a max node, v <= alpha at a min node)"
+        } else {
+            "your trace is what alpha-beta gives when it prunes on equality (v >= beta); \
+             this assignment prunes only when v > beta at a max node (v < alpha at a min node)"
+        };
+        list.push(setting("prune-on-equal", flipped, explanation.to_string()));
+        let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
+        list.push(setting(
+            "no-pruning",
+            SearchSettings { algorithm: full, ..*settings },
+            "no pruning at all: this is plain minimax; stop searching a node's children once its value \
+             passes the bound"
+                .to_string(),
+        ));
+    }
+    if settings.algorithm == Algorithm::Minimax {
+        for prune_on_equal in [true, false] {
+            list.push(setting(
+                "prunes-in-minimax",
+                SearchSettings { algorithm: Algorithm::AlphaBeta, prune_on_equal, ..*settings },
+                "you prune: this is alpha-beta, but this question asks for plain minimax, which searches \
+                 every child"
+                    .to_string(),
+            ));
+        }
+    }
+    list.push(quirk(
+        "reverse-children",
+        Quirks { reverse_children: true, ..Quirks::default() },
+        "you search children in reverse order; search them in the order the game lists them",
+    ));
+    list.push(quirk(
+        "eager-children",
+        Quirks { eager_children: true, ..Quirks::default() },
+        "you evaluate every child before recursing: you look at all children of a node (with is_terminal, \
+         player or utility) before searching the first; look at a child only when you search it",
+    ));
+    if tree.has_chance_nodes() {
+        list.push(quirk(
+            "ignore-probabilities",
+            Quirks { uniform_chance: true, ..Quirks::default() },
+            "your chance node ignores the probabilities: weight each child's value by its probability \
+             instead of averaging",
+        ));
+    }
+    list.push(quirk(
+        "first-best-last",
+        Quirks { last_best_at_root: true, ..Quirks::default() },
+        "ties at the root go to your last best action; when actions tie, the first in order should win",
+    ));
+    if let Some(depth) = settings.depth {
+        list.push(setting(
+            "depth-too-deep",
+            SearchSettings { depth: Some(depth + 1), ..*settings },
+            format!(
+                "your depth limit is one ply too deep: with depth {depth}, evaluate the nodes at ply {depth} \
+                 (the root is ply 0) instead of searching their children"
+            ),
+        ));
+        if depth > 0 {
+            list.push(setting(
+                "depth-too-shallow",
+                SearchSettings { depth: Some(depth - 1), ..*settings },
+                format!(
+                    "your depth limit is one ply too shallow: with depth {depth}, search down to ply {depth} \
+                     and evaluate there (the root is ply 0)"
+                ),
+            ));
+        }
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search;
+    use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
+
+    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
+        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
+    }
+
+    /// max(min(3, 12, 8), min(3, 4, 6), min(14, 5, 2)): C ties B at 3.
+    fn tree() -> Tree {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[3.0, 4.0, 6.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
+        builder.build().unwrap()
+    }
+
+    /// The diagnosis of a student who ran `student_settings` with `quirks`.
+    fn diagnosis_of(
+        settings: SearchSettings,
+        student_settings: SearchSettings,
+        quirks: Quirks,
+    ) -> Option<&'static str> {
+        let tree = tree();
+        let outcome = search_with_quirks(&tree, &student_settings, quirks).unwrap();
+        let action = outcome.action.map(|c| tree.action(c));
+        let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+        diagnose(&tree, &settings, &trace).map(|d| d.bug)
+    }
+
+    fn strict_alphabeta() -> SearchSettings {
+        SearchSettings { prune_on_equal: false, ..SearchSettings::new(Algorithm::AlphaBeta) }
+    }
+
+    #[test]
+    fn names_the_pruning_convention() {
+        let student = SearchSettings::new(Algorithm::AlphaBeta);
+        assert_eq!(diagnosis_of(strict_alphabeta(), student, Quirks::default()), Some("prune-on-equal"));
+    }
+
+    #[test]
+    fn names_missing_pruning() {
+        let student = SearchSettings::new(Algorithm::Minimax);
+        assert_eq!(diagnosis_of(strict_alphabeta(), student, Quirks::default()), Some("no-pruning"));
+    }
+
+    #[test]
+    fn names_reversed_children_and_eager_children() {
+        let reversed = Quirks { reverse_children: true, ..Quirks::default() };
+        assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), reversed), Some("reverse-children"));
+        let eager = Quirks { eager_children: true, ..Quirks::default() };
+        assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), eager), Some("eager-children"));
+    }
+
+    #[test]
+    fn names_pruning_in_a_minimax_question() {
+        let minimax = SearchSettings::new(Algorithm::Minimax);
+        assert_eq!(diagnosis_of(minimax, strict_alphabeta(), Quirks::default()), Some("prunes-in-minimax"));
+    }
+
+    #[test]
+    fn names_ties_resolved_to_the_last_child() {
+        let minimax = SearchSettings::new(Algorithm::Minimax);
+        let last = Quirks { last_best_at_root: true, ..Quirks::default() };
+        assert_eq!(diagnosis_of(minimax, minimax, last), Some("first-best-last"));
+    }
+
+    #[test]
+    fn names_ignored_probabilities() {
+        let mut builder = TreeBuilder::new("c", "A");
+        builder.add(NodeSpec {
+            id: "A".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: leaves(&[8.0, 24.0, -12.0]),
+                probs: Some(vec![0.5, 0.25, 0.25]),
+                eval: None,
+            },
+        });
+        let tree = builder.build().unwrap();
+        let settings = SearchSettings::new(Algorithm::Expectimax);
+        let outcome =
+            search_with_quirks(&tree, &settings, Quirks { uniform_chance: true, ..Quirks::default() }).unwrap();
+        let trace = StudentTrace { value: outcome.value, action: None, visited: &outcome.visited };
+        assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
+    }
+
+    #[test]
+    fn names_depth_off_by_one() {
+        let mut builder = TreeBuilder::new("d", "A");
+        let with_eval = |id: &str, kind, children, eval| NodeSpec {
+            id: id.into(),
+            body: NodeBody::Internal { kind, children, probs: None, eval: Some(eval) },
+        };
+        builder.add(with_eval("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")], 0.0));
+        builder.add(with_eval("B", NodeKind::Min, vec![ChildSpec::id("B1"), ChildSpec::id("B2")], 5.0));
+        builder.add(with_eval("C", NodeKind::Min, vec![ChildSpec::id("C1")], 1.0));
+        builder.add(with_eval("B1", NodeKind::Max, leaves(&[2.0]), 7.0));
+        builder.add(with_eval("B2", NodeKind::Max, leaves(&[9.0]), 8.0));
+        builder.add(with_eval("C1", NodeKind::Max, leaves(&[4.0]), 6.0));
+        let tree = builder.build().unwrap();
+        let at = |depth| SearchSettings { depth: Some(depth), ..SearchSettings::new(Algorithm::Minimax) };
+        for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
+            let outcome = search(&tree, &at(student_depth)).unwrap();
+            let action = outcome.action.map(|c| tree.action(c));
+            let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+            assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
+        }
+    }
+
+    #[test]
+    fn an_unknown_mistake_is_not_named() {
+        let tree = tree();
+        let outcome = search(&tree, &strict_alphabeta()).unwrap();
+        let trace = StudentTrace { value: 42.0, action: Some("B"), visited: &outcome.visited };
+        assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
+    }
+}
