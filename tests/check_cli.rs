@@ -158,3 +158,39 @@ fn the_assignment_is_found_in_the_current_folder() {
     assert!(stdout(&output).contains("Question only: 1/1"));
     assert!(Path::new(&scratch.path().join("assignment.yaml")).exists());
 }
+
+#[test]
+fn the_rust_reference_gets_full_marks() {
+    let output =
+        check().args(["--submission", "reference/rust"]).timeout(std::time::Duration::from_secs(600)).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    assert!(stdout(&output).contains("Total: 20/20"), "{}", stdout(&output));
+}
+
+#[test]
+fn the_rust_starter_from_init_builds_and_gets_zero_with_a_message_per_test() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("student");
+    let mut init = Command::cargo_bin("treegrade").unwrap();
+    let output = init.args(["init", "--language", "rust"]).arg(&dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.join("kit/src/lib.rs").is_file() && dir.join("src/main.rs").is_file());
+    let output = check().arg("--submission").arg(&dir).timeout(std::time::Duration::from_secs(600)).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Total: 0/20"), "{text}");
+    let errors = text.lines().filter(|l| l.trim_start().starts_with("ERROR")).count();
+    let explained = text.lines().filter(|l| l.contains("is not implemented yet: write")).count();
+    assert!(errors > 30 && errors == explained, "{text}");
+}
+
+#[test]
+fn init_never_overwrites_a_students_work() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("search.py"), "my work").unwrap();
+    let mut init = Command::cargo_bin("treegrade").unwrap();
+    let output = init.arg("init").arg(scratch.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("already has search.py"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(scratch.path().join("search.py")).unwrap(), "my work");
+}

@@ -4,6 +4,7 @@
 //! or input error. Errors go to stderr; stdout carries only results.
 
 mod check;
+mod init;
 mod import;
 mod solve;
 mod validate;
@@ -32,6 +33,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Grade a submission: run it, compare value, action and visited order, report.
     Check(check::CheckArgs),
+    /// Set up a folder with the starter code, the kit and the handout.
+    Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
     Import(import::ImportArgs),
 }
@@ -84,6 +87,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
     };
     match result {

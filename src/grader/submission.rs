@@ -15,6 +15,72 @@ use super::runner::{ProgramSpec, RunningProgram};
 /// The Python kit, as shipped to students.
 pub const PYTHON_KIT: &str = include_str!("../../grader/kits/python/treegrade_kit.py");
 
+/// The Rust kit crate, as shipped to students: (path inside `kit/`, contents).
+pub const RUST_KIT: [(&str, &str); 4] = [
+    ("Cargo.toml", include_str!("../../grader/kits/rust/Cargo.toml")),
+    ("README.md", include_str!("../../grader/kits/rust/README.md")),
+    ("src/lib.rs", include_str!("../../grader/kits/rust/src/lib.rs")),
+    ("src/json.rs", include_str!("../../grader/kits/rust/src/json.rs")),
+];
+
+/// Sets up a student's folder: the assignment's starter for `language`, the
+/// kit beside it, and the handout. Refuses to overwrite existing files.
+pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::Result<Vec<PathBuf>> {
+    let starter = assignment_dir.join("starter").join(language);
+    if !starter.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("this assignment has no {language} starter ({} is missing)", starter.display()),
+        ));
+    }
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    collect_files(&starter, Path::new(""), &mut files)?;
+    match language {
+        "python" => files.push(("treegrade_kit.py".into(), PYTHON_KIT.as_bytes().to_vec())),
+        "rust" => files.extend(RUST_KIT.iter().map(|(path, text)| (Path::new("kit").join(path), text.as_bytes().to_vec()))),
+        _ => {}
+    }
+    let handout = assignment_dir.join("README.md");
+    if handout.is_file() {
+        files.push(("README.md".into(), std::fs::read(handout)?));
+    }
+    let existing: Vec<String> =
+        files.iter().filter(|(path, _)| dest.join(path).exists()).map(|(path, _)| path.display().to_string()).collect();
+    if !existing.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} already has {}; nothing was written", dest.display(), existing.join(", ")),
+        ));
+    }
+    for (path, contents) in &files {
+        let target = dest.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(target, contents)?;
+    }
+    Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+/// Every file under `dir` (build output and caches left out), with its path relative to the starter.
+fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) -> io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        if matches!(name.to_str(), Some("target" | "__pycache__" | "kit")) {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, &relative.join(&name), files)?;
+        } else {
+            files.push((relative.join(&name), std::fs::read(&path)?));
+        }
+    }
+    Ok(())
+}
+
 /// Writes the kits into a fresh temporary folder (`{kits}` in assignment env values).
 pub fn write_kits() -> io::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new().prefix("treegrade-kits-").tempdir()?;

@@ -1,0 +1,48 @@
+//! `treegrade init`: set up a student's folder with the starter code and kit.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::check::BUNDLED_ASSIGNMENT;
+use super::{Failure, emit};
+use crate::grader::submission::write_starter;
+
+/// Flags of `treegrade init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The folder to set up (created if missing).
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// The language to write the starter in.
+    #[arg(long, short, value_enum, default_value = "python")]
+    language: Language,
+    /// The assignment whose starter to use (default: the bundled one).
+    #[arg(long, value_name = "DIR")]
+    assignment: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Language {
+    Python,
+    Rust,
+}
+
+pub fn run(args: &InitArgs) -> Result<(), Failure> {
+    let assignment = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let language = match args.language {
+        Language::Python => "python",
+        Language::Rust => "rust",
+    };
+    let written = write_starter(&assignment, language, &args.dir).map_err(|error| Failure::Usage(error.to_string()))?;
+    let mut out = format!("wrote a {language} starter to {}:\n", args.dir.display());
+    for path in written {
+        out.push_str(&format!("  {}\n", path.display()));
+    }
+    out.push_str(&format!(
+        "next: write the TODOs, then run `treegrade check --submission {}`\n",
+        args.dir.display()
+    ));
+    emit(&out);
+    Ok(())
+}
