@@ -11,6 +11,7 @@ pub mod cli;
 pub mod compare;
 pub mod engine;
 pub mod grader;
+pub mod import;
 pub mod load;
 pub mod report;
 pub mod tree;

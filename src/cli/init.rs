@@ -39,10 +39,7 @@ pub fn run(args: &InitArgs) -> Result<(), Failure> {
     for path in written {
         out.push_str(&format!("  {}\n", path.display()));
     }
-    out.push_str(&format!(
-        "next: write the TODOs, then run `treegrade check --submission {}`\n",
-        args.dir.display()
-    ));
+    out.push_str(&format!("next: write the TODOs, then run `treegrade check --submission {}`\n", args.dir.display()));
     emit(&out);
     Ok(())
 }

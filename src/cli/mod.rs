@@ -4,8 +4,8 @@
 //! or input error. Errors go to stderr; stdout carries only results.
 
 mod check;
-mod init;
 mod import;
+mod init;
 mod solve;
 mod validate;
 

@@ -37,7 +37,9 @@ pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::
     collect_files(&starter, Path::new(""), &mut files)?;
     match language {
         "python" => files.push(("treegrade_kit.py".into(), PYTHON_KIT.as_bytes().to_vec())),
-        "rust" => files.extend(RUST_KIT.iter().map(|(path, text)| (Path::new("kit").join(path), text.as_bytes().to_vec()))),
+        "rust" => {
+            files.extend(RUST_KIT.iter().map(|(path, text)| (Path::new("kit").join(path), text.as_bytes().to_vec())))
+        }
         _ => {}
     }
     let handout = assignment_dir.join("README.md");

@@ -1,0 +1,14 @@
+//! Importers: test suites written for other autograders, turned into trees.
+//!
+//! An importer parses another format's text (pure functions over strings,
+//! with a thin wrapper that reads the files) and produces a [`Tree`] with its
+//! `search` defaults and `expect` block filled in from the source's own
+//! answers, so that [`load::write::tree_to_yaml`] can save it as a tree file
+//! that `treegrade validate` checks against the reference engine.
+//!
+//! - [`cs188`]: UC Berkeley CS188's multiagent `GraphGameTreeTest` files.
+//!
+//! [`Tree`]: crate::tree::Tree
+//! [`load::write::tree_to_yaml`]: crate::load::write::tree_to_yaml
+
+pub mod cs188;
