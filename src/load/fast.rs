@@ -27,19 +27,19 @@ use super::{LoadedTree, Position, SpecPositions, check_own_settings, parser_opti
 /// Node specs read by the fast path, with where their parts are written.
 pub(super) struct FastNodes {
     specs: Vec<NodeSpec>,
-    keys: Vec<Position>,
+    keys: Vec<Option<Position>>,
     children: Vec<Vec<Option<Position>>>,
 }
 
 impl FastNodes {
-    /// Adds the specs to `builder` and their places to `positions`, in file order.
+    /// Adds the specs to `builder` and their places to `positions`, which
+    /// must both be empty (the fast path reads all nodes of a file).
     pub(super) fn add_to(self, builder: &mut TreeBuilder, positions: &mut SpecPositions) {
-        for ((spec, key), children) in self.specs.into_iter().zip(self.keys).zip(self.children) {
-            builder.add(spec);
-            positions.keys.push(Some(key));
-            positions.children.push(children);
-            positions.probs.push(None);
-        }
+        debug_assert!(builder.spec_count() == 0 && positions.keys.is_empty());
+        positions.probs = vec![None; self.specs.len()];
+        positions.keys = self.keys;
+        positions.children = self.children;
+        builder.add_all(self.specs);
     }
 }
 
@@ -70,7 +70,13 @@ fn split(text: &str) -> Option<(FastNodes, String, usize)> {
     let key_start = if text.starts_with(KEY) { 0 } else { text.find("\nnodes:\n")? + 1 };
     let block_start = key_start + KEY.len();
     let nodes_line = 1 + count_newlines(&text[..key_start]);
-    let mut nodes = FastNodes { specs: Vec::new(), keys: Vec::new(), children: Vec::new() };
+    // About one node per 30 bytes in generated files; a guess only saves regrowing.
+    let guess = (text.len() - block_start) / 30;
+    let mut nodes = FastNodes {
+        specs: Vec::with_capacity(guess),
+        keys: Vec::with_capacity(guess),
+        children: Vec::with_capacity(guess),
+    };
     let mut indent = None;
     let mut line_number = nodes_line;
     let mut offset = block_start;
@@ -106,6 +112,7 @@ fn count_newlines(text: &str) -> usize {
 
 /// A cursor over one line of the block.
 struct Line<'a> {
+    text: &'a str,
     bytes: &'a [u8],
     at: usize,
     number: u32,
@@ -140,7 +147,7 @@ impl<'a> Line<'a> {
         while matches!(self.peek(), Some(b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'.' | b'-')) {
             self.at += 1;
         }
-        let token = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+        let token = &self.text[start..self.at];
         let position = Position { line: self.number, column: start as u32 + 1, width: token.len() as u32 };
         (!token.is_empty()).then_some((token, position))
     }
@@ -202,7 +209,7 @@ impl<'a> Line<'a> {
 
 /// Reads `  ID: NODE` into `nodes`; `None` if the line is not of the fast shape.
 fn read_node(line: &str, number: u32, indent: &mut Option<usize>, nodes: &mut FastNodes) -> Option<()> {
-    let mut line = Line { bytes: line.as_bytes(), at: 0, number };
+    let mut line = Line { text: line, bytes: line.as_bytes(), at: 0, number };
     line.skip_spaces();
     if *indent.get_or_insert(line.at) != line.at {
         return None;
@@ -219,7 +226,7 @@ fn read_node(line: &str, number: u32, indent: &mut Option<usize>, nodes: &mut Fa
         return None;
     }
     nodes.specs.push(spec);
-    nodes.keys.push(key);
+    nodes.keys.push(Some(key));
     nodes.children.push(children);
     Some(())
 }
@@ -229,8 +236,8 @@ fn node_mapping(line: &mut Line, id: String) -> Option<(NodeSpec, Vec<Option<Pos
     line.eat(b'{');
     line.skip_spaces();
     let mut kind = None;
-    let mut children = Vec::new();
-    let mut positions = Vec::new();
+    let mut children = Vec::with_capacity(4);
+    let mut positions = Vec::with_capacity(4);
     let (mut value, mut probs, mut eval) = (None, None, None);
     loop {
         let (key, _) = line.token()?;
@@ -242,10 +249,12 @@ fn node_mapping(line: &mut Line, id: String) -> Option<(NodeSpec, Vec<Option<Pos
                     "min" => NodeKind::Min,
                     _ => NodeKind::Chance,
                 });
-                for (child, position) in line.list(Line::child)? {
+                line.list(|line| {
+                    let (child, position) = line.child()?;
                     children.push(child);
                     positions.push(Some(position));
-                }
+                    Some(())
+                })?;
             }
             "value" if value.is_none() => value = Some(line.number()?),
             "eval" if eval.is_none() => eval = Some(line.number()?),
@@ -284,6 +293,19 @@ fn is_plain_id(token: &str) -> bool {
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 15 integer digits, never `-0`.
 fn number(token: &str) -> Option<f64> {
     let unsigned = token.strip_prefix('-').unwrap_or(token);
+    let bytes = unsigned.as_bytes();
+    if (1..=15).contains(&bytes.len()) && bytes.iter().all(u8::is_ascii_digit) {
+        // An integer (the common case), exact in an f64 at 15 digits.
+        if bytes.len() > 1 && bytes[0] == b'0' {
+            return None;
+        }
+        let magnitude = bytes.iter().fold(0i64, |acc, &digit| acc * 10 + i64::from(digit - b'0'));
+        return match (token.len() > unsigned.len(), magnitude) {
+            (false, _) => Some(magnitude as f64),
+            (true, 0) => None,
+            (true, _) => Some(-(magnitude as f64)),
+        };
+    }
     let (whole, fraction) = match unsigned.split_once('.') {
         Some((whole, fraction)) => (whole, Some(fraction)),
         None => (unsigned, None),
@@ -343,6 +365,36 @@ mod tests {
             "nodes:\n    r: {chance: [a.b, c-d], probs: [0.25, 0.75], eval: 0.5}\n    a.b: 1\n    c-d: 0.1\nroot: r\n",
         );
         assert_same("root: r\nnodes:\n  r: {max: [0, 1.5, -0.25, 999999999999999]}\n");
+    }
+
+    #[test]
+    fn agrees_on_generated_and_curated_trees() {
+        // A uniform tree as bench/gen_uniform.py writes it (branching 3, depth 5), with chance layers.
+        let mut text = String::from("name: g\nroot: n0\nnodes:\n");
+        let (mut first, mut width, mut value) = (0, 1, 7i64);
+        for ply in 0..5 {
+            let kind = ["max", "min", "chance"][ply % 3];
+            for node in first..first + width {
+                let children: Vec<String> = (1..=3)
+                    .map(
+                        |k| if ply == 4 { (value * k % 2001 - 1000).to_string() } else { format!("n{}", 3 * node + k) },
+                    )
+                    .collect();
+                value = (value * 48271) % 2_147_483_647;
+                text.push_str(&format!("  n{node}: {{{kind}: [{}]}}\n", children.join(", ")));
+            }
+            first += width;
+            width *= 3;
+        }
+        assert_same(&text);
+        // Every curated tree the fast path takes must come out as the full parser has it.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            if fast(&text).is_some() {
+                assert_same(&text);
+            }
+        }
     }
 
     #[test]

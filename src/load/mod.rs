@@ -10,6 +10,7 @@ pub mod assignment;
 mod diagnostic;
 mod fast;
 mod raw;
+pub mod write;
 
 pub use diagnostic::{Diagnostic, LoadError, Position};
 
@@ -20,8 +21,8 @@ use serde_saphyr::{Location, Spanned};
 
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
-    BuildError, ChildSpec, ChildTarget, Expectation, NodeBody, NodeIndex, NodeKind, NodeSpec, SearchDefaults, Site,
-    Tree, TreeBuilder,
+    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, NodeBody, NodeIndex, NodeKind, NodeSpec,
+    SearchDefaults, Site, Tree, TreeBuilder,
 };
 use raw::{RawChild, RawExpectMap, RawFile, RawNode, RawNodeFields};
 
@@ -68,6 +69,10 @@ pub fn load_tree_file(path: &Path) -> Result<LoadedTree, LoadError> {
 
 /// Validates a tree file's text; `path` names it in errors and gives the default name.
 pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError> {
+    if is_blank(&text) {
+        let message = "the file is empty: a tree file needs at least `root` and `nodes`";
+        return Err(LoadError::new(path, vec![Diagnostic::at(None, message)], None));
+    }
     let stem = path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned());
     // Large machine-written files take a fast path; it hands back anything it cannot take.
     let text = match fast::load(text, path, &stem) {
@@ -86,6 +91,11 @@ pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError>
         }
         Err(diagnostics) => Err(LoadError::new(path, diagnostics, Some(&text))),
     }
+}
+
+/// Only whitespace and comments: the parser would say "unexpected end of input".
+fn is_blank(text: &str) -> bool {
+    text.lines().all(|line| matches!(line.trim_start().chars().next(), None | Some('#')))
 }
 
 /// YAML 1.2 scalars (`yes`, `n`, `on` are strings, as ids must be) and
@@ -110,7 +120,12 @@ fn yaml_diagnostic(error: &serde_saphyr::Error) -> Diagnostic {
 fn in_our_words(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
         let key = rest.split(',').next().unwrap_or(rest).trim();
-        return format!("duplicate key `{key}`: a key may appear once per mapping (node ids must be unique)");
+        return format!(
+            "duplicate key `{key}`: a key may appear only once in a mapping, and every node needs its own id"
+        );
+    }
+    if message.starts_with("multiple YAML documents") {
+        return "the file holds more than one YAML document (a second `---`): a tree file is one document".to_string();
     }
     if let Some(rest) = message.strip_prefix("non-finite float ") {
         let value = rest.split(' ').next().unwrap_or(rest);
@@ -213,7 +228,15 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
 }
 
 fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic {
-    Diagnostic::at(positions.of(error.site), error.kind.to_string())
+    let mut message = error.kind.to_string();
+    if let BuildErrorKind::Unreachable { id } = &error.kind
+        && id.parse::<f64>().is_ok()
+    {
+        // The classic slip: `[1, 2]` in a child list are inline leaves, not ids.
+        message
+            .push_str(&format!(" (to name it in a child list, quote it: \"{id}\"; a bare number is an inline leaf)"));
+    }
+    Diagnostic::at(positions.of(error.site), message)
 }
 
 /// Checks the shape of one node and converts it.

@@ -7,7 +7,7 @@
 //! into its own coordinates (a line and column, for the YAML loader).
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
@@ -258,16 +258,10 @@ pub struct TreeBuilder {
 #[derive(Clone, Copy)]
 enum Source {
     Spec(usize),
-    Leaf { parent_spec: usize, position: usize, value: f64 },
-}
-
-impl Source {
-    fn site(self) -> Site {
-        match self {
-            Source::Spec(spec) => Site::Node(spec),
-            Source::Leaf { parent_spec, position, .. } => Site::Child { node: parent_spec, child: position },
-        }
-    }
+    /// The inline leaf at 0-based `position` under its parent.
+    Leaf {
+        position: usize,
+    },
 }
 
 impl TreeBuilder {
@@ -280,6 +274,15 @@ impl TreeBuilder {
     pub fn add(&mut self, spec: NodeSpec) -> usize {
         self.specs.push(spec);
         self.specs.len() - 1
+    }
+
+    /// Adds nodes in order, as [`TreeBuilder::add`] does one by one.
+    pub fn add_all(&mut self, specs: Vec<NodeSpec>) {
+        if self.specs.is_empty() {
+            self.specs = specs; // no copy of a large description
+        } else {
+            self.specs.extend(specs);
+        }
     }
 
     /// Number of specs added so far.
@@ -304,7 +307,7 @@ impl TreeBuilder {
         for (spec_index, spec) in self.specs.iter().enumerate() {
             check_spec(spec_index, spec, &mut errors);
         }
-        let parents = self.link_parents(&index, &mut errors);
+        let (parents, links) = self.link_parents(&index, &mut errors);
         let root = match index.get(self.root.as_str()) {
             Some(&root) => Some(root),
             _ => {
@@ -321,7 +324,7 @@ impl TreeBuilder {
             return Err(errors);
         }
         let root = root.expect("a missing root is an error above");
-        self.lay_out(root, &index)
+        self.lay_out(root, &links)
     }
 
     /// Maps every id (inline leaves included) to where it is defined.
@@ -344,8 +347,17 @@ impl TreeBuilder {
 
     /// Inline leaves get ids `PARENT.K`; such an id must not also be defined.
     fn check_inline_leaf_ids(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) {
+        // Only a parent of a defined id shaped `PARENT.DIGITS` can clash; most
+        // files define none, and then no leaf id needs to be built here.
+        let parents: HashSet<&str> = index.keys().filter_map(|id| inline_leaf_parent(id)).collect();
+        if parents.is_empty() {
+            return;
+        }
         for (spec_index, spec) in self.specs.iter().enumerate() {
             let NodeBody::Internal { children, .. } = &spec.body else { continue };
+            if !parents.contains(spec.id.as_str()) {
+                continue;
+            }
             for (position, child) in children.iter().enumerate() {
                 if let ChildTarget::Leaf(_) = child.target {
                     let id = inline_leaf_id(&spec.id, position);
@@ -361,20 +373,24 @@ impl TreeBuilder {
     }
 
     /// Resolves child ids; records each spec's parent.
-    fn link_parents(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) -> Vec<Option<usize>> {
+    fn link_parents(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) -> (Vec<Option<usize>>, Links) {
         let mut parents: Vec<Option<usize>> = vec![None; self.specs.len()];
+        let mut links = Links { first: Vec::with_capacity(self.specs.len()), targets: Vec::new() };
         for (spec_index, spec) in self.specs.iter().enumerate() {
+            links.first.push(links.targets.len());
             let NodeBody::Internal { children, .. } = &spec.body else { continue };
             for (position, child) in children.iter().enumerate() {
                 let ChildTarget::Id(child_id) = &child.target else { continue };
                 let site = Site::Child { node: spec_index, child: position };
                 let Some(&child_spec) = index.get(child_id.as_str()) else {
+                    links.targets.push(usize::MAX);
                     errors.push(BuildError {
                         site,
                         kind: BuildErrorKind::MissingChild { parent: spec.id.clone(), child: child_id.clone() },
                     });
                     continue;
                 };
+                links.targets.push(child_spec);
                 if *child_id == self.root {
                     errors.push(BuildError {
                         site,
@@ -394,7 +410,7 @@ impl TreeBuilder {
                 }
             }
         }
-        parents
+        (parents, links)
     }
 
     /// Every spec must be reachable from the root; unreachable cycles are named as cycles.
@@ -410,8 +426,9 @@ impl TreeBuilder {
         let mut state = vec![Reach::Unknown; self.specs.len()];
         state[root] = Reach::Yes;
         let mut reported_cycle = vec![false; self.specs.len()];
+        let mut path = Vec::new();
         for start in 0..self.specs.len() {
-            let mut path = Vec::new();
+            path.clear();
             let mut current = start;
             let verdict = loop {
                 match state[current] {
@@ -435,8 +452,10 @@ impl TreeBuilder {
             }
         }
         for (spec_index, reach) in state.iter().enumerate() {
-            let duplicate = index.get(self.specs[spec_index].id.as_str()) != Some(&spec_index);
-            if *reach == Reach::No && !reported_cycle[spec_index] && parents[spec_index].is_none() && !duplicate {
+            // A second definition of an id is reported as a duplicate instead.
+            let first_definition = || index.get(self.specs[spec_index].id.as_str()) == Some(&spec_index);
+            if *reach == Reach::No && !reported_cycle[spec_index] && parents[spec_index].is_none() && first_definition()
+            {
                 errors.push(BuildError {
                     site: Site::Node(spec_index),
                     kind: BuildErrorKind::Unreachable { id: self.specs[spec_index].id.clone() },
@@ -464,63 +483,91 @@ impl TreeBuilder {
     }
 
     /// Lays a valid description out breadth-first into the arena.
-    fn lay_out(&self, root: usize, spec_index: &HashMap<&str, usize>) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
-        let mut sources: Vec<Source> = vec![Source::Spec(root)];
-        let mut nodes: Vec<Node> = Vec::with_capacity(self.specs.len());
-        let mut actions: Vec<Option<Box<str>>> = vec![None];
-        let mut probabilities: Vec<f64> = vec![1.0];
-        let mut parents: Vec<Option<NodeIndex>> = vec![None];
-        let mut plies: Vec<u32> = vec![0];
+    fn lay_out(mut self, root: usize, links: &Links) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
+        // Every spec and every inline leaf becomes one arena node.
+        let total = self.specs.len()
+            + self
+                .specs
+                .iter()
+                .map(|spec| match &spec.body {
+                    NodeBody::Internal { children, .. } => {
+                        children.iter().filter(|child| matches!(child.target, ChildTarget::Leaf(_))).count()
+                    }
+                    NodeBody::Terminal(_) => 0,
+                })
+                .sum::<usize>();
+        let mut sources: Vec<Source> = Vec::with_capacity(total);
+        let mut nodes: Vec<Node> = Vec::with_capacity(total);
+        let mut actions: Vec<Option<Box<str>>> = Vec::with_capacity(total);
+        sources.push(Source::Spec(root));
+        nodes.push(terminal_node(0.0));
+        actions.push(None);
+        // A node is pushed with its edge (probability, parent, ply) when its
+        // parent is laid out, and gets its own content when its turn comes.
         let mut next = 0usize;
-        while next < sources.len() {
-            if sources.len() > u32::MAX as usize {
+        while next < nodes.len() {
+            if nodes.len() > u32::MAX as usize {
                 return Err(vec![BuildError { site: Site::Root, kind: BuildErrorKind::TooLarge }]);
             }
-            let first_child = sources.len() as u32;
-            let node = match sources[next] {
-                Source::Leaf { value, .. } => terminal_node(value),
-                Source::Spec(spec) => match &self.specs[spec].body {
-                    NodeBody::Terminal(value) => terminal_node(*value),
-                    NodeBody::Internal { kind, children, probs, eval } => {
-                        let uniform = 1.0 / children.len() as f64;
-                        for (position, child) in children.iter().enumerate() {
-                            sources.push(match &child.target {
-                                ChildTarget::Id(id) => Source::Spec(spec_index[id.as_str()]),
-                                ChildTarget::Leaf(value) => Source::Leaf { parent_spec: spec, position, value: *value },
-                            });
-                            actions.push(child.action.as_deref().map(Box::from));
-                            probabilities.push(probs.as_ref().map_or(uniform, |p| p[position]));
-                            parents.push(Some(NodeIndex(next as u32)));
-                            plies.push(plies[next] + 1);
-                        }
-                        Node {
-                            kind: *kind,
-                            first_child,
-                            child_count: children.len() as u32,
-                            utility: 0.0,
-                            eval: *eval,
-                            probability: 1.0,
-                            ply: 0,
-                            parent: None,
-                        }
-                    }
-                },
+            let Source::Spec(spec) = sources[next] else {
+                next += 1; // inline leaves are complete when pushed
+                continue;
             };
-            nodes.push(node);
+            match &self.specs[spec].body {
+                NodeBody::Terminal(value) => nodes[next].utility = *value,
+                NodeBody::Internal { kind, children, probs, eval } => {
+                    let first_child = nodes.len() as u32;
+                    let uniform = 1.0 / children.len() as f64;
+                    let mut targets = links.targets[links.first[spec]..].iter();
+                    for (position, child) in children.iter().enumerate() {
+                        let (source, utility) = match &child.target {
+                            ChildTarget::Id(_) => {
+                                (Source::Spec(*targets.next().expect("every id child is linked")), 0.0)
+                            }
+                            ChildTarget::Leaf(value) => (Source::Leaf { position }, *value),
+                        };
+                        sources.push(source);
+                        nodes.push(Node {
+                            utility,
+                            probability: probs.as_ref().map_or(uniform, |p| p[position]),
+                            ply: nodes[next].ply + 1,
+                            parent: Some(NodeIndex(next as u32)),
+                            ..terminal_node(0.0)
+                        });
+                        actions.push(child.action.as_deref().map(Box::from));
+                    }
+                    let node = &mut nodes[next];
+                    node.kind = *kind;
+                    node.first_child = first_child;
+                    node.child_count = children.len() as u32;
+                    node.eval = *eval;
+                }
+            }
             next += 1;
         }
-        for (slot, node) in nodes.iter_mut().enumerate() {
-            node.probability = probabilities[slot];
-            node.ply = plies[slot];
-            node.parent = parents[slot];
-            if node.kind == NodeKind::Terminal {
-                node.first_child = 0;
-            }
+        // The arena holds everything now: release the child lists, so that the
+        // leaves' ids below can reuse their memory, and move the specs' ids.
+        for spec in &mut self.specs {
+            spec.body = NodeBody::Terminal(0.0);
         }
-        let ids = sources.iter().map(|source| self.id_of(*source)).collect();
-        let origins = sources.iter().map(|source| source.site()).collect();
+        let mut ids: Vec<Box<str>> = Vec::with_capacity(nodes.len());
+        let mut origins: Vec<Site> = Vec::with_capacity(nodes.len());
+        for (source, node) in sources.iter().zip(&nodes) {
+            let (id, site) = match *source {
+                Source::Spec(spec) => (std::mem::take(&mut self.specs[spec].id).into_boxed_str(), Site::Node(spec)),
+                Source::Leaf { position } => {
+                    // Breadth-first: the parent, and so its id, comes before the leaf.
+                    let parent = node.parent.expect("an inline leaf has a parent").get();
+                    let Source::Spec(parent_spec) = sources[parent] else { unreachable!("leaves have no children") };
+                    let id = inline_leaf_id(&ids[parent], position).into_boxed_str();
+                    (id, Site::Child { node: parent_spec, child: position })
+                }
+            };
+            ids.push(id);
+            origins.push(site);
+        }
         let tree = Tree {
-            name: self.name.clone(),
+            name: std::mem::take(&mut self.name),
             description: None,
             nodes,
             ids,
@@ -530,13 +577,13 @@ impl TreeBuilder {
         };
         Ok((tree, origins))
     }
+}
 
-    fn id_of(&self, source: Source) -> Box<str> {
-        match source {
-            Source::Spec(spec) => self.specs[spec].id.as_str().into(),
-            Source::Leaf { parent_spec, position, .. } => inline_leaf_id(&self.specs[parent_spec].id, position).into(),
-        }
-    }
+/// Each spec's id children resolved to spec indices: those of spec `s`, in
+/// child order, start at `targets[first[s]]` (`usize::MAX` for a missing one).
+struct Links {
+    first: Vec<usize>,
+    targets: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -562,7 +609,72 @@ fn terminal_node(utility: f64) -> Node {
 
 /// The id FORMAT.md gives the inline leaf at 0-based `position` under `parent`.
 pub fn inline_leaf_id(parent: &str, position: usize) -> String {
-    format!("{parent}.{}", position + 1)
+    // Written by hand with the exact capacity (no formatting machinery, and
+    // `into_boxed_str` need not reallocate): building trees makes one per leaf.
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut k = position + 1;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (k % 10) as u8;
+        k /= 10;
+        if k == 0 {
+            break;
+        }
+    }
+    let digits = std::str::from_utf8(&digits[start..]).expect("ASCII digits");
+    let mut id = String::with_capacity(parent.len() + 1 + digits.len());
+    id.push_str(parent);
+    id.push('.');
+    id.push_str(digits);
+    id
+}
+
+/// `PARENT` if `id` is shaped like an inline leaf's id `PARENT.DIGITS`.
+fn inline_leaf_parent(id: &str) -> Option<&str> {
+    let (parent, k) = id.rsplit_once('.')?;
+    (!k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())).then_some(parent)
+}
+
+/// The position whose inline-leaf id under `parent` is `action`, if any.
+fn inline_leaf_position(action: &str, parent: &str) -> Option<usize> {
+    let k = action.strip_prefix(parent)?.strip_prefix('.')?;
+    if k.starts_with('0') || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse::<usize>().ok()?.checked_sub(1)
+}
+
+/// Whether the children's actions (label, else target id, else `PARENT.K`)
+/// are pairwise distinct, decided without building the inline leaves' ids.
+fn actions_are_distinct(id: &str, children: &[ChildSpec]) -> bool {
+    fn named(child: &ChildSpec) -> Option<&str> {
+        match (&child.action, &child.target) {
+            (Some(action), _) => Some(action),
+            (None, ChildTarget::Id(target)) => Some(target),
+            (None, ChildTarget::Leaf(_)) => None,
+        }
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (position, child) in children.iter().enumerate() {
+        let Some(action) = named(child) else { continue };
+        // A named action spelled like the id of an unlabelled inline leaf clashes with it.
+        if let Some(leaf) = inline_leaf_position(action, id)
+            && children.get(leaf).is_some_and(|other| named(other).is_none())
+        {
+            return false;
+        }
+        let earlier = &children[..position];
+        let clash = if children.len() <= 16 {
+            earlier.iter().any(|other| named(other) == Some(action))
+        } else {
+            !seen.insert(action)
+        };
+        if clash {
+            return false;
+        }
+    }
+    true
 }
 
 /// Checks one spec on its own: numbers, children, actions, probabilities.
@@ -597,6 +709,25 @@ fn check_spec(spec_index: usize, spec: &NodeSpec, errors: &mut Vec<BuildError>) 
 }
 
 fn check_children(spec_index: usize, id: &str, children: &[ChildSpec], errors: &mut Vec<BuildError>) {
+    if actions_are_distinct(id, children) {
+        // Only the inline leaves' numbers are left to check (the loop below
+        // reports the same errors, in the same order, but builds every action).
+        for (position, child) in children.iter().enumerate() {
+            if let ChildTarget::Leaf(value) = child.target
+                && !value.is_finite()
+            {
+                errors.push(BuildError {
+                    site: Site::Child { node: spec_index, child: position },
+                    kind: BuildErrorKind::NotFinite {
+                        id: id.to_string(),
+                        what: format!("child {}", position + 1),
+                        value,
+                    },
+                });
+            }
+        }
+        return;
+    }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(children.len());
     for (position, child) in children.iter().enumerate() {
         let site = Site::Child { node: spec_index, child: position };
