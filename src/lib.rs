@@ -7,11 +7,13 @@
 //! - [`load`]: the only place that knows the YAML tree format;
 //! - [`cli`]: the `treegrade` command, which wires the layers together.
 
+pub mod batch;
 pub mod cli;
 pub mod compare;
 pub mod engine;
 pub mod grader;
 pub mod import;
 pub mod load;
+pub mod render;
 pub mod report;
 pub mod tree;

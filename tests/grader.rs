@@ -276,3 +276,17 @@ fn grading_is_deterministic() {
     let second = plain(&grade_client(&[("SEARCH", hook)], Duration::from_secs(10)));
     assert_eq!(first, second);
 }
+
+#[test]
+fn a_program_that_dies_at_start_is_not_restarted_forever() {
+    let report = grade_client(&[("BEFORE_HELLO", "sys.exit(4)")], Duration::from_secs(10));
+    let tests = results(&report);
+    assert!(reason(tests[0]).contains("exited with status 4 while starting up"), "{}", reason(tests[0]));
+    assert!(!reason(tests[1]).contains("not started again"));
+    assert!(
+        reason(tests[2]).contains("not started again: it failed to start 2 times in a row"),
+        "{}",
+        reason(tests[2])
+    );
+    assert!(tests.iter().all(|t| t.status == TestStatus::Error(FailureKind::Crashed)));
+}

@@ -76,7 +76,7 @@ fn assignment_dir(args: &CheckArgs) -> PathBuf {
     PathBuf::from(BUNDLED_ASSIGNMENT)
 }
 
-fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {
+pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {
     if wanted.is_empty() {
         return Ok((0..assignment.questions.len()).collect());
     }
@@ -92,7 +92,7 @@ fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<us
 }
 
 /// Loads every test tree once and pairs it with the reference's answer.
-fn plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
+pub(super) fn plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
     let mut trees: HashMap<PathBuf, Arc<Tree>> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {

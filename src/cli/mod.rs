@@ -3,6 +3,7 @@
 //! Exit status everywhere: 0 success, 1 a check failed (grading), 2 a usage
 //! or input error. Errors go to stderr; stdout carries only results.
 
+mod batch;
 mod check;
 mod import;
 mod init;
@@ -33,6 +34,10 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Grade a submission: run it, compare value, action and visited order, report.
     Check(check::CheckArgs),
+    /// Grade a folder of submissions in parallel into a gradebook, reports and a summary.
+    Batch(batch::BatchArgs),
+    /// Combine the outputs of `batch` runs (e.g. shards) into one gradebook.
+    Merge(batch::MergeArgs),
     /// Set up a folder with the starter code, the kit and the handout.
     Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
@@ -87,6 +92,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Batch(args) => batch::run(&args),
+        Command::Merge(args) => batch::run_merge(&args),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
     };

@@ -82,13 +82,22 @@ pub struct SessionLimits {
 pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionLimits) -> Vec<SearchRecord> {
     let mut program: Option<RunningProgram> = None;
     let mut records = Vec::with_capacity(jobs.len());
+    let mut failed_starts = 0;
     for job in jobs {
         let started = Instant::now();
         let deadline = started + limits.per_search;
         if program.is_none() {
+            if failed_starts >= MAX_FAILED_STARTS {
+                records.push(not_restarted(records.last()));
+                continue;
+            }
             match start_and_greet(spec, deadline, limits.per_search) {
-                Ok(started_program) => program = Some(started_program),
+                Ok(started_program) => {
+                    program = Some(started_program);
+                    failed_starts = 0;
+                }
                 Err((failure, stderr)) => {
+                    failed_starts += 1;
                     records.push(SearchRecord {
                         answer: Err(failure),
                         visited: Vec::new(),
@@ -120,6 +129,27 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
 }
 
 type StartFailure = (ProgramFailure, String);
+
+/// A program that fails to start this many times in a row is not started again.
+const MAX_FAILED_STARTS: usize = 2;
+
+/// The remaining tests of a program that keeps failing to start fail the same way.
+fn not_restarted(last: Option<&SearchRecord>) -> SearchRecord {
+    let (kind, message) = match last.map(|record| &record.answer) {
+        Some(Err(failure)) => (failure.kind, failure.message.clone()),
+        _ => (FailureKind::NotStarted, "your program did not start".to_string()),
+    };
+    SearchRecord {
+        answer: Err(ProgramFailure {
+            kind,
+            message: format!("{message} (not started again: it failed to start {MAX_FAILED_STARTS} times in a row)"),
+            details: None,
+        }),
+        visited: Vec::new(),
+        stderr: String::new(),
+        elapsed: Duration::ZERO,
+    }
+}
 
 /// Starts the program and checks its `hello`.
 fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Result<RunningProgram, StartFailure> {

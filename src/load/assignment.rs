@@ -67,6 +67,13 @@ struct RawQuestion {
 
 /// Reads `DIR/assignment.yaml` (or a file path given directly).
 pub fn load_assignment(path: &Path) -> Result<Assignment, LoadError> {
+    load_assignment_with_hidden(path, None)
+}
+
+/// Like [`load_assignment`], with `hidden_tests` looked up in `hidden_dir`
+/// instead of the tests folder: instructors keep hidden tests out of the
+/// repository students see.
+pub fn load_assignment_with_hidden(path: &Path, hidden_dir: Option<&Path>) -> Result<Assignment, LoadError> {
     let file = if path.is_dir() { path.join(ASSIGNMENT_FILE) } else { path.to_path_buf() };
     let dir = file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let text = std::fs::read_to_string(&file).map_err(|error| {
@@ -75,11 +82,16 @@ pub fn load_assignment(path: &Path) -> Result<Assignment, LoadError> {
     let raw: RawAssignment = serde_saphyr::from_str_with_options(&text, parser_options())
         .map_err(|error| LoadError::new(&file, vec![yaml_diagnostic(&error)], Some(&text)))?;
     let mut diagnostics = Vec::new();
-    let assignment = translate(raw, &dir, &mut diagnostics);
+    let assignment = translate(raw, &dir, hidden_dir, &mut diagnostics);
     if diagnostics.is_empty() { Ok(assignment) } else { Err(LoadError::new(&file, diagnostics, Some(&text))) }
 }
 
-fn translate(raw: RawAssignment, dir: &Path, diagnostics: &mut Vec<Diagnostic>) -> Assignment {
+fn translate(
+    raw: RawAssignment,
+    dir: &Path,
+    hidden_dir: Option<&Path>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Assignment {
     let name = raw.name.unwrap_or_else(|| {
         dir.canonicalize()
             .ok()
@@ -87,6 +99,7 @@ fn translate(raw: RawAssignment, dir: &Path, diagnostics: &mut Vec<Diagnostic>) 
             .unwrap_or_default()
     });
     let tests_dir = dir.join(raw.tests_dir.as_deref().unwrap_or("."));
+    let folders = TestFolders { public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::new();
     for question in raw.questions {
@@ -98,7 +111,7 @@ fn translate(raw: RawAssignment, dir: &Path, diagnostics: &mut Vec<Diagnostic>) 
                 format!("duplicate question id `{}`", question.id.value),
             ));
         }
-        if let Some(question) = translate_question(question, position, &tests_dir, diagnostics) {
+        if let Some(question) = translate_question(question, position, &folders, diagnostics) {
             questions.push(question);
         }
     }
@@ -127,10 +140,16 @@ fn seconds(value: Option<f64>, default: f64) -> Duration {
     Duration::try_from_secs_f64(value.unwrap_or(default)).unwrap_or(Duration::from_secs_f64(default))
 }
 
+/// Where test paths start: public tests, and hidden ones.
+struct TestFolders<'a> {
+    public: &'a Path,
+    hidden: &'a Path,
+}
+
 fn translate_question(
     raw: RawQuestion,
     position: Option<Position>,
-    tests_dir: &Path,
+    folders: &TestFolders<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Question> {
     let algorithm = match raw.algorithm.value.parse::<Algorithm>() {
@@ -155,9 +174,9 @@ fn translate_question(
             .push(Diagnostic::at(position, format!("question `{}`: points must be a number >= 0", raw.id.value)));
     }
     let mut tests = Vec::new();
-    for (patterns, hidden) in [(&raw.tests, false), (&raw.hidden_tests, true)] {
+    for (patterns, hidden, folder) in [(&raw.tests, false, folders.public), (&raw.hidden_tests, true, folders.hidden)] {
         for pattern in patterns {
-            match expand_pattern(tests_dir, &pattern.value) {
+            match expand_pattern(folder, &pattern.value) {
                 Ok(paths) => tests.extend(paths.into_iter().map(|path| TestFile { path, hidden })),
                 Err(message) => diagnostics.push(Diagnostic::at(spanned_position(pattern), message)),
             }

@@ -1,0 +1,157 @@
+//! A batch's output folder:
+//!
+//! ```text
+//! OUT/gradebook.csv            one row per student
+//! OUT/summary.md               histogram, pass rates, the tests most students fail
+//! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
+//! OUT/reports/STUDENT/         report.txt, report.json, junit.xml, results.json (Gradescope), report.md
+//! ```
+//!
+//! Every file is written to a temporary name and renamed, so a run killed at
+//! any moment leaves whole files behind.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::gradebook::{StoredResult, write_csv};
+use super::summary::summary_markdown;
+use crate::grader::plan::Assignment;
+use crate::grader::verdict::GradeReport;
+use crate::report::{Format, render};
+
+/// The report files written for each student, by format.
+pub const REPORT_FILES: [(Format, &str); 5] = [
+    (Format::Text, "report.txt"),
+    (Format::Json, "report.json"),
+    (Format::Junit, "junit.xml"),
+    (Format::Gradescope, "results.json"),
+    (Format::Markdown, "report.md"),
+];
+
+/// Creates the output folders.
+pub fn prepare(out: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(out.join("results"))?;
+    std::fs::create_dir_all(out.join("reports"))
+}
+
+fn result_path(out: &Path, student: &str) -> PathBuf {
+    out.join("results").join(format!("{student}.json"))
+}
+
+/// A previous run's result for `student`, if readable.
+pub fn read_result(out: &Path, student: &str) -> Option<StoredResult> {
+    let text = std::fs::read_to_string(result_path(out, student)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Every result in the folder, sorted by student.
+pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
+    let mut results = Vec::new();
+    let dir = out.join("results");
+    if !dir.is_dir() {
+        return Ok(results);
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json")
+            && let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(result) = serde_json::from_str::<StoredResult>(&text)
+        {
+            results.push(result);
+        }
+    }
+    results.sort_by(|a, b| a.student.cmp(&b.student));
+    Ok(results)
+}
+
+/// Writes a student's reports, then their result (the result last: it marks the student done).
+pub fn write_result(out: &Path, result: &StoredResult, report: Option<&GradeReport>) -> io::Result<()> {
+    let reports = out.join("reports").join(&result.student);
+    std::fs::create_dir_all(&reports)?;
+    match report {
+        Some(report) => {
+            for (format, file) in REPORT_FILES {
+                write_atomically(&reports.join(file), render(report, format, false).as_bytes())?;
+            }
+        }
+        None => {
+            let text = format!("{}: not graded: {}\n", result.student, result.message.as_deref().unwrap_or(""));
+            write_atomically(&reports.join("report.txt"), text.as_bytes())?;
+        }
+    }
+    let json = serde_json::to_string_pretty(result).expect("results are plain data");
+    write_atomically(&result_path(out, &result.student), json.as_bytes())
+}
+
+/// Rewrites `gradebook.csv` from every result in the folder.
+pub fn write_gradebook(out: &Path, assignment: &Assignment, selected: &[usize]) -> io::Result<()> {
+    let results = read_all_results(out)?;
+    let ids: Vec<String> = selected.iter().map(|&i| assignment.questions[i].id.clone()).collect();
+    let mut csv = Vec::new();
+    write_csv(&results, &ids, &mut csv).map_err(io::Error::other)?;
+    write_atomically(&out.join("gradebook.csv"), &csv)
+}
+
+/// Rewrites `summary.md` from every result in the folder.
+pub fn write_summary(out: &Path, assignment: &Assignment, selected: &[usize]) -> io::Result<()> {
+    let results = read_all_results(out)?;
+    let ids: Vec<String> = selected.iter().map(|&i| assignment.questions[i].id.clone()).collect();
+    write_atomically(&out.join("summary.md"), summary_markdown(&assignment.title, &ids, &results).as_bytes())
+}
+
+/// Combines shard outputs into `target`: results and reports are copied,
+/// then the gradebook and summary are rebuilt from all of them. A student
+/// found in two shards with different results is an error.
+pub fn merge(sources: &[PathBuf], target: &Path, assignment: &Assignment, selected: &[usize]) -> io::Result<usize> {
+    prepare(target)?;
+    let mut seen: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for source in sources {
+        if !source.join("results").is_dir() {
+            return Err(io::Error::new(io::ErrorKind::NotFound, format!("{} is not a batch output", source.display())));
+        }
+        for result in read_all_results(source)? {
+            if let Some(previous) = seen.get(&result.student)
+                && previous != &result.fingerprint
+            {
+                return Err(io::Error::other(format!(
+                    "{} was graded differently in two outputs; regrade it in one",
+                    result.student
+                )));
+            }
+            seen.insert(result.student.clone(), result.fingerprint.clone());
+            if source != target {
+                copy_reports(
+                    &source.join("reports").join(&result.student),
+                    &target.join("reports").join(&result.student),
+                )?;
+                let json = serde_json::to_string_pretty(&result).expect("results are plain data");
+                write_atomically(&result_path(target, &result.student), json.as_bytes())?;
+            }
+        }
+    }
+    write_gradebook(target, assignment, selected)?;
+    write_summary(target, assignment, selected)?;
+    Ok(seen.len())
+}
+
+fn copy_reports(from: &Path, to: &Path) -> io::Result<()> {
+    if !from.is_dir() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_type()?.is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `path` through a temporary file and a rename: readers and killed
+/// runs see the old file or the new one, never half of one.
+fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let temporary = path.with_extension("partial");
+    std::fs::write(&temporary, contents)?;
+    std::fs::rename(&temporary, path)
+}

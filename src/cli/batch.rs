@@ -1,0 +1,188 @@
+//! `treegrade batch` and `treegrade merge`: grade a folder of submissions
+//! into a gradebook, and combine the outputs of shards.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::check::{BUNDLED_ASSIGNMENT, plan};
+use super::{Failure, emit};
+use crate::batch::gradebook::{GradingStatus, StoredResult};
+use crate::batch::shard::Shard;
+use crate::batch::{BatchConfig, Event, list_submissions, output, run_batch};
+use crate::grader::submission;
+use crate::load::assignment::load_assignment_with_hidden;
+
+/// Flags of `treegrade batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// A folder with one subfolder per submission; the subfolder's name is the student id.
+    submissions: PathBuf,
+    /// The assignment folder (default: the bundled assignment).
+    #[arg(long, value_name = "DIR")]
+    assignment: Option<PathBuf>,
+    /// Submissions graded at once (default: the number of cores).
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Where the gradebook, summary and reports go.
+    #[arg(long, value_name = "DIR", default_value = "grading-output")]
+    out: PathBuf,
+    /// Where the assignment's hidden tests are (instead of its tests folder).
+    #[arg(long, value_name = "DIR")]
+    hidden: Option<PathBuf>,
+    /// Per-test time limit in seconds (overrides the assignment's).
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
+    /// Memory limit of a student program, in MB.
+    #[arg(long, value_name = "MB", default_value = "1024")]
+    memory: u64,
+    /// Grade only shard K of N (K/N), for fanning out over CI jobs; see `merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Regrade every submission, even those unchanged since the last run.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Flags of `treegrade merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output folders of `treegrade batch` runs (e.g. one per shard).
+    #[arg(required = true)]
+    outputs: Vec<PathBuf>,
+    /// The merged output folder.
+    #[arg(long, short, value_name = "DIR", default_value = "grading-output")]
+    out: PathBuf,
+    /// The assignment the outputs were graded on (default: the bundled one).
+    #[arg(long, value_name = "DIR")]
+    assignment: Option<PathBuf>,
+    /// Where the assignment's hidden tests are.
+    #[arg(long, value_name = "DIR")]
+    hidden: Option<PathBuf>,
+}
+
+pub fn run(args: &BatchArgs) -> Result<(), Failure> {
+    let assignment_dir = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let mut assignment =
+        load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
+    if let Some(seconds) = args.timeout {
+        assignment.time_limit = Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|limit| !limit.is_zero())
+            .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
+    }
+    let selected: Vec<usize> = (0..assignment.questions.len()).collect();
+    let tests = plan(&assignment, &selected)?;
+    let mut submissions = list_submissions(&args.submissions)
+        .map_err(|e| Failure::Usage(format!("cannot list submissions in {}: {e}", args.submissions.display())))?;
+    if let Some(shard) = args.shard {
+        submissions.retain(|s| shard.contains(&s.student));
+    }
+    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+    let config = BatchConfig {
+        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        out: args.out.clone(),
+        force: args.force,
+        settings_key: format!("time limit {:?}; memory {} MB", assignment.time_limit, args.memory),
+    };
+    let stop = stop_on_interrupt()?;
+    let progress = Progress::new(submissions.len());
+    let results = run_batch(&assignment, &selected, &tests, kits.path(), &submissions, &config, &stop, |event| {
+        progress.record(event)
+    })
+    .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
+    progress.finish();
+    emit(&closing_line(&results, submissions.len(), &config));
+    if stop.load(Ordering::SeqCst) {
+        return Err(Failure::Usage("interrupted: the finished rows are in the gradebook; run again to go on".into()));
+    }
+    Ok(())
+}
+
+pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
+    let assignment_dir = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let assignment =
+        load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
+    let selected: Vec<usize> = (0..assignment.questions.len()).collect();
+    let count =
+        output::merge(&args.outputs, &args.out, &assignment, &selected).map_err(|e| Failure::Usage(e.to_string()))?;
+    emit(&format!("merged {count} students from {} outputs into {}\n", args.outputs.len(), args.out.display()));
+    Ok(())
+}
+
+/// The first Ctrl-C (or SIGTERM) lets running submissions finish and starts
+/// no more; a second one ends the process at once.
+fn stop_on_interrupt() -> Result<Arc<AtomicBool>, Failure> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
+            .map_err(|e| Failure::Usage(format!("cannot handle interrupts: {e}")))?;
+    }
+    Ok(stop)
+}
+
+fn closing_line(results: &[StoredResult], total: usize, config: &BatchConfig) -> String {
+    let problems = results.iter().filter(|r| r.status != GradingStatus::Ok).count();
+    format!(
+        "graded {} of {total} submissions ({problems} with problems): {}/gradebook.csv, {}/summary.md\n",
+        results.len(),
+        config.out.display(),
+        config.out.display()
+    )
+}
+
+/// A progress bar on a terminal; plain lines elsewhere and when `CI` is set.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    done: std::cell::Cell<usize>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let interactive = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+        let bar = interactive.then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} graded, ETA {eta} {msg}")
+                    .expect("the template is valid"),
+            );
+            bar
+        });
+        Progress { bar, total, done: std::cell::Cell::new(0) }
+    }
+
+    fn record(&self, event: &Event) {
+        self.done.set(self.done.get() + 1);
+        let (verb, result) = match event {
+            Event::Skipped(result) => ("unchanged", result),
+            Event::Graded(result) => ("graded", result),
+        };
+        let line = format!(
+            "{verb} {}: {}/{} ({})",
+            result.student,
+            (result.score * 100.0).round() / 100.0,
+            result.max_score,
+            result.status.name()
+        );
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(line);
+                bar.inc(1);
+            }
+            None => eprintln!("[{}/{}] {line}", self.done.get(), self.total),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! `treegrade batch` and `treegrade merge` on a mixed class: a correct
+//! student, a broken one, an empty starter, an empty folder, a program that
+//! dies at once and one that hangs.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A small assignment over three curated trees, so the class grades fast.
+fn small_assignment(dir: &Path) -> PathBuf {
+    let assignment = dir.join("assignment");
+    std::fs::create_dir_all(&assignment).unwrap();
+    std::fs::write(
+        assignment.join("assignment.yaml"),
+        format!(
+            "title: Small\ntime_limit: 2\ntests_dir: {}\nlanguages:\n  - {{name: python, detect: [search.py], run: [python3, -u, search.py], env: {{PYTHONPATH: \"{{kits}}/python\"}}}}\nquestions:\n  - {{id: q1, points: 2, algorithm: minimax, tests: [aima-fig5-2.yaml, three-bin-minimax.yaml]}}\n  - {{id: q2, points: 2, algorithm: alphabeta, prune_on_equal: false, tests: [aima-fig5-2.yaml, alphabeta-deep-cutoff.yaml]}}\n",
+            repo().join("test-cases").display()
+        ),
+    )
+    .unwrap();
+    assignment
+}
+
+fn write_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    let reference = std::fs::read_to_string(repo().join("reference/python/search.py")).unwrap();
+    let student = |name: &str, source: &str| {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("search.py"), source).unwrap();
+    };
+    student("alice", &reference);
+    let no_pruning = reference.replace("return high >= low if game.prune_on_equal else high > low", "return False");
+    assert_ne!(no_pruning, reference, "the mutation applies");
+    student("bob", &no_pruning);
+    student(
+        "carol",
+        &std::fs::read_to_string(repo().join("assignments/adversarial-search/starter/python/search.py")).unwrap(),
+    );
+    std::fs::create_dir_all(class.join("dave")).unwrap();
+    student("erin", "import sys\nsys.exit(4)\n");
+    student("frank", &reference.replace("def minimax(game", "import time\ntime.sleep(60)\ndef minimax(game"));
+    class
+}
+
+fn batch(assignment: &Path, class: &Path, out: &Path, extra: &[&str]) -> Output {
+    Command::cargo_bin("treegrade")
+        .unwrap()
+        .env("CI", "true")
+        .arg("batch")
+        .arg(class)
+        .arg("--assignment")
+        .arg(assignment)
+        .arg("--out")
+        .arg(out)
+        .args(["--jobs", "2"])
+        .args(extra)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap()
+}
+
+fn gradebook(out: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(header, ["student", "total", "max", "q1", "q2", "status", "wall_time_s", "message"]);
+    reader.records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect()
+}
+
+/// student, total, q1, q2, status
+fn essentials(rows: &[Vec<String>]) -> Vec<[String; 5]> {
+    rows.iter().map(|r| [r[0].clone(), r[1].clone(), r[3].clone(), r[4].clone(), r[5].clone()]).collect()
+}
+
+#[test]
+fn a_mixed_class_gets_the_right_gradebook_and_reruns_are_instant() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = write_class(scratch.path());
+    let out = scratch.path().join("out");
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = gradebook(&out);
+    let expected = [
+        ["alice", "4", "2", "2", "ok"],
+        ["bob", "2", "2", "0", "ok"],
+        ["carol", "0", "0", "0", "ok"],
+        ["dave", "0", "0", "0", "not-gradable"],
+        ["erin", "0", "0", "0", "crashed"],
+        ["frank", "0", "0", "0", "timed-out"],
+    ];
+    let expected: Vec<[String; 5]> = expected.iter().map(|row| row.map(str::to_string)).collect();
+    assert_eq!(essentials(&rows), expected);
+    assert!(rows[3][7].contains("found no submission in dave"), "{:?}", rows[3]);
+    for file in ["report.txt", "report.json", "junit.xml", "results.json", "report.md"] {
+        assert!(out.join("reports/bob").join(file).is_file(), "{file}");
+    }
+    let bob = std::fs::read_to_string(out.join("reports/bob/report.txt")).unwrap();
+    assert!(bob.contains("likely cause: no pruning at all"), "{bob}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("6 submissions") && summary.contains("| timed-out | 1 |"), "{summary}");
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(progress.contains("[6/6]"), "plain progress lines under CI: {progress}");
+
+    let started = Instant::now();
+    let again = batch(&assignment, &class, &out, &[]);
+    assert!(started.elapsed() < Duration::from_secs(5), "an unchanged batch is not regraded");
+    assert_eq!(String::from_utf8_lossy(&again.stderr).matches("unchanged").count(), 6);
+    assert_eq!(essentials(&gradebook(&out)), expected);
+
+    std::fs::write(class.join("carol/search.py"), std::fs::read(repo().join("reference/python/search.py")).unwrap())
+        .unwrap();
+    let changed = batch(&assignment, &class, &out, &[]);
+    let log = String::from_utf8_lossy(&changed.stderr);
+    assert!(log.contains("graded carol: 4/4") && log.matches("unchanged").count() == 5, "{log}");
+    let forced = batch(&assignment, &class, &out, &["--force"]);
+    assert_eq!(String::from_utf8_lossy(&forced.stderr).matches("unchanged").count(), 0);
+}
+
+#[test]
+fn shards_merge_into_the_full_gradebook() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = write_class(scratch.path());
+    std::fs::remove_dir_all(class.join("frank")).unwrap();
+    let full = scratch.path().join("full");
+    batch(&assignment, &class, &full, &[]);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| scratch.path().join(format!("shard-{k}"))).collect();
+    for (k, shard) in shards.iter().enumerate() {
+        batch(&assignment, &class, shard, &["--shard", &format!("{}/3", k + 1)]);
+    }
+    let sizes: Vec<usize> = shards.iter().map(|s| gradebook(s).len()).collect();
+    assert_eq!(sizes.iter().sum::<usize>(), 5, "every student in exactly one shard: {sizes:?}");
+    let merged = scratch.path().join("merged");
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .arg("--assignment")
+        .arg(&assignment)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(essentials(&gradebook(&merged)), essentials(&gradebook(&full)));
+    assert!(merged.join("reports/alice/report.json").is_file());
+}
+
+#[test]
+fn a_killed_batch_keeps_its_finished_rows() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = write_class(scratch.path());
+    let out = scratch.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("treegrade"))
+        .env("CI", "true")
+        .arg("batch")
+        .arg(&class)
+        .arg("--assignment")
+        .arg(&assignment)
+        .arg("--out")
+        .arg(&out)
+        .args(["--jobs", "1"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // frank hangs for 2 s per test: kill the run once some rows are written.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let rows = std::fs::read_to_string(out.join("gradebook.csv")).map(|t| t.lines().count()).unwrap_or(0);
+        if rows >= 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let rows = gradebook(&out);
+    assert!(rows.len() >= 2, "finished rows survive: {rows:?}");
+    assert_eq!(rows[0][0], "alice");
+    assert_eq!(rows[0][1], "4");
+    let resumed = batch(&assignment, &class, &out, &[]);
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(log.matches("unchanged").count() >= rows.len(), "finished students are not regraded: {log}");
+    assert_eq!(gradebook(&out).len(), 6);
+}
