@@ -58,6 +58,19 @@ pub enum Event {
     Graded(StoredResult),
 }
 
+/// What every submission is graded on.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan<'a> {
+    /// The assignment.
+    pub assignment: &'a Assignment,
+    /// Indices of the questions graded.
+    pub selected: &'a [usize],
+    /// The tests with their reference answers.
+    pub tests: &'a [PlannedTest],
+    /// The folder holding the kits (`{kits}` in the assignment's env).
+    pub kits: &'a Path,
+}
+
 /// How a batch runs.
 #[derive(Clone, Debug)]
 pub struct BatchConfig {
@@ -77,17 +90,14 @@ pub struct BatchConfig {
 /// files are on disk. `stop`, once set (e.g. by Ctrl-C), stops new
 /// submissions from starting.
 pub fn run_batch(
-    assignment: &Assignment,
-    selected: &[usize],
-    tests: &[PlannedTest],
-    kits: &Path,
+    plan: &Plan<'_>,
     submissions: &[Submission],
     config: &BatchConfig,
     stop: &AtomicBool,
     mut on_event: impl FnMut(&Event),
 ) -> std::io::Result<Vec<StoredResult>> {
     output::prepare(&config.out)?;
-    let assignment_key = assignment_fingerprint(assignment, tests, &config.settings_key)?;
+    let assignment_key = assignment_fingerprint(plan.assignment, plan.tests, &config.settings_key)?;
     let mut results = Vec::new();
     let mut pending = Vec::new();
     for submission in submissions {
@@ -112,7 +122,7 @@ pub fn run_batch(
                     let Some((submission, fingerprint)) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let graded = grade_one(assignment, selected, tests, kits, submission, fingerprint);
+                    let graded = grade_one(plan, submission, fingerprint);
                     if sender.send(graded).is_err() {
                         break;
                     }
@@ -122,7 +132,7 @@ pub fn run_batch(
         drop(sender);
         for (stored, report) in receiver {
             let written = output::write_result(&config.out, &stored, report.as_ref())
-                .and_then(|()| output::write_gradebook(&config.out, assignment, selected));
+                .and_then(|()| output::write_gradebook(&config.out, plan.assignment, plan.selected));
             if let Err(error) = written {
                 stop.store(true, Ordering::SeqCst);
                 write_error.lock().expect("no panics while holding").get_or_insert(error);
@@ -135,21 +145,15 @@ pub fn run_batch(
     if let Some(error) = write_error.into_inner().expect("threads are done") {
         return Err(error);
     }
-    output::write_gradebook(&config.out, assignment, selected)?;
-    output::write_summary(&config.out, assignment, selected)?;
+    output::write_gradebook(&config.out, plan.assignment, plan.selected)?;
+    output::write_summary(&config.out, plan.assignment, plan.selected)?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
 }
 
 /// Grades one submission in a scratch copy of its folder.
-fn grade_one(
-    assignment: &Assignment,
-    selected: &[usize],
-    tests: &[PlannedTest],
-    kits: &Path,
-    submission: &Submission,
-    fingerprint: &str,
-) -> (StoredResult, Option<GradeReport>) {
+fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (StoredResult, Option<GradeReport>) {
+    let Plan { assignment, selected, tests, kits } = *plan;
     let started = Instant::now();
     let outcome = tempfile::Builder::new()
         .prefix("treegrade-scratch-")

@@ -14,7 +14,7 @@ use super::check::{BUNDLED_ASSIGNMENT, plan};
 use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
-use crate::batch::{BatchConfig, Event, list_submissions, output, run_batch};
+use crate::batch::{BatchConfig, Event, Plan, list_submissions, output, run_batch};
 use crate::grader::submission;
 use crate::load::assignment::load_assignment_with_hidden;
 
@@ -92,10 +92,9 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     };
     let stop = stop_on_interrupt()?;
     let progress = Progress::new(submissions.len());
-    let results = run_batch(&assignment, &selected, &tests, kits.path(), &submissions, &config, &stop, |event| {
-        progress.record(event)
-    })
-    .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
+    let plan = Plan { assignment: &assignment, selected: &selected, tests: &tests, kits: kits.path() };
+    let results = run_batch(&plan, &submissions, &config, &stop, |event| progress.record(event))
+        .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
     progress.finish();
     emit(&closing_line(&results, submissions.len(), &config));
     if stop.load(Ordering::SeqCst) {
