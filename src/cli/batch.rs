@@ -15,7 +15,7 @@ use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
 use crate::batch::{BatchConfig, Event, Plan, list_submissions, output, run_batch};
-use crate::grader::submission;
+use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
 
 /// Flags of `treegrade batch`.
@@ -97,6 +97,15 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
     progress.finish();
     emit(&closing_line(&results, submissions.len(), &config));
+    if let Some(times) = usage::cpu_times() {
+        let total = (times.own + times.children).as_secs_f64().max(f64::EPSILON);
+        eprintln!(
+            "CPU time: grader {:.2} s, student programs and builds {:.2} s (grader {:.1}%)",
+            times.own.as_secs_f64(),
+            times.children.as_secs_f64(),
+            100.0 * times.own.as_secs_f64() / total
+        );
+    }
     if stop.load(Ordering::SeqCst) {
         return Err(Failure::Usage("interrupted: the finished rows are in the gradebook; run again to go on".into()));
     }

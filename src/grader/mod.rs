@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod runner;
 pub mod session;
 pub mod submission;
+pub mod usage;
 pub mod verdict;
 
 use std::path::{Path, PathBuf};
