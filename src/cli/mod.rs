@@ -5,6 +5,7 @@
 
 mod batch;
 mod check;
+mod generate;
 mod import;
 mod init;
 mod solve;
@@ -38,6 +39,8 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Combine the outputs of `batch` runs (e.g. shards) into one gradebook.
     Merge(batch::MergeArgs),
+    /// Generate random trees with `expect` blocks, deterministic per seed.
+    Gen(generate::GenArgs),
     /// Set up a folder with the starter code, the kit and the handout.
     Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
@@ -94,6 +97,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Batch(args) => batch::run(&args),
         Command::Merge(args) => batch::run_merge(&args),
+        Command::Gen(args) => generate::run(&args),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
     };

@@ -31,12 +31,34 @@ pub struct Diagnosis {
     pub explanation: String,
 }
 
-/// One mistake to try: how to reproduce it and how to explain it.
-struct Candidate {
-    bug: &'static str,
-    settings: SearchSettings,
-    quirks: Quirks,
-    explanation: String,
+/// A known mistake: how the reference reproduces it, and how to explain it.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// A stable name for the mistake.
+    pub bug: &'static str,
+    /// The settings the mistaken search runs with.
+    pub settings: SearchSettings,
+    /// The quirks it runs with.
+    pub quirks: Quirks,
+    /// What the student did and what to do instead.
+    pub explanation: String,
+}
+
+/// How many known mistakes produce exactly the reference's result on this
+/// tree (so a student making them would pass it): 0 for a tree that catches
+/// every one of them.
+pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
+    let Ok(reference) = search_with_quirks(tree, settings, Quirks::default()) else { return 0 };
+    candidates(tree, settings)
+        .iter()
+        .filter(|candidate| {
+            search_with_quirks(tree, &candidate.settings, candidate.quirks).is_ok_and(|outcome| {
+                outcome.visited == reference.visited
+                    && values_match(outcome.value, reference.value)
+                    && outcome.action == reference.action
+            })
+        })
+        .count()
 }
 
 /// The mistake whose trace equals the student's, if any.
@@ -52,7 +74,7 @@ pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'
 }
 
 /// The mistakes that make sense for these settings, most specific first.
-fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
     let quirk = |bug, quirks, explanation: &str| Candidate {
         bug,
         settings: *settings,

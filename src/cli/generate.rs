@@ -1,0 +1,122 @@
+//! `treegrade gen`: random trees with `expect` blocks, deterministic per seed.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Failure, emit};
+use crate::generator::{GenOptions, generate, mistakes_left};
+use crate::load::write::tree_to_yaml;
+use crate::tree::NodeKind;
+
+/// Flags of `treegrade gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The seed: the same seed always gives the same trees.
+    #[arg(long)]
+    seed: u64,
+    /// Plies from the root to the leaves.
+    #[arg(long, default_value = "3")]
+    depth: u32,
+    /// Children per internal node: N, or LO..HI.
+    #[arg(long, default_value = "2..3", value_parser = parse_range::<u32>)]
+    branching: (u32, u32),
+    /// The kind of each ply, repeated: e.g. max,min,min (Pacman and two ghosts) or max,chance.
+    #[arg(long, default_value = "max,min", value_parser = parse_kinds)]
+    kinds: Kinds,
+    /// Leaf values: integers in LO..HI.
+    #[arg(long, default_value = "-9..9", value_parser = parse_range::<i64>, allow_hyphen_values = true)]
+    values: (i64, i64),
+    /// Probability that a leaf repeats its left sibling's value.
+    #[arg(long, default_value = "0.2")]
+    ties: f64,
+    /// Give every internal node an `eval`.
+    #[arg(long)]
+    evals: bool,
+    /// Write a depth limit into each file's `search` block (implies --evals).
+    #[arg(long, value_name = "PLIES")]
+    cut: Option<u32>,
+    /// Write a pruning convention into each file's `search` block.
+    #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
+    prune_on_equal: Option<bool>,
+    /// Keep only trees on which every known mistake (no pruning, reversed
+    /// children, the other pruning convention, ...) changes the result.
+    #[arg(long)]
+    discriminating: bool,
+    /// How many trees.
+    #[arg(long, default_value = "1")]
+    count: u64,
+    /// The folder to write `gen-SEED-N.yaml` files into.
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// Ply kinds as parsed from the command line.
+#[derive(Clone, Debug)]
+struct Kinds(Vec<NodeKind>);
+
+pub fn run(args: &GenArgs) -> Result<(), Failure> {
+    if !(0.0..=1.0).contains(&args.ties) {
+        return Err(Failure::Usage(format!("--ties {}: give a probability between 0 and 1", args.ties)));
+    }
+    let options = GenOptions {
+        seed: args.seed,
+        depth: args.depth.max(1),
+        branching: args.branching,
+        kinds: args.kinds.0.clone(),
+        values: args.values,
+        ties: args.ties,
+        evals: args.evals,
+        cut: args.cut,
+        prune_on_equal: args.prune_on_equal,
+        discriminating: args.discriminating,
+    };
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
+    let mut out = String::new();
+    for index in 0..args.count {
+        let name = format!("gen-{}-{:03}", args.seed, index + 1);
+        let tree = generate(&options, index, &name);
+        let path = args.out.join(format!("{name}.yaml"));
+        std::fs::write(&path, tree_to_yaml(&tree))
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        let note = if args.discriminating {
+            match mistakes_left(&tree) {
+                0 => ", exposes every known mistake".to_string(),
+                n => format!(", {n} known mistakes would still pass it"),
+            }
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("wrote {} ({} nodes{note})\n", path.display(), tree.len()));
+    }
+    emit(&out);
+    Ok(())
+}
+
+fn parse_range<T: std::str::FromStr + PartialOrd + Copy>(text: &str) -> Result<(T, T), String> {
+    let problem = || format!("`{text}` is not a number or a range LO..HI");
+    let (low, high) = match text.split_once("..") {
+        Some((low, high)) => (low.trim().parse().map_err(|_| problem())?, high.trim().parse().map_err(|_| problem())?),
+        None => {
+            let value = text.trim().parse().map_err(|_| problem())?;
+            (value, value)
+        }
+    };
+    if low > high {
+        return Err(format!("`{text}`: the low end is above the high end"));
+    }
+    Ok((low, high))
+}
+
+fn parse_kinds(text: &str) -> Result<Kinds, String> {
+    text.split(',')
+        .map(|kind| match kind.trim() {
+            "max" => Ok(NodeKind::Max),
+            "min" => Ok(NodeKind::Min),
+            "chance" => Ok(NodeKind::Chance),
+            other => Err(format!("unknown kind `{other}` (expected max, min or chance)")),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Kinds)
+}
