@@ -76,6 +76,7 @@ fn assignment(time_limit: Duration) -> Assignment {
             prune_on_equal: None,
             scoring: Scoring::PerTest,
             tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
+            generate: None,
         }],
     }
 }

@@ -73,6 +73,7 @@ fn mixed_report() -> GradeReport {
                 test("three-bin-minimax.yaml", false),
                 test("alphabeta-deep-cutoff.yaml", true),
             ],
+            generate: None,
         }],
     };
     let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();

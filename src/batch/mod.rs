@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-use crate::grader::plan::{Assignment, PlannedTest};
+use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::verdict::GradeReport;
 use crate::grader::{NotGradable, Target, grade};
 use gradebook::StoredResult;
@@ -69,6 +69,8 @@ pub struct Plan<'a> {
     pub tests: &'a [PlannedTest],
     /// The folder holding the kits (`{kits}` in the assignment's env).
     pub kits: &'a Path,
+    /// The course's secret, from which each student's generated trees derive.
+    pub secret: &'a str,
 }
 
 /// How a batch runs.
@@ -97,7 +99,9 @@ pub fn run_batch(
     mut on_event: impl FnMut(&Event),
 ) -> std::io::Result<Vec<StoredResult>> {
     output::prepare(&config.out)?;
-    let assignment_key = assignment_fingerprint(plan.assignment, plan.tests, &config.settings_key)?;
+    let secret_key = hex(&Sha256::digest(plan.secret.as_bytes()));
+    let assignment_key =
+        assignment_fingerprint(plan.assignment, plan.tests, &format!("{}; {secret_key}", config.settings_key))?;
     let mut results = Vec::new();
     let mut pending = Vec::new();
     for submission in submissions {
@@ -153,7 +157,9 @@ pub fn run_batch(
 
 /// Grades one submission in a scratch copy of its folder.
 fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (StoredResult, Option<GradeReport>) {
-    let Plan { assignment, selected, tests, kits } = *plan;
+    let Plan { assignment, selected, tests, kits, secret } = *plan;
+    let mut tests = tests.to_vec();
+    tests.extend(generated_tests(assignment, selected, &submission.student, secret));
     let started = Instant::now();
     let outcome = tempfile::Builder::new()
         .prefix("treegrade-scratch-")
@@ -168,7 +174,7 @@ fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (St
                 // Name the student's folder, not the scratch copy.
                 NotGradable(message.replace(&copy.display().to_string(), &submission.student))
             };
-            let mut report = grade(assignment, selected, tests, &target, kits).map_err(in_words)?;
+            let mut report = grade(assignment, selected, &tests, &target, kits).map_err(in_words)?;
             report.submission = submission.student.clone();
             Ok(report)
         });

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::{BUNDLED_ASSIGNMENT, plan};
+use super::check::{BUNDLED_ASSIGNMENT, SECRET_VARIABLE, plan};
 use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
@@ -92,7 +92,8 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     };
     let stop = stop_on_interrupt()?;
     let progress = Progress::new(submissions.len());
-    let plan = Plan { assignment: &assignment, selected: &selected, tests: &tests, kits: kits.path() };
+    let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
+    let plan = Plan { assignment: &assignment, selected: &selected, tests: &tests, kits: kits.path(), secret: &secret };
     let results = run_batch(&plan, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
     progress.finish();

@@ -33,9 +33,22 @@ pub struct CheckArgs {
     /// Write the report to FILE (the text report still goes to stdout).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// The student id that generated questions derive trees from (default: the submission folder's name).
+    #[arg(long, value_name = "ID")]
+    student: Option<String>,
     /// Run this command instead of detecting the submission's language.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
+}
+
+/// The environment variable holding the course's secret for generated trees.
+pub const SECRET_VARIABLE: &str = "TREEGRADE_SECRET";
+
+/// A submission folder's name, as the student id.
+pub(super) fn student_id(dir: &Path) -> String {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let normal: PathBuf = absolute.components().collect();
+    normal.file_name().map_or_else(|| "student".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The assignment shipped in this repository.
@@ -44,7 +57,17 @@ pub const BUNDLED_ASSIGNMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assig
 pub fn run(args: &CheckArgs) -> Result<(), Failure> {
     let assignment = load_assignment(&assignment_dir(args)).map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
-    let tests = plan(&assignment, &selected)?;
+    let mut tests = plan(&assignment, &selected)?;
+    if plan::has_generated(&assignment, &selected) {
+        let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
+        let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
+        if secret.is_empty() {
+            eprintln!(
+                "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
+            );
+        }
+        tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret));
+    }
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target =
         Target { dir: args.submission.clone(), command: (!args.command.is_empty()).then(|| args.command.clone()) };

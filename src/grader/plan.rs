@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
+
 use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::generator::{GenOptions, generate};
 use crate::tree::Tree;
 
 /// An assignment: questions worth points, and how submissions are run.
@@ -73,6 +76,20 @@ pub struct Question {
     pub scoring: Scoring,
     /// The tree files, resolved and sorted.
     pub tests: Vec<TestFile>,
+    /// Trees generated for each student, in addition to `tests`.
+    pub generate: Option<Generated>,
+}
+
+/// A question's generated trees.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// How the trees are made (the seed is derived, see [`generated_tests`]).
+    pub options: GenOptions,
+    /// Trees per student.
+    pub count: u32,
+    /// `seed_from: student`: every student gets their own trees; otherwise
+    /// everyone gets the trees of `options.seed`.
+    pub per_student: bool,
 }
 
 /// One tree file a question runs.
@@ -149,6 +166,56 @@ pub fn plan_tests(
         }
     }
     if errors.is_empty() { Ok(planned) } else { Err(errors) }
+}
+
+/// The generated tests of the selected questions for one student.
+///
+/// A student's trees derive from a hash of the assignment's `secret`, the
+/// student id and the question: answers cannot be shared between students
+/// nor memorised, and an instructor who knows the secret can reproduce any
+/// student's trees. Without the secret (a student's own machine) the same
+/// call gives practice trees that differ from the graded ones.
+pub fn generated_tests(assignment: &Assignment, selected: &[usize], student: &str, secret: &str) -> Vec<PlannedTest> {
+    let mut planned = Vec::new();
+    for &index in selected {
+        let question = &assignment.questions[index];
+        let Some(generated) = &question.generate else { continue };
+        let seed =
+            if generated.per_student { student_seed(secret, student, &question.id) } else { generated.options.seed };
+        let options = GenOptions { seed, ..generated.options.clone() };
+        for n in 0..generated.count {
+            let name = format!("{}/generated-{}", question.id, n + 1);
+            let tree = Arc::new(generate(&options, u64::from(n), &name));
+            let settings = SearchSettings::resolve(
+                question.algorithm,
+                tree.search_defaults(),
+                question.depth,
+                question.prune_on_equal,
+            );
+            // Generated trees carry evals wherever a cut may fall, so the search cannot fail.
+            if let Ok(reference) = engine::search(&tree, &settings) {
+                let path = PathBuf::from(format!("(generated for {student})"));
+                planned.push(PlannedTest { question: index, name, path, hidden: false, tree, settings, reference });
+            }
+        }
+    }
+    planned
+}
+
+/// Whether any selected question generates trees.
+pub fn has_generated(assignment: &Assignment, selected: &[usize]) -> bool {
+    selected.iter().any(|&index| assignment.questions[index].generate.is_some())
+}
+
+fn student_seed(secret: &str, student: &str, question: &str) -> u64 {
+    let digest = Sha256::new()
+        .chain_update(secret)
+        .chain_update([0])
+        .chain_update(student)
+        .chain_update([0])
+        .chain_update(question)
+        .finalize();
+    u64::from_le_bytes(digest[..8].try_into().expect("a SHA-256 digest has 32 bytes"))
 }
 
 fn test_stem(test: &TestFile) -> String {

@@ -20,7 +20,9 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::engine::Algorithm;
-use crate::grader::plan::{Assignment, Language, Question, Scoring, TestFile};
+use crate::generator::GenOptions;
+use crate::grader::plan::{Assignment, Generated, Language, Question, Scoring, TestFile};
+use crate::tree::NodeKind;
 
 /// The file name of an assignment inside its folder.
 pub const ASSIGNMENT_FILE: &str = "assignment.yaml";
@@ -63,6 +65,30 @@ struct RawQuestion {
     tests: Vec<Spanned<String>>,
     #[serde(default)]
     hidden_tests: Vec<Spanned<String>>,
+    generate: Option<Spanned<RawGenerate>>,
+}
+
+/// `generate: {seed_from: student, count: 3, depth: 4, ...}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGenerate {
+    seed_from: Option<Spanned<String>>,
+    seed: Option<u64>,
+    #[serde(default = "default_count")]
+    count: u32,
+    depth: Option<u32>,
+    branching: Option<[u32; 2]>,
+    kinds: Option<Vec<Spanned<String>>>,
+    values: Option<[i64; 2]>,
+    ties: Option<f64>,
+    evals: Option<bool>,
+    cut: Option<u32>,
+    #[serde(default)]
+    discriminating: bool,
+}
+
+fn default_count() -> u32 {
+    3
 }
 
 /// Reads `DIR/assignment.yaml` (or a file path given directly).
@@ -120,9 +146,36 @@ fn translate(
         name,
         dir: dir.to_path_buf(),
         time_limit: seconds(raw.time_limit, 10.0),
-        languages: raw.languages.into_iter().map(translate_language).collect(),
+        languages: if raw.languages.is_empty() {
+            default_languages()
+        } else {
+            raw.languages.into_iter().map(translate_language).collect()
+        },
         questions,
     }
+}
+
+/// Python and Rust with the shipped kits, for assignments that declare no languages.
+fn default_languages() -> Vec<Language> {
+    let words = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+    vec![
+        Language {
+            name: "python".into(),
+            detect: words(&["search.py"]),
+            build: None,
+            build_time_limit: Duration::from_secs(600),
+            run: words(&["python3", "-u", "search.py"]),
+            env: vec![("PYTHONPATH".into(), "{kits}/python".into())],
+        },
+        Language {
+            name: "rust".into(),
+            detect: words(&["Cargo.toml"]),
+            build: Some(words(&["cargo", "build", "--release", "--offline", "--quiet"])),
+            build_time_limit: Duration::from_secs(600),
+            run: words(&["target/release/search"]),
+            env: Vec::new(),
+        },
+    ]
 }
 
 fn translate_language(raw: RawLanguage) -> Language {
@@ -182,7 +235,8 @@ fn translate_question(
             }
         }
     }
-    if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() {
+    let generate = raw.generate.and_then(|spec| translate_generate(spec, diagnostics));
+    if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() && generate.is_none() {
         diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
     }
     Some(Question {
@@ -194,7 +248,52 @@ fn translate_question(
         prune_on_equal: raw.prune_on_equal,
         scoring,
         tests,
+        generate,
     })
+}
+
+fn translate_generate(spec: Spanned<RawGenerate>, diagnostics: &mut Vec<Diagnostic>) -> Option<Generated> {
+    let position = spanned_position(&spec);
+    let raw = spec.value;
+    let per_student = match raw.seed_from.as_ref().map(|s| s.value.as_str()) {
+        Some("student") => true,
+        None => false,
+        Some(other) => {
+            let at = raw.seed_from.as_ref().and_then(spanned_position);
+            diagnostics.push(Diagnostic::at(at, format!("unknown seed_from `{other}` (the one choice is `student`)")));
+            return None;
+        }
+    };
+    if !per_student && raw.seed.is_none() {
+        diagnostics.push(Diagnostic::at(position, "`generate` needs `seed_from: student` or a fixed `seed`"));
+        return None;
+    }
+    let defaults = GenOptions::default();
+    let mut kinds = Vec::new();
+    for kind in raw.kinds.unwrap_or_default() {
+        match kind.value.as_str() {
+            "max" => kinds.push(NodeKind::Max),
+            "min" => kinds.push(NodeKind::Min),
+            "chance" => kinds.push(NodeKind::Chance),
+            other => {
+                diagnostics.push(Diagnostic::at(spanned_position(&kind), format!("unknown kind `{other}`")));
+                return None;
+            }
+        }
+    }
+    let options = GenOptions {
+        seed: raw.seed.unwrap_or(0),
+        depth: raw.depth.unwrap_or(defaults.depth).max(1),
+        branching: raw.branching.map_or(defaults.branching, |[low, high]| (low.min(high).max(1), high.max(low).max(1))),
+        kinds: if kinds.is_empty() { defaults.kinds } else { kinds },
+        values: raw.values.map_or(defaults.values, |[low, high]| (low.min(high), high.max(low))),
+        ties: raw.ties.unwrap_or(defaults.ties).clamp(0.0, 1.0),
+        evals: raw.evals.unwrap_or(false),
+        cut: raw.cut,
+        prune_on_equal: None,
+        discriminating: raw.discriminating,
+    };
+    Some(Generated { options, count: raw.count, per_student })
 }
 
 /// A path or glob relative to the tests folder; it must match something.
@@ -215,4 +314,46 @@ fn expand_pattern(tests_dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, Strin
         return Err(format!("`{pattern}` matches no file in {}", tests_dir.display()));
     }
     Ok(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Assignment, LoadError> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(ASSIGNMENT_FILE), text).unwrap();
+        load_assignment(dir.path())
+    }
+
+    #[test]
+    fn generated_questions_need_no_test_files() {
+        let assignment = load(
+            "questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed_from: student, count: 2, kinds: [max, min, min], branching: [3, 2]}}\n",
+        )
+        .unwrap();
+        let generated = assignment.questions[0].generate.as_ref().unwrap();
+        assert!(generated.per_student);
+        assert_eq!(generated.count, 2);
+        assert_eq!(generated.options.kinds, [NodeKind::Max, NodeKind::Min, NodeKind::Min]);
+        assert_eq!(generated.options.branching, (2, 3));
+        assert_eq!(assignment.languages.len(), 2, "Python and Rust by default");
+    }
+
+    #[test]
+    fn generate_blocks_are_checked() {
+        let error = load("questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed_from: teacher}}\n")
+            .unwrap_err();
+        assert!(
+            error.to_string().contains(":2:") && error.to_string().contains("unknown seed_from `teacher`"),
+            "{error}"
+        );
+        let error =
+            load("questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {count: 2}}\n").unwrap_err();
+        assert!(error.to_string().contains("needs `seed_from: student` or a fixed `seed`"), "{error}");
+        let error =
+            load("questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed: 1, kinds: [max, dice]}}\n")
+                .unwrap_err();
+        assert!(error.to_string().contains("unknown kind `dice`"), "{error}");
+    }
 }
