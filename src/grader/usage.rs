@@ -25,10 +25,13 @@ pub fn cpu_times() -> Option<CpuTimes> {
 /// command name (field 2) may hold spaces, so counting starts after its `)`.
 fn parse_stat(stat: &str) -> Option<CpuTimes> {
     let after_name = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<u64> = after_name.split_whitespace().skip(11).take(4).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+    let fields: Vec<u64> =
+        after_name.split_whitespace().skip(11).take(4).map(|f| f.parse().ok()).collect::<Option<_>>()?;
     let ticks = |t: u64| Duration::from_millis(t * 1000 / TICKS_PER_SECOND);
     match fields.as_slice() {
-        [utime, stime, cutime, cstime] => Some(CpuTimes { own: ticks(utime + stime), children: ticks(cutime + cstime) }),
+        [utime, stime, cutime, cstime] => {
+            Some(CpuTimes { own: ticks(utime + stime), children: ticks(cutime + cstime) })
+        }
         _ => None,
     }
 }
