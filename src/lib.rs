@@ -15,5 +15,6 @@ pub mod generator;
 pub mod grader;
 pub mod import;
 pub mod load;
+pub mod package;
 pub mod report;
 pub mod tree;

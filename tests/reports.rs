@@ -127,3 +127,16 @@ fn hidden_tests_never_show_expected_answers() {
         assert!(rendered.contains("hidden test: wrong visited order"), "{format:?}: {rendered}");
     }
 }
+
+#[test]
+fn prairielearn_results_score_in_zero_to_one() {
+    let report = mixed_report();
+    let results: serde_json::Value = serde_json::from_str(&render(&report, Format::Prairielearn, false)).unwrap();
+    assert_eq!(results["gradable"], true);
+    assert_eq!(results["score"], 0.25);
+    let tests = results["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 4);
+    assert_eq!((tests[0]["points"].as_f64(), tests[0]["max_points"].as_f64()), (Some(1.0), Some(1.0)));
+    assert_eq!(tests[1]["points"], 0.0);
+    assert!(tests[1]["output"].as_str().unwrap().contains("likely cause: no pruning"));
+}

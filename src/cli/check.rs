@@ -10,7 +10,7 @@ use clap::Args;
 use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::{self, Target, submission};
-use crate::load::assignment::load_assignment;
+use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::{LoadError, load_tree_file};
 use crate::report::{self, Format};
 use crate::tree::Tree;
@@ -33,6 +33,9 @@ pub struct CheckArgs {
     /// Write the report to FILE (the text report still goes to stdout).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Where the assignment's hidden tests are (instead of its tests folder).
+    #[arg(long, value_name = "DIR")]
+    hidden: Option<PathBuf>,
     /// The student id that generated questions derive trees from (default: the submission folder's name).
     #[arg(long, value_name = "ID")]
     student: Option<String>,
@@ -55,7 +58,8 @@ pub(super) fn student_id(dir: &Path) -> String {
 pub const BUNDLED_ASSIGNMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assignments/adversarial-search");
 
 pub fn run(args: &CheckArgs) -> Result<(), Failure> {
-    let assignment = load_assignment(&assignment_dir(args)).map_err(|e| Failure::Input(vec![e]))?;
+    let assignment = load_assignment_with_hidden(&assignment_dir(args), args.hidden.as_deref())
+        .map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
     let mut tests = plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {

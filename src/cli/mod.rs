@@ -6,6 +6,7 @@
 mod batch;
 mod check;
 mod generate;
+mod gradescope;
 mod import;
 mod init;
 mod solve;
@@ -41,6 +42,8 @@ enum Command {
     Merge(batch::MergeArgs),
     /// Generate random trees with `expect` blocks, deterministic per seed.
     Gen(generate::GenArgs),
+    /// Package an assignment as a Gradescope autograder zip.
+    Gradescope(gradescope::GradescopeArgs),
     /// Set up a folder with the starter code, the kit and the handout.
     Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
@@ -98,6 +101,7 @@ pub fn main() -> ExitCode {
         Command::Batch(args) => batch::run(&args),
         Command::Merge(args) => batch::run_merge(&args),
         Command::Gen(args) => generate::run(&args),
+        Command::Gradescope(args) => gradescope::run(&args),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
     };

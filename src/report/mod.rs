@@ -8,6 +8,7 @@ mod diff;
 mod gradescope;
 mod junit;
 mod markdown;
+mod prairielearn;
 mod text;
 
 use serde::Serialize;
@@ -29,6 +30,8 @@ pub enum Format {
     Gradescope,
     /// Markdown for a GitHub Actions job summary.
     Markdown,
+    /// PrairieLearn's external-grader `results.json`.
+    Prairielearn,
 }
 
 /// Renders `report` in `format`; `color` applies to text only.
@@ -39,6 +42,7 @@ pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
         Format::Junit => junit::render(report),
         Format::Gradescope => gradescope::render(report),
         Format::Markdown => markdown::render(report),
+        Format::Prairielearn => prairielearn::render(report),
     }
 }
 

@@ -1,0 +1,214 @@
+//! Packaging an assignment for the platforms courses grade on.
+//!
+//! `gradescope_zip` writes a Gradescope autograder: Gradescope unpacks it in
+//! `/autograder/source`, runs `setup.sh` once when it builds the image, and
+//! `run_autograder` for every submission. The zip carries the treegrade
+//! binary, the assignment with copies of exactly the tests it uses (hidden
+//! ones included), and the course secret for generated questions; and, when
+//! packaged from a checkout, the source to rebuild treegrade if the binary
+//! does not run on Gradescope's image. `run_autograder` always leaves a
+//! `results.json`, even when grading itself fails.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use zip::CompressionMethod;
+use zip::write::{SimpleFileOptions, ZipWriter};
+
+use crate::grader::plan::Assignment;
+use crate::load::assignment::ASSIGNMENT_FILE;
+
+/// Gradescope's setup script: keep the shipped binary if it runs here,
+/// otherwise build treegrade from the shipped source.
+pub const SETUP_SH: &str = r#"#!/usr/bin/env bash
+# Gradescope runs this once, as root, in /autograder/source.
+set -euo pipefail
+cd "$(dirname "$0")"
+apt-get update -qq && apt-get install -y -qq python3 >/dev/null || true
+chmod +x treegrade run_autograder
+if ./treegrade --version >/dev/null 2>&1; then
+  echo "treegrade runs: $(./treegrade --version)"
+  exit 0
+fi
+echo "the shipped binary does not run on this image; building treegrade from source"
+if ! command -v cargo >/dev/null; then
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+  . "$HOME/.cargo/env"
+fi
+(cd source && cargo build --release --locked)
+cp source/target/release/treegrade ./treegrade
+./treegrade --version
+"#;
+
+/// Gradescope's per-submission script. It never fails to write results.json.
+pub const RUN_AUTOGRADER: &str = r#"#!/usr/bin/env bash
+# Gradescope runs this for every submission; AUTOGRADER_ROOT is for testing.
+root=${AUTOGRADER_ROOT:-/autograder}
+cd "$root/source"
+mkdir -p "$root/results"
+results="$root/results/results.json"
+rm -f "$results"
+hidden=()
+[ -d hidden ] && hidden=(--hidden hidden)
+secret=""
+[ -f secret ] && secret=$(cat secret)
+student=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["users"][0]["email"])' \
+  "$root/submission_metadata.json" 2>/dev/null || echo submission)
+TREEGRADE_SECRET="$secret" ./treegrade check --assignment assignment "${hidden[@]}" \
+  --submission "$root/submission" --student "$student" \
+  --format gradescope --output "$results" >"$root/results/log.txt" 2>&1
+status=$?
+if [ ! -s "$results" ]; then
+  # Grading itself failed (no submission found, a broken assignment...):
+  # still give Gradescope a result, with the reason for the student.
+  python3 - "$results" "$root/results/log.txt" "$status" <<'PY'
+import json, sys
+path, log, status = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    text = open(log, encoding="utf-8", errors="replace").read()[-4000:]
+except OSError:
+    text = ""
+message = "The autograder could not grade this submission (treegrade exited with status %s).\n%s" % (status, text)
+json.dump({"score": 0, "output": message, "tests": []}, open(path, "w"))
+PY
+fi
+exit 0
+"#;
+
+/// What goes into an autograder zip besides the scripts and the binary.
+#[derive(Debug)]
+pub struct GradescopeBundle<'a> {
+    /// The assignment (its tests are resolved already).
+    pub assignment: &'a Assignment,
+    /// Where the hidden tests came from, if not from the tests folder.
+    pub hidden_dir: Option<&'a Path>,
+    /// The treegrade binary to ship.
+    pub binary: &'a Path,
+    /// A source checkout to ship for rebuilding, if any.
+    pub source: Option<&'a Path>,
+    /// The course secret for generated questions, if any.
+    pub secret: Option<&'a str>,
+}
+
+/// Writes the autograder zip; returns the paths it contains.
+pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek) -> io::Result<Vec<String>> {
+    let mut zip = Archive { writer: ZipWriter::new(out), names: Vec::new() };
+    zip.add("setup.sh", SETUP_SH.as_bytes(), true)?;
+    zip.add("run_autograder", RUN_AUTOGRADER.as_bytes(), true)?;
+    zip.add("treegrade", &std::fs::read(bundle.binary)?, true)?;
+    let assignment_text = std::fs::read_to_string(bundle.assignment.dir.join(ASSIGNMENT_FILE))?;
+    zip.add("assignment/assignment.yaml", with_tests_dir(&assignment_text, "tests").as_bytes(), false)?;
+    let tests_dir = tests_root(bundle.assignment);
+    for question in &bundle.assignment.questions {
+        for test in &question.tests {
+            let (root, folder) = match (test.hidden, bundle.hidden_dir) {
+                (true, Some(hidden)) => (hidden.to_path_buf(), "hidden"),
+                _ => (tests_dir.clone(), "assignment/tests"),
+            };
+            let relative =
+                test.path.strip_prefix(&root).unwrap_or(Path::new(test.path.file_name().unwrap_or_default()));
+            zip.add(&format!("{folder}/{}", relative.display()), &std::fs::read(&test.path)?, false)?;
+        }
+    }
+    if let Some(secret) = bundle.secret.filter(|s| !s.is_empty()) {
+        zip.add("secret", secret.as_bytes(), false)?;
+    }
+    if let Some(source) = bundle.source {
+        for relative in source_files(source)? {
+            zip.add(&format!("source/{}", relative.display()), &std::fs::read(source.join(&relative))?, false)?;
+        }
+    }
+    zip.writer.finish().map_err(io::Error::other)?;
+    Ok(zip.names)
+}
+
+struct Archive<W: Write + io::Seek> {
+    writer: ZipWriter<W>,
+    names: Vec<String>,
+}
+
+impl<W: Write + io::Seek> Archive<W> {
+    fn add(&mut self, name: &str, contents: &[u8], executable: bool) -> io::Result<()> {
+        if self.names.iter().any(|existing| existing == name) {
+            return Ok(());
+        }
+        let options = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .unix_permissions(if executable { 0o755 } else { 0o644 });
+        self.writer.start_file(name, options).map_err(io::Error::other)?;
+        self.writer.write_all(contents)?;
+        self.names.push(name.to_string());
+        Ok(())
+    }
+}
+
+/// The assignment's tests folder, as the loader resolved it.
+fn tests_root(assignment: &Assignment) -> PathBuf {
+    let text = std::fs::read_to_string(assignment.dir.join(ASSIGNMENT_FILE)).unwrap_or_default();
+    let relative = text
+        .lines()
+        .find_map(|line| line.strip_prefix("tests_dir:"))
+        .map(|value| value.split('#').next().unwrap_or("").trim().trim_matches(['"', '\'']).to_string())
+        .unwrap_or_else(|| ".".to_string());
+    assignment.dir.join(relative)
+}
+
+/// The assignment text with its `tests_dir` pointing at `folder`.
+fn with_tests_dir(text: &str, folder: &str) -> String {
+    let mut replaced = false;
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if !replaced && line.starts_with("tests_dir:") {
+                replaced = true;
+                format!("tests_dir: {folder}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    if !replaced {
+        lines.insert(0, format!("tests_dir: {folder}"));
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The files needed to build treegrade from a checkout.
+fn source_files(source: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for top in ["Cargo.toml", "Cargo.lock", "src", "grader/kits", "assignments/adversarial-search"] {
+        collect(source, Path::new(top), &mut files)?;
+    }
+    Ok(files)
+}
+
+fn collect(source: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
+    let path = source.join(relative);
+    if path.is_file() {
+        files.push(relative.to_path_buf());
+    } else if path.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(&path)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let name = entry.file_name();
+            if !matches!(name.to_str(), Some("target" | "__pycache__")) {
+                collect(source, &relative.join(name), files)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tests_folder_is_rewritten_or_added() {
+        assert_eq!(
+            with_tests_dir("title: T\ntests_dir: ../../x\nquestions: []\n", "tests"),
+            "title: T\ntests_dir: tests\nquestions: []\n"
+        );
+        assert_eq!(with_tests_dir("questions: []\n", "tests"), "tests_dir: tests\nquestions: []\n");
+    }
+}

@@ -1,0 +1,60 @@
+//! PrairieLearn's external-grader `results.json`: `score` in 0..1 and a
+//! test list with `points` and `max_points`.
+
+use serde::Serialize;
+
+use super::{details_plain, points};
+use crate::grader::verdict::{GradeReport, TestStatus};
+
+#[derive(Serialize)]
+struct Results<'a> {
+    gradable: bool,
+    score: f64,
+    message: String,
+    output: String,
+    tests: Vec<PrairieTest<'a>>,
+}
+
+#[derive(Serialize)]
+struct PrairieTest<'a> {
+    name: &'a str,
+    description: String,
+    points: f64,
+    max_points: f64,
+    message: String,
+    output: String,
+}
+
+pub fn render(report: &GradeReport) -> String {
+    let tests = report
+        .questions
+        .iter()
+        .flat_map(|question| question.tests.iter().map(move |test| (question, test)))
+        .map(|(question, test)| PrairieTest {
+            name: &test.name,
+            description: format!("{} {}", question.id, question.title),
+            points: round(test.score),
+            max_points: round(test.max_score),
+            message: if test.status == TestStatus::Passed {
+                "passed".into()
+            } else {
+                details_plain(test).lines().next().unwrap_or("failed").to_string()
+            },
+            output: if test.status == TestStatus::Passed { String::new() } else { details_plain(test) },
+        })
+        .collect();
+    let results = Results {
+        gradable: true,
+        score: if report.max_score > 0.0 { round(report.score / report.max_score) } else { 0.0 },
+        message: format!("{}: {}/{} points", report.title, points(report.score), points(report.max_score)),
+        output: String::new(),
+        tests,
+    };
+    let mut out = serde_json::to_string_pretty(&results).expect("plain data serialises");
+    out.push('\n');
+    out
+}
+
+fn round(value: f64) -> f64 {
+    (value * 1e6).round() / 1e6
+}

@@ -1,0 +1,83 @@
+//! The Gradescope autograder zip, unpacked into a Gradescope-like folder
+//! layout and run the way Gradescope runs it.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `ROOT/source` holds the unpacked zip, as `/autograder/source` would.
+fn autograder_root() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let zip_path = root.path().join("autograder.zip");
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .env("TREEGRADE_SECRET", "course-secret")
+        .args(["gradescope", "--out"])
+        .arg(&zip_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    archive.extract(root.path().join("source")).unwrap();
+    root
+}
+
+fn run_autograder(root: &Path) -> serde_json::Value {
+    let status = std::process::Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER_ROOT", root)
+        .status()
+        .unwrap();
+    assert!(status.success(), "run_autograder always exits 0");
+    let text = std::fs::read_to_string(root.join("results/results.json")).expect("results.json is always written");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn the_zip_has_what_gradescope_needs() {
+    let root = autograder_root();
+    let source = root.path().join("source");
+    for file in ["setup.sh", "run_autograder", "treegrade", "assignment/assignment.yaml", "secret"] {
+        assert!(source.join(file).is_file(), "{file}");
+    }
+    assert!(source.join("assignment/tests/aima-fig5-2.yaml").is_file());
+    assert!(source.join("assignment/tests/large-b3-d5-alphabeta.yaml").is_file(), "hidden tests are packed");
+    assert!(source.join("source/src/main.rs").is_file(), "the source, to rebuild if the binary does not run");
+    let yaml = std::fs::read_to_string(source.join("assignment/assignment.yaml")).unwrap();
+    assert!(yaml.contains("tests_dir: tests\n"), "{yaml}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(source.join("run_autograder")).unwrap().permissions().mode();
+    assert!(mode & 0o111 != 0, "run_autograder is executable");
+}
+
+#[test]
+fn a_submission_in_a_gradescope_layout_is_graded() {
+    let root = autograder_root();
+    let submission = root.path().join("submission");
+    std::fs::create_dir_all(&submission).unwrap();
+    std::fs::copy(repo().join("reference/python/search.py"), submission.join("search.py")).unwrap();
+    std::fs::write(root.path().join("submission_metadata.json"), r#"{"users": [{"email": "ada@example.edu"}]}"#)
+        .unwrap();
+    let results = run_autograder(root.path());
+    assert_eq!(results["score"], 20.0, "{results}");
+    let tests = results["tests"].as_array().unwrap();
+    assert!(tests.len() > 40);
+    assert!(tests.iter().all(|t| t["status"] == "passed"));
+    assert!(tests.iter().any(|t| t["visibility"] == "after_published"), "hidden tests are marked");
+}
+
+#[test]
+fn results_are_written_even_when_grading_fails() {
+    let root = autograder_root();
+    std::fs::create_dir_all(root.path().join("submission")).unwrap();
+    std::fs::write(root.path().join("submission/notes.txt"), "I forgot the code").unwrap();
+    let results = run_autograder(root.path());
+    assert_eq!(results["score"], 0);
+    let output = results["output"].as_str().unwrap();
+    assert!(output.contains("could not grade this submission"), "{output}");
+    assert!(output.contains("found no submission"), "the reason reaches the student: {output}");
+}
