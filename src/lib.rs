@@ -16,5 +16,6 @@ pub mod grader;
 pub mod import;
 pub mod load;
 pub mod package;
+pub mod render;
 pub mod report;
 pub mod tree;

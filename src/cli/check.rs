@@ -77,15 +77,20 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         Target { dir: args.submission.clone(), command: (!args.command.is_empty()).then(|| args.command.clone()) };
     let report =
         grader::grade(&assignment, &selected, &tests, &target, kits.path()).map_err(|e| Failure::Usage(e.0))?;
+    // HTML draws each failed test's tree, so it needs the planned tests.
+    let render = |format: Format, color: bool| match format {
+        Format::Html => report::render_html(&report, &tests),
+        _ => report::render(&report, format, color),
+    };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match &args.output {
         Some(path) => {
-            let rendered = report::render(&report, args.format, false);
+            let rendered = render(args.format, false);
             std::fs::write(path, rendered)
                 .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
             emit(&report::render(&report, Format::Text, color));
         }
-        None => emit(&report::render(&report, args.format, color && args.format == Format::Text)),
+        None => emit(&render(args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
 }

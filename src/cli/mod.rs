@@ -9,6 +9,7 @@ mod generate;
 mod gradescope;
 mod import;
 mod init;
+mod render;
 mod solve;
 mod validate;
 
@@ -44,6 +45,8 @@ enum Command {
     Gen(generate::GenArgs),
     /// Package an assignment as a Gradescope autograder zip.
     Gradescope(gradescope::GradescopeArgs),
+    /// Draw a tree as SVG or HTML: shapes, visit steps, pruning, windows, a student's trace.
+    Render(render::RenderArgs),
     /// Set up a folder with the starter code, the kit and the handout.
     Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
@@ -102,6 +105,7 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => batch::run_merge(&args),
         Command::Gen(args) => generate::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
+        Command::Render(args) => render::run(&args),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
     };

@@ -6,6 +6,7 @@
 
 mod diff;
 mod gradescope;
+mod html;
 mod junit;
 mod markdown;
 mod prairielearn;
@@ -14,6 +15,7 @@ mod text;
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
+pub use html::render_html;
 
 use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 
@@ -32,9 +34,12 @@ pub enum Format {
     Markdown,
     /// PrairieLearn's external-grader `results.json`.
     Prairielearn,
+    /// A self-contained HTML page with a picture of each failed test's tree.
+    Html,
 }
 
-/// Renders `report` in `format`; `color` applies to text only.
+/// Renders `report` in `format`; `color` applies to text only. HTML needs the
+/// planned tests for its pictures: this gives a page without them (see [`render_html`]).
 pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
     match format {
         Format::Text => text::render(report, color),
@@ -43,6 +48,7 @@ pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
         Format::Gradescope => gradescope::render(report),
         Format::Markdown => markdown::render(report),
         Format::Prairielearn => prairielearn::render(report),
+        Format::Html => html::render_html(report, &[]),
     }
 }
 

@@ -1,0 +1,215 @@
+//! `treegrade render`: draw a tree, optionally with a search and a student's trace.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{AlgorithmArg, Failure, emit};
+use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::load::{LoadedTree, load_tree_file};
+use crate::render::{self, DEFAULT_MAX_NODES, Picture};
+use crate::tree::{NodeIndex, Tree};
+
+/// Flags of `treegrade render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The tree file.
+    file: PathBuf,
+    /// Search to draw (repeatable: HTML shows one picture per algorithm, SVG the first).
+    #[arg(long, short, value_enum, value_name = "ALGORITHM")]
+    algorithm: Vec<AlgorithmArg>,
+    /// Depth limit in plies (root = ply 0); overrides the file's `search.depth`.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Alpha-beta pruning on equality; overrides the file's `search.prune_on_equal`.
+    #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
+    prune_on_equal: Option<bool>,
+    /// A student's visited order to compare: one node id per line, a JSON list
+    /// of ids, `solve --format json` output, or a `check --format json` report.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Nodes drawn at most; deeper plies are summarised as "+N nodes" boxes.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    max_nodes: usize,
+    /// Write the picture to FILE: `.svg` or `.html` (default: SVG on stdout).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// What to write, by the output's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Output {
+    Svg,
+    Html,
+}
+
+pub fn run(args: &RenderArgs) -> Result<(), Failure> {
+    let output = output_kind(args.output.as_deref())?;
+    let loaded = load_tree_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
+    let tree = &loaded.tree;
+    let searches = searches(args, &loaded)?;
+    let trace = match &args.trace {
+        Some(path) if searches.is_empty() => {
+            return Err(Failure::Usage(format!(
+                "--trace {} needs --algorithm: the trace is compared with the reference search",
+                path.display()
+            )));
+        }
+        Some(path) => Some(read_trace(path, &loaded)?),
+        None => None,
+    };
+    let pictures: Vec<Picture<'_>> = if searches.is_empty() {
+        vec![Picture { max_nodes: args.max_nodes, ..Picture::new(tree) }]
+    } else {
+        searches
+            .iter()
+            .map(|(settings, outcome)| {
+                let picture = Picture { max_nodes: args.max_nodes, ..Picture::new(tree) };
+                let picture = picture.with_reference(settings, outcome);
+                match &trace {
+                    Some(visited) => picture.with_student(visited),
+                    None => picture,
+                }
+            })
+            .collect()
+    };
+    let text = match output {
+        Output::Svg => render::render_svg(&pictures[0]),
+        Output::Html => html(tree, &pictures),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|error| Failure::Usage(format!("cannot write {}: {error}", path.display()))),
+        None => {
+            emit(&text);
+            Ok(())
+        }
+    }
+}
+
+/// SVG or HTML by the output's extension; stdout gets SVG.
+fn output_kind(path: Option<&Path>) -> Result<Output, Failure> {
+    let Some(path) = path else { return Ok(Output::Svg) };
+    let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("svg") => Ok(Output::Svg),
+        Some("html" | "htm") => Ok(Output::Html),
+        _ => Err(Failure::Usage(format!(
+            "cannot tell the picture format of {}: name the output `.svg` or `.html`",
+            path.display()
+        ))),
+    }
+}
+
+/// Runs each requested algorithm (each once, in the order given).
+fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSettings, SearchOutcome)>, Failure> {
+    let mut algorithms: Vec<Algorithm> = Vec::new();
+    for &arg in &args.algorithm {
+        let algorithm = Algorithm::from(arg);
+        if !algorithms.contains(&algorithm) {
+            algorithms.push(algorithm);
+        }
+    }
+    algorithms
+        .into_iter()
+        .map(|algorithm| {
+            let defaults = loaded.tree.search_defaults();
+            let settings = SearchSettings::resolve(algorithm, defaults, args.depth, args.prune_on_equal);
+            loaded.check_settings(&settings).map_err(|error| Failure::Input(vec![error]))?;
+            let outcome = engine::search(&loaded.tree, &settings).map_err(|e| Failure::Usage(e.to_string()))?;
+            Ok((settings, outcome))
+        })
+        .collect()
+}
+
+/// Reads a student's visited order and finds its nodes in `tree`.
+fn read_trace(path: &Path, loaded: &LoadedTree) -> Result<Vec<NodeIndex>, Failure> {
+    let tree = &loaded.tree;
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+    let ids =
+        trace_ids(&text, loaded).map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
+    render::indices_of(tree, &ids)
+        .map_err(|id| Failure::Usage(format!("trace {}: there is no node `{id}` in the tree", path.display())))
+}
+
+/// The ids of a trace, in any of the accepted forms.
+fn trace_ids(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return Ok(text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect());
+    }
+    let json: serde_json::Value = serde_json::from_str(text).map_err(|error| format!("invalid JSON: {error}"))?;
+    if let Some(ids) = id_list(&json) {
+        return Ok(ids);
+    }
+    if let Some(visited) = json.get("visited") {
+        return id_list(visited).ok_or_else(|| "`visited` must be a list of node ids".to_string());
+    }
+    if json.get("questions").is_some() {
+        return report_trace(&json, loaded);
+    }
+    Err("expected a list of ids, an object with `visited`, or a treegrade JSON report".to_string())
+}
+
+/// A JSON list of ids (strings, or numbers for numeric ids).
+fn id_list(json: &serde_json::Value) -> Option<Vec<String>> {
+    json.as_array()?
+        .iter()
+        .map(|id| match id {
+            serde_json::Value::String(id) => Some(id.clone()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The student's order of the one test in a treegrade report that ran this
+/// tree (same file stem or tree name), or of its only test.
+fn report_trace(json: &serde_json::Value, loaded: &LoadedTree) -> Result<Vec<String>, String> {
+    let tree = &loaded.tree;
+    let own_stem = loaded.path().file_stem().map(|s| s.to_string_lossy().into_owned());
+    let tests: Vec<&serde_json::Value> = json["questions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|question| question["tests"].as_array().into_iter().flatten())
+        .collect();
+    let stem_of = |test: &&serde_json::Value| {
+        let path = test["path"].as_str().unwrap_or_default();
+        Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned())
+    };
+    let matching: Vec<&serde_json::Value> = tests
+        .iter()
+        .filter(|test| stem_of(test) == own_stem || stem_of(test).as_deref() == Some(tree.name()))
+        .copied()
+        .collect();
+    let test = match (matching.as_slice(), tests.as_slice()) {
+        ([one], _) | ([], [one]) => one,
+        ([], _) => return Err(format!("the report has no test of the tree `{}`", tree.name())),
+        _ => {
+            let names: Vec<&str> = matching.iter().filter_map(|t| t["name"].as_str()).collect();
+            return Err(format!("the report tests the tree `{}` more than once ({})", tree.name(), names.join(", ")));
+        }
+    };
+    id_list(&test["actual"]["visited"]).ok_or_else(|| "the report's test has no `actual.visited` list".to_string())
+}
+
+/// A page with one picture per search, side by side.
+fn html(tree: &Tree, pictures: &[Picture<'_>]) -> String {
+    let mut body = format!("<h1>{}</h1>\n", render::escape(tree.name()));
+    if let Some(description) = tree.description() {
+        body.push_str(&format!("<p>{}</p>\n", render::escape(description)));
+    }
+    body.push_str("<div class=\"pictures\">\n");
+    for picture in pictures {
+        body.push_str(&format!("<figure>\n{}</figure>\n", render::render_svg(picture)));
+    }
+    body.push_str("</div>\n");
+    render::html_page(&format!("{}: treegrade render", tree.name()), &body)
+}

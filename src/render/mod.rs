@@ -1,0 +1,543 @@
+//! Pictures of game trees, drawn by treegrade itself (no Graphviz).
+//!
+//! Pure functions: a [`Picture`] (a tree, optionally the reference search and
+//! a student's visited order) becomes an SVG string. [`layout`] places the
+//! nodes, [`svg`] writes the XML, and this module works out what to mark on
+//! each node: its visit step, the alpha-beta window it was entered with
+//! ([`replay`]), whether it was pruned or lies below the depth limit, and
+//! where a student's order leaves the reference's ([`mark`]).
+
+pub mod layout;
+pub mod svg;
+
+use std::collections::HashMap;
+
+pub use svg::render_svg;
+
+use crate::engine::{Algorithm, Cutoff, SearchOutcome, SearchSettings};
+use crate::tree::{NodeIndex, NodeKind, Tree};
+
+/// Nodes drawn at most before deeper plies are summarised as "+N nodes" boxes.
+pub const DEFAULT_MAX_NODES: usize = 400;
+
+/// The reference search a picture shows: its settings and what it did.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference<'a> {
+    /// The settings searched with.
+    pub settings: &'a SearchSettings,
+    /// The engine's result with them.
+    pub outcome: &'a SearchOutcome,
+}
+
+/// Everything one picture shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Picture<'a> {
+    /// The tree.
+    pub tree: &'a Tree,
+    /// The reference search, numbered by visit step; `None` draws the bare tree.
+    pub reference: Option<Reference<'a>>,
+    /// A student's visited order, compared with the reference's.
+    pub student: Option<&'a [NodeIndex]>,
+    /// Nodes drawn at most (see [`draw_depth`]).
+    pub max_nodes: usize,
+}
+
+impl<'a> Picture<'a> {
+    /// A picture of the bare tree.
+    pub fn new(tree: &'a Tree) -> Picture<'a> {
+        Picture { tree, reference: None, student: None, max_nodes: DEFAULT_MAX_NODES }
+    }
+
+    /// The same picture with the reference search.
+    pub fn with_reference(self, settings: &'a SearchSettings, outcome: &'a SearchOutcome) -> Picture<'a> {
+        Picture { reference: Some(Reference { settings, outcome }), ..self }
+    }
+
+    /// The same picture with a student's visited order.
+    pub fn with_student(self, visited: &'a [NodeIndex]) -> Picture<'a> {
+        Picture { student: Some(visited), ..self }
+    }
+}
+
+/// What a replayed search knows about one entered node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    /// Alpha when the search entered the node.
+    pub alpha: f64,
+    /// Beta when the search entered the node.
+    pub beta: f64,
+    /// The value the node returned (a bound where it was cut off).
+    pub value: f64,
+    /// Valued by its `eval` because the depth limit cut it.
+    pub depth_cut: bool,
+}
+
+/// A search replayed for drawing: every entered node's window and value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// Per node, `Some` once entered.
+    pub entries: Vec<Option<Entry>>,
+    /// The order of entry.
+    pub visited: Vec<NodeIndex>,
+    /// Where children were pruned.
+    pub cutoffs: Vec<Cutoff>,
+}
+
+/// A node whose children are being searched.
+struct Frame {
+    node: NodeIndex,
+    next: u32,
+    value: f64,
+    alpha: f64,
+    beta: f64,
+}
+
+/// Replays `settings`' search over `tree` as FORMAT.md 2 and 3 define it,
+/// recording the window each node was entered with and the value it returned.
+///
+/// Iterative, like the engine, so deep trees cannot overflow the stack. It is
+/// cross-checked against [`crate::engine::search`] in the tests.
+pub fn replay(tree: &Tree, settings: &SearchSettings) -> Replay {
+    let mut replay = Replay { entries: vec![None; tree.len()], visited: Vec::new(), cutoffs: Vec::new() };
+    let pruning = settings.algorithm == Algorithm::AlphaBeta;
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut pending = Some((NodeIndex::ROOT, f64::NEG_INFINITY, f64::INFINITY));
+    loop {
+        if let Some((node, alpha, beta)) = pending.take() {
+            match enter(tree, settings, &mut replay, node, alpha, beta) {
+                Some(frame) => stack.push(frame),
+                None => match stack.last_mut() {
+                    Some(parent) => absorb(tree, settings, pruning, &mut replay, parent, node),
+                    None => return replay,
+                },
+            }
+        }
+        let Some(top) = stack.last_mut() else { return replay };
+        let node = tree.node(top.node);
+        if top.next < node.child_count {
+            let child = NodeIndex(node.first_child + top.next);
+            top.next += 1;
+            let window =
+                if node.kind == NodeKind::Chance { (f64::NEG_INFINITY, f64::INFINITY) } else { (top.alpha, top.beta) };
+            pending = Some((child, window.0, window.1));
+            continue;
+        }
+        let done = stack.pop().expect("the stack is not empty");
+        if let Some(entry) = replay.entries[done.node.get()].as_mut() {
+            entry.value = done.value;
+        }
+        match stack.last_mut() {
+            Some(parent) => absorb(tree, settings, pruning, &mut replay, parent, done.node),
+            None => return replay,
+        }
+    }
+}
+
+/// Enters a node: records it, and opens a frame unless it is valued at once.
+fn enter(
+    tree: &Tree,
+    settings: &SearchSettings,
+    replay: &mut Replay,
+    index: NodeIndex,
+    alpha: f64,
+    beta: f64,
+) -> Option<Frame> {
+    let node = tree.node(index);
+    replay.visited.push(index);
+    let depth_cut = node.kind != NodeKind::Terminal && settings.depth == Some(node.ply);
+    let value = match node.kind {
+        NodeKind::Terminal => node.utility,
+        _ if depth_cut => node.eval.unwrap_or(0.0),
+        NodeKind::Max => f64::NEG_INFINITY,
+        NodeKind::Min => f64::INFINITY,
+        NodeKind::Chance => 0.0,
+    };
+    replay.entries[index.get()] = Some(Entry { alpha, beta, value, depth_cut });
+    let expands = node.kind != NodeKind::Terminal && !depth_cut && node.child_count > 0;
+    expands.then_some(Frame { node: index, next: 0, value, alpha, beta })
+}
+
+/// Folds a finished child's value into its parent, pruning as FORMAT.md 3.2 says.
+fn absorb(
+    tree: &Tree,
+    settings: &SearchSettings,
+    pruning: bool,
+    replay: &mut Replay,
+    parent: &mut Frame,
+    child: NodeIndex,
+) {
+    let value = replay.entries[child.get()].map_or(0.0, |entry| entry.value);
+    let exceeds = |high: f64, low: f64| if settings.prune_on_equal { high >= low } else { high > low };
+    let node = tree.node(parent.node);
+    let cut = match node.kind {
+        NodeKind::Max => {
+            if value > parent.value {
+                parent.value = value;
+            }
+            let cut = pruning && exceeds(parent.value, parent.beta);
+            if pruning && !cut {
+                parent.alpha = parent.alpha.max(parent.value);
+            }
+            cut
+        }
+        NodeKind::Min => {
+            if value < parent.value {
+                parent.value = value;
+            }
+            let cut = pruning && exceeds(parent.alpha, parent.value);
+            if pruning && !cut {
+                parent.beta = parent.beta.min(parent.value);
+            }
+            cut
+        }
+        _ => {
+            parent.value += tree.node(child).probability * value;
+            false
+        }
+    };
+    if cut && parent.next < node.child_count {
+        replay.cutoffs.push(Cutoff { node: parent.node, searched: parent.next });
+        parent.next = node.child_count;
+    }
+}
+
+/// What the picture shows on one node.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Mark {
+    /// 1-based step in the reference's visited order.
+    pub step: Option<usize>,
+    /// 1-based step in the student's visited order.
+    pub student_step: Option<usize>,
+    /// The replayed window and value, for entered nodes.
+    pub entry: Option<Entry>,
+    /// Within the depth limit, but the reference never entered it.
+    pub pruned: bool,
+    /// The root of a pruned subtree: its edge gets a cut mark.
+    pub pruned_root: bool,
+    /// Below the reference's depth limit: never searched.
+    pub below_cut: bool,
+    /// The reference stopped searching this node's children early.
+    pub cutoff: bool,
+    /// The first node where the student's order leaves the reference's.
+    pub wrong: bool,
+    /// The student entered it; the reference does not.
+    pub extra: bool,
+    /// The reference enters it; the student did not.
+    pub skipped: bool,
+}
+
+/// Works out the marks of every node of a picture.
+pub fn mark(picture: &Picture<'_>) -> Vec<Mark> {
+    let tree = picture.tree;
+    let mut marks = vec![Mark::default(); tree.len()];
+    let Some(reference) = picture.reference else {
+        if let Some(student) = picture.student {
+            number(&mut marks, student, |mark| &mut mark.student_step);
+        }
+        return marks;
+    };
+    let replayed = replay(tree, reference.settings);
+    for (mark, entry) in marks.iter_mut().zip(&replayed.entries) {
+        mark.entry = *entry;
+    }
+    number(&mut marks, &reference.outcome.visited, |mark| &mut mark.step);
+    mark_unsearched(tree, reference, &mut marks);
+    if let Some(student) = picture.student {
+        mark_student(&reference.outcome.visited, student, &mut marks);
+    }
+    marks
+}
+
+/// Numbers nodes by their first position in `order` (out-of-range indices are skipped).
+fn number(marks: &mut [Mark], order: &[NodeIndex], slot: fn(&mut Mark) -> &mut Option<usize>) {
+    for (step, node) in order.iter().enumerate() {
+        if let Some(mark) = marks.get_mut(node.get()) {
+            slot(mark).get_or_insert(step + 1);
+        }
+    }
+}
+
+/// Marks cut-off nodes, pruned subtrees and nodes below the depth limit.
+fn mark_unsearched(tree: &Tree, reference: Reference<'_>, marks: &mut [Mark]) {
+    for cutoff in &reference.outcome.cutoffs {
+        let Some(mark) = marks.get_mut(cutoff.node.get()) else { continue };
+        mark.cutoff = true;
+        for child in tree.children(cutoff.node).skip(cutoff.searched as usize) {
+            marks[child.get()].pruned_root = true;
+        }
+    }
+    let depth = reference.settings.depth;
+    for (index, node) in tree.nodes().iter().enumerate() {
+        if marks[index].step.is_some() {
+            continue;
+        }
+        if depth.is_some_and(|depth| node.ply > depth) {
+            marks[index].below_cut = true;
+        } else {
+            marks[index].pruned = true;
+        }
+    }
+}
+
+/// Marks where the student's order differs from the reference's.
+fn mark_student(reference: &[NodeIndex], student: &[NodeIndex], marks: &mut [Mark]) {
+    number(marks, student, |mark| &mut mark.student_step);
+    for mark in marks.iter_mut() {
+        mark.extra = mark.student_step.is_some() && mark.step.is_none();
+        mark.skipped = mark.step.is_some() && mark.student_step.is_none();
+    }
+    let common = reference.iter().zip(student).take_while(|(a, b)| a == b).count();
+    if common < reference.len().max(student.len()) {
+        let wrong = student.get(common).or(reference.get(common));
+        if let Some(mark) = wrong.and_then(|node| marks.get_mut(node.get())) {
+            mark.wrong = true;
+        }
+    }
+}
+
+/// The deepest ply drawn so that at most `max_nodes` boxes are drawn, nodes
+/// and the "+N nodes" summaries below the last drawn ply together (at least
+/// the root is drawn).
+pub fn draw_depth(tree: &Tree, max_nodes: usize) -> u32 {
+    draw_depth_among(tree, &vec![true; tree.len()], max_nodes)
+}
+
+/// [`draw_depth`] counting only the nodes `shown` marks.
+pub fn draw_depth_among(tree: &Tree, shown: &[bool], max_nodes: usize) -> u32 {
+    // Per ply: nodes shown, and how many of them have children (a summary each if the drawing stops there).
+    let mut per_ply: Vec<(usize, usize)> = Vec::new();
+    for (node, _) in tree.nodes().iter().zip(shown).filter(|(_, shown)| **shown) {
+        let ply = node.ply as usize;
+        if per_ply.len() <= ply {
+            per_ply.resize(ply + 1, (0, 0));
+        }
+        per_ply[ply].0 += 1;
+        per_ply[ply].1 += usize::from(node.child_count > 0);
+    }
+    let mut drawn = 0;
+    for (ply, (nodes, parents)) in per_ply.iter().enumerate() {
+        drawn += nodes;
+        if drawn + parents > max_nodes {
+            return ply.saturating_sub(1) as u32;
+        }
+    }
+    per_ply.len().saturating_sub(1) as u32
+}
+
+/// Node indices for a list of ids; the first unknown id is the error.
+pub fn indices_of<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Result<Vec<NodeIndex>, String> {
+    let by_id: HashMap<&str, NodeIndex> =
+        (0..tree.len()).map(|i| NodeIndex(i as u32)).map(|index| (tree.id(index), index)).collect();
+    ids.iter().map(|id| by_id.get(id.as_ref()).copied().ok_or_else(|| id.as_ref().to_string())).collect()
+}
+
+/// Node indices for the ids that exist in `tree`, skipping the others.
+pub fn known_indices<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Vec<NodeIndex> {
+    let by_id: HashMap<&str, NodeIndex> =
+        (0..tree.len()).map(|i| NodeIndex(i as u32)).map(|index| (tree.id(index), index)).collect();
+    ids.iter().filter_map(|id| by_id.get(id.as_ref()).copied()).collect()
+}
+
+/// Escapes text for XML and HTML content and attribute values. Characters XML
+/// cannot carry at all (most control characters) become U+FFFD.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || matches!(c, '\u{7f}' | '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A self-contained HTML page (inline CSS, no scripts) around `body`.
+pub fn html_page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
+         <style>\n{PAGE_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
+}
+
+/// The stylesheet of [`html_page`].
+const PAGE_CSS: &str = "\
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; margin: 24px; color: #0f172a; background: #f8fafc; }
+h1 { font-size: 20px; margin: 0 0 16px; }
+.pictures { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+figure { margin: 0; background: #fff; border: 1px solid #e2e8f0; border-radius: 8px; padding: 8px; max-width: 100%; overflow: auto; }
+figcaption { font-weight: 600; margin: 4px 8px 8px; }
+svg { display: block; }
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search;
+    use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
+
+    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
+        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
+    }
+
+    fn aima() -> Tree {
+        let mut builder = TreeBuilder::new("aima", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
+        builder.build().unwrap()
+    }
+
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self, bound: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % bound.max(1)
+        }
+    }
+
+    /// A random tree of max, min and (optionally) chance nodes with small integer leaves and evals.
+    fn random_tree(rng: &mut Lcg, chance: bool) -> Tree {
+        let mut builder = TreeBuilder::new("random", "n0");
+        let mut next_id = 1;
+        let mut queue = vec![("n0".to_string(), 0)];
+        while let Some((id, ply)) = queue.pop() {
+            let branching = if ply >= 4 || (ply > 0 && rng.next(4) == 0) { 0 } else { 1 + rng.next(4) };
+            if branching == 0 {
+                builder.add(NodeSpec::terminal(id, rng.next(9) as f64 - 4.0));
+                continue;
+            }
+            let kind = match rng.next(if chance { 3 } else { 2 }) {
+                0 => NodeKind::Max,
+                1 => NodeKind::Min,
+                _ => NodeKind::Chance,
+            };
+            let mut children = Vec::new();
+            for _ in 0..branching {
+                let child = format!("n{next_id}");
+                next_id += 1;
+                children.push(ChildSpec::id(child.clone()));
+                queue.push((child, ply + 1));
+            }
+            let eval = Some(rng.next(9) as f64 - 4.0);
+            builder.add(NodeSpec { id, body: NodeBody::Internal { kind, children, probs: None, eval } });
+        }
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn replay_matches_the_engine_on_random_trees() {
+        let mut rng = Lcg(42);
+        for round in 0..400 {
+            let tree = random_tree(&mut rng, round % 2 == 0);
+            for algorithm in Algorithm::ALL {
+                for (depth, prune_on_equal) in [(None, true), (None, false), (Some(2), true), (Some(1), false)] {
+                    let settings = SearchSettings { algorithm, depth, prune_on_equal };
+                    let Ok(outcome) = search(&tree, &settings) else { continue };
+                    let replayed = replay(&tree, &settings);
+                    assert_eq!(replayed.visited, outcome.visited, "round {round} {settings:?}");
+                    assert_eq!(replayed.cutoffs, outcome.cutoffs, "round {round} {settings:?}");
+                    let root = replayed.entries[0].unwrap();
+                    assert_eq!(root.value.to_bits(), outcome.value.to_bits(), "round {round} {settings:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn replay_matches_the_engine_on_the_curated_trees() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "yaml") {
+                continue;
+            }
+            let tree = crate::load::load_tree_file(&path).unwrap().tree;
+            for algorithm in Algorithm::ALL {
+                let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, None);
+                let Ok(outcome) = search(&tree, &settings) else { continue };
+                let replayed = replay(&tree, &settings);
+                assert_eq!((&replayed.visited, &replayed.cutoffs), (&outcome.visited, &outcome.cutoffs), "{path:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "the curated trees were found");
+    }
+
+    #[test]
+    fn windows_follow_the_textbook() {
+        let tree = aima();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let replayed = replay(&tree, &settings);
+        let window = |id: &str| {
+            let entry = replayed.entries[tree.find(id).unwrap().get()].unwrap();
+            (entry.alpha, entry.beta, entry.value)
+        };
+        let inf = f64::INFINITY;
+        assert_eq!(window("B"), (-inf, inf, 3.0));
+        assert_eq!(window("C"), (3.0, inf, 2.0), "C is entered with alpha = 3 and cut after C.1");
+        assert_eq!(window("D.2"), (3.0, 14.0, 5.0));
+        assert_eq!(replayed.entries[tree.find("C.2").unwrap().get()], None);
+    }
+
+    #[test]
+    fn marks_show_pruning_and_a_student_divergence() {
+        let tree = aima();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let outcome = search(&tree, &settings).unwrap();
+        let ids = ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2", "C.3", "D", "D.1", "D.2"];
+        let student = indices_of(&tree, &ids).unwrap();
+        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome).with_student(&student));
+        let at = |id: &str| marks[tree.find(id).unwrap().get()];
+        assert_eq!(at("C").step, Some(6));
+        assert!(at("C").cutoff);
+        assert!(at("C.2").pruned && at("C.2").pruned_root && at("C.2").extra && at("C.2").wrong);
+        assert!(at("C.3").extra && !at("C.3").wrong);
+        assert!(at("D.3").skipped);
+        assert_eq!(at("D").student_step, Some(10));
+        assert!(!at("B").extra && !at("B").skipped && !at("B").wrong);
+    }
+
+    #[test]
+    fn a_student_who_stops_early_is_wrong_at_the_missing_node() {
+        let tree = aima();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let outcome = search(&tree, &settings).unwrap();
+        let student = indices_of(&tree, &["A", "B"]).unwrap();
+        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome).with_student(&student));
+        let b1 = marks[tree.find("B.1").unwrap().get()];
+        assert!(b1.wrong && b1.skipped);
+    }
+
+    #[test]
+    fn draw_depth_keeps_at_most_max_nodes() {
+        let tree = aima();
+        assert_eq!(draw_depth(&tree, 400), 2);
+        assert_eq!(draw_depth(&tree, 12), 1);
+        assert_eq!(draw_depth(&tree, 3), 0);
+        assert_eq!(draw_depth(&tree, 0), 0);
+    }
+
+    #[test]
+    fn unknown_ids_are_named() {
+        assert_eq!(indices_of(&aima(), &["A", "Z"]), Err("Z".to_string()));
+    }
+
+    #[test]
+    fn escaping_keeps_xml_well_formed() {
+        assert_eq!(escape("<a & 'b' \"c\">\u{1}"), "&lt;a &amp; &#39;b&#39; &quot;c&quot;&gt;\u{fffd}");
+    }
+}

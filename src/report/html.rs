@@ -1,0 +1,265 @@
+//! The HTML report: one self-contained page (inline CSS, inline SVG, no
+//! scripts, nothing fetched), with a picture of the tree for each failed test.
+//!
+//! The picture numbers the reference's visited order and highlights where the
+//! student's order leaves it (see [`crate::render`]). Hidden tests get no
+//! picture and no expected data, exactly as in the other formats.
+
+use std::fmt::Write as _;
+
+use super::{
+    DIFF_HEADER, DiffTag, likely_cause, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason,
+};
+use crate::grader::plan::PlannedTest;
+use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::render::{self, Picture, escape};
+
+/// Renders `report` as an HTML page; `tests` are the planned tests the report
+/// graded (matched by name and path), whose trees give the pictures. With no
+/// tests the page has no pictures.
+pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
+    let mut body = String::new();
+    let mark = if report.all_passed() { "pass" } else { "fail" };
+    let _ = writeln!(
+        body,
+        "<header><h1>{}</h1><p class=\"total {mark}\">{} / {}</p></header>",
+        escape(&report.title),
+        points(report.score),
+        points(report.max_score)
+    );
+    let language = report.language.as_deref().map(|l| format!(" ({})", escape(l))).unwrap_or_default();
+    let _ = writeln!(body, "<p class=\"meta\">Submission <code>{}</code>{language}</p>", escape(&report.submission));
+    summary_table(&mut body, report);
+    for question in &report.questions {
+        question_section(&mut body, question, tests);
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
+         <style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(&format!("{}: {}/{}", report.title, points(report.score), points(report.max_score)))
+    )
+}
+
+/// One row per question: score and passed tests.
+fn summary_table(out: &mut String, report: &GradeReport) {
+    let _ = writeln!(
+        out,
+        "<table class=\"summary\">\n<thead><tr><th>Question</th><th>Score</th><th>Passed</th></tr></thead>\n<tbody>"
+    );
+    for question in &report.questions {
+        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let class = if passed == question.tests.len() { "pass" } else { "fail" };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{class}\"><td><a href=\"#{}\">{} {}</a></td>\
+             <td class=\"num\">{} / {}</td><td class=\"num\">{passed} / {}</td></tr>",
+            anchor(&question.id),
+            escape(&question.id),
+            escape(&question.title),
+            points(question.score),
+            points(question.max_score),
+            question.tests.len()
+        );
+    }
+    let _ = writeln!(out, "</tbody>\n</table>");
+}
+
+/// A question: its tests in a table, then the details of each failure.
+fn question_section(out: &mut String, question: &QuestionResult, tests: &[PlannedTest]) {
+    let _ = writeln!(
+        out,
+        "<section id=\"{}\">\n<h2>Question {}: {} <span class=\"score\">{} / {}</span></h2>",
+        anchor(&question.id),
+        escape(&question.id),
+        escape(&question.title),
+        points(question.score),
+        points(question.max_score)
+    );
+    let _ = writeln!(out, "<table class=\"tests\">\n<tbody>");
+    for test in &question.tests {
+        let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+        let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
+        let name = match test.status {
+            TestStatus::Passed => escape(&test.name),
+            _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
+        };
+        let _ =
+            writeln!(out, "<tr><td>{}</td><td>{name}{hidden}</td><td class=\"reason\">{reason}</td></tr>", badge(test));
+    }
+    let _ = writeln!(out, "</tbody>\n</table>");
+    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
+        failure(out, test, planned_for(test, tests));
+    }
+    let _ = writeln!(out, "</section>");
+}
+
+/// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
+fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
+    let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+    let _ = writeln!(
+        out,
+        "<article class=\"failure\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
+        anchor(&test.name),
+        badge(test),
+        escape(&test.name)
+    );
+    if let Some(reason) = visible_reason(test) {
+        let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(&reason));
+    }
+    if let Some(cause) = likely_cause(test) {
+        let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));
+    }
+    checks(out, test);
+    if shows_diff(test) {
+        diff_table(out, test);
+    }
+    if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
+        let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
+    }
+    if !test.stderr.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"label\">Your program's stderr (last lines):</p>\n<pre class=\"stderr\">{}</pre>",
+            escape(stderr_tail(&test.stderr, 20).trim_end())
+        );
+    }
+    if let Some(planned) = planned.filter(|_| !test.hidden) {
+        picture(out, test, planned);
+    }
+    let _ = writeln!(out, "</article>");
+}
+
+/// Value, action and order, each passed, failed or not run.
+fn checks(out: &mut String, test: &TestResult) {
+    let _ = write!(out, "<p class=\"checks\">");
+    for (name, check) in [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)] {
+        let (class, sign) = match check {
+            Check::Passed => ("pass", "✓"),
+            Check::Failed => ("fail", "✗"),
+            Check::NotRun => ("notrun", "–"),
+        };
+        let _ = write!(out, "<span class=\"check {class}\">{sign} {name}</span> ");
+    }
+    let _ = writeln!(out, "</p>");
+}
+
+/// The visited-order diff around the first difference, as a table.
+fn diff_table(out: &mut String, test: &TestResult) {
+    let _ = writeln!(
+        out,
+        "<p class=\"label\">Visited order, around the first difference:</p>\n<table class=\"diff\" title=\"{}\">\n\
+         <thead><tr><th></th><th>expected</th><th>yours</th><th>node</th></tr></thead>\n<tbody>",
+        escape(DIFF_HEADER.trim())
+    );
+    for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+        let (class, sign) = match line.tag {
+            DiffTag::Same => ("same", " "),
+            DiffTag::Expected => ("expected", "−"),
+            DiffTag::Yours => ("yours", "+"),
+            DiffTag::Gap => ("gap", "…"),
+        };
+        let step = |step: Option<usize>| step.map_or(String::new(), |s| s.to_string());
+        let _ = writeln!(
+            out,
+            "<tr class=\"{class}\"><td>{sign}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            step(line.expected_step),
+            step(line.your_step),
+            escape(&line.node)
+        );
+    }
+    let _ = writeln!(out, "</tbody>\n</table>");
+}
+
+/// The tree with the reference's order numbered and the student's divergence marked.
+fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
+    let tree = &planned.tree;
+    let student = render::known_indices(tree, &test.actual.visited);
+    let base = Picture::new(tree).with_reference(&planned.settings, &planned.reference);
+    let picture = if student.is_empty() { base } else { base.with_student(&student) };
+    let _ = writeln!(
+        out,
+        "<figure class=\"picture\">\n<figcaption>The reference search, numbered by visit step; \
+         red: your first wrong node, orange: nodes you entered but should not have, \
+         dashed: nodes you skipped. Hover a node for its details.</figcaption>\n\
+         <div class=\"scroll\">\n{}</div>\n</figure>",
+        render::render_svg(&picture)
+    );
+}
+
+/// The planned test a result came from: same name, and same path when names repeat.
+fn planned_for<'t>(test: &TestResult, tests: &'t [PlannedTest]) -> Option<&'t PlannedTest> {
+    let mut named = tests.iter().filter(|planned| planned.name == test.name);
+    let first = named.next()?;
+    let same_path = |planned: &&PlannedTest| planned.path.display().to_string() == test.path;
+    if same_path(&first) { Some(first) } else { named.find(same_path).or(Some(first)) }
+}
+
+/// The PASS / FAIL / ERROR badge of a test.
+fn badge(test: &TestResult) -> String {
+    let class = match test.status {
+        TestStatus::Passed => "pass",
+        TestStatus::Failed => "fail",
+        TestStatus::Error(_) => "error",
+    };
+    format!("<span class=\"badge {class}\">{}</span>", status_word(test))
+}
+
+/// An id attribute value made of safe characters only.
+fn anchor(name: &str) -> String {
+    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    format!("t-{safe}")
+}
+
+/// The page's stylesheet.
+const STYLE: &str = "
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', 'Liberation Sans', sans-serif; margin: 0 auto; padding: 24px; max-width: 1400px; color: #0f172a; background: #f8fafc; line-height: 1.45; }
+header { display: flex; align-items: baseline; gap: 24px; }
+h1 { font-size: 24px; margin: 0; }
+h2 { font-size: 19px; margin: 32px 0 10px; border-bottom: 1px solid #e2e8f0; padding-bottom: 4px; }
+h2 .score { color: #475569; font-weight: normal; margin-left: 8px; }
+h3 { font-size: 16px; margin: 0 0 8px; }
+.total { font-size: 22px; font-weight: bold; margin: 0; }
+.total.pass { color: #15803d; } .total.fail { color: #b91c1c; }
+.meta { color: #475569; margin: 4px 0 16px; }
+code, pre, .diff { font-family: 'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace; font-size: 13px; }
+table { border-collapse: collapse; background: #fff; }
+th, td { text-align: left; padding: 4px 12px; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
+th { background: #f1f5f9; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.summary tr.fail td:first-child { border-left: 4px solid #dc2626; }
+.summary tr.pass td:first-child { border-left: 4px solid #16a34a; }
+.tests { width: 100%; }
+.tests td:first-child { width: 56px; }
+.tests td:nth-child(2) { width: 38%; }
+.tests td.reason { color: #334155; }
+a { color: #1d4ed8; text-decoration: none; } a:hover { text-decoration: underline; }
+.badge { display: inline-block; min-width: 44px; text-align: center; font-size: 12px; font-weight: bold; padding: 1px 6px; border-radius: 4px; color: #fff; }
+.badge.pass { background: #16a34a; } .badge.fail { background: #dc2626; } .badge.error { background: #9333ea; }
+.hidden { font-size: 12px; color: #64748b; border: 1px solid #cbd5e1; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
+.failure { background: #fff; border: 1px solid #e2e8f0; border-left: 4px solid #dc2626; border-radius: 6px; padding: 14px 16px; margin: 14px 0; }
+.reason { margin: 4px 0; }
+.cause { margin: 4px 0; font-weight: 600; color: #9a3412; }
+.checks .check { display: inline-block; margin-right: 10px; font-size: 14px; }
+.check.pass { color: #15803d; } .check.fail { color: #b91c1c; font-weight: bold; } .check.notrun { color: #64748b; }
+.label { margin: 10px 0 4px; color: #475569; font-size: 14px; }
+.diff td { padding: 1px 10px; border: none; }
+.diff tr.expected td { background: #fee2e2; color: #991b1b; }
+.diff tr.yours td { background: #dcfce7; color: #166534; }
+.diff tr.gap td { color: #94a3b8; }
+pre { background: #0f172a; color: #e2e8f0; padding: 10px 12px; border-radius: 6px; overflow: auto; max-height: 320px; }
+.picture { margin: 12px 0 0; }
+.picture figcaption { color: #475569; font-size: 14px; margin-bottom: 6px; }
+.scroll { overflow: auto; max-height: 900px; border: 1px solid #e2e8f0; border-radius: 6px; background: #fff; }
+.scroll svg { display: block; }
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_are_safe() {
+        assert_eq!(anchor("q2/aima fig<5>"), "t-q2_aima_fig_5_");
+    }
+}
