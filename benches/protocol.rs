@@ -47,6 +47,7 @@ fn main() {
             ("PATH".into(), std::env::var_os("PATH").unwrap_or_default()),
             ("PYTHONPATH".into(), kits.path().join("python").into_os_string()),
         ],
+        policy: None,
     };
     let python_cost = median(|| per_node(&python, &tree));
     println!("{:<44} {:>10.2}", "Python kit + reference/python (whole search)", python_cost);
@@ -56,6 +57,7 @@ fn main() {
                 command: vec![binary.display().to_string()],
                 dir: repo.join("reference/rust"),
                 env: vec![],
+                policy: None,
             };
             let rust_cost = median(|| per_node(&rust, &tree));
             println!("{:<44} {:>10.2}", "Rust kit + reference/rust (whole search)", rust_cost);
@@ -118,7 +120,7 @@ fn bare_pipe_round_trip() -> f64 {
 
 /// The same round trip through [`RunningProgram`] (poll, deadlines, line splitting).
 fn runner_round_trip() -> f64 {
-    let spec = ProgramSpec { command: vec!["cat".into()], dir: std::env::temp_dir(), env: vec![] };
+    let spec = ProgramSpec { command: vec!["cat".into()], dir: std::env::temp_dir(), env: vec![], policy: None };
     let mut program = RunningProgram::start(&spec).expect("cat");
     let deadline = Instant::now() + Duration::from_secs(120);
     let started = Instant::now();

@@ -290,4 +290,9 @@ fn a_program_that_dies_at_start_is_not_restarted_forever() {
         reason(tests[2])
     );
     assert!(tests.iter().all(|t| t.status == TestStatus::Error(FailureKind::Crashed)));
+    assert!(reason(tests[2]).matches("not started again").count() == 1);
+    assert_eq!(
+        reason(tests[2]),
+        reason(tests[1]).to_string() + " (not started again: it failed to start 2 times in a row)"
+    );
 }

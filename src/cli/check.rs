@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
+use crate::grader::sandbox::{Sandbox, SandboxMode};
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::{LoadError, load_tree_file};
@@ -33,6 +34,10 @@ pub struct CheckArgs {
     /// Write the report to FILE (the text report still goes to stdout).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Sandbox student programs with every layer this machine allows (auto), refuse to grade
+    /// when one is missing (strict), or keep only the built-in defences (off).
+    #[arg(long, value_enum, default_value = "auto")]
+    sandbox: SandboxMode,
     /// Where the assignment's hidden tests are (instead of its tests folder).
     #[arg(long, value_name = "DIR")]
     hidden: Option<PathBuf>,
@@ -75,14 +80,14 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target =
         Target { dir: args.submission.clone(), command: (!args.command.is_empty()).then(|| args.command.clone()) };
-    let report =
-        grader::grade(&assignment, &selected, &tests, &target, kits.path()).map_err(|e| Failure::Usage(e.0))?;
+    let report = grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox(args.sandbox))
+        .map_err(|e| Failure::Usage(e.0))?;
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // HTML draws each failed test's tree, so it needs the planned tests.
     let render = |format: Format, color: bool| match format {
         Format::Html => report::render_html(&report, &tests),
         _ => report::render(&report, format, color),
     };
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match &args.output {
         Some(path) => {
             let rendered = render(args.format, false);
@@ -93,6 +98,11 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         None => emit(&render(args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
+}
+
+/// The sandbox of `--sandbox MODE`, with this binary as its trampoline.
+fn sandbox(mode: SandboxMode) -> Sandbox {
+    Sandbox::new(mode, std::env::current_exe().ok())
 }
 
 fn assignment_dir(args: &CheckArgs) -> PathBuf {

@@ -10,6 +10,7 @@ mod gradescope;
 mod import;
 mod init;
 mod render;
+mod sandbox_exec;
 mod solve;
 mod validate;
 
@@ -45,12 +46,15 @@ enum Command {
     Gen(generate::GenArgs),
     /// Package an assignment as a Gradescope autograder zip.
     Gradescope(gradescope::GradescopeArgs),
-    /// Draw a tree as SVG or HTML: shapes, visit steps, pruning, windows, a student's trace.
-    Render(render::RenderArgs),
     /// Set up a folder with the starter code, the kit and the handout.
     Init(init::InitArgs),
     /// Convert another autograder's tests into tree files (`import cs188 PATH... -o DIR`).
     Import(import::ImportArgs),
+    /// Draw a tree as SVG or HTML: shapes, visit steps, pruning, windows, a student's trace.
+    Render(render::RenderArgs),
+    /// The sandbox's trampoline: applies a policy, then runs a student's command (internal).
+    #[command(name = "__sandbox-exec", hide = true)]
+    SandboxExec(sandbox_exec::SandboxExecArgs),
 }
 
 /// Output formats shared by the commands that print results.
@@ -97,6 +101,10 @@ pub enum Failure {
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Ok(exe) = std::env::current_exe() {
+        // This binary is the sandbox's trampoline for every grading run it starts.
+        crate::grader::sandbox::set_helper_program(exe);
+    }
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
@@ -105,9 +113,10 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => batch::run_merge(&args),
         Command::Gen(args) => generate::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
-        Command::Render(args) => render::run(&args),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::SandboxExec(args) => return sandbox_exec::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

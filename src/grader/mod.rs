@@ -12,6 +12,7 @@ pub mod oracle;
 pub mod plan;
 pub mod protocol;
 pub mod runner;
+pub mod sandbox;
 pub mod session;
 pub mod submission;
 pub mod usage;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use plan::{Assignment, PlannedTest};
+use sandbox::{RunPlan, Sandbox};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
 use verdict::GradeReport;
 
@@ -37,13 +39,28 @@ pub struct Target {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotGradable(pub String);
 
-/// Grades one submission on the planned tests.
+/// Grades one submission on the planned tests, sandboxed as the process
+/// allows ([`Sandbox::from_process`]: `auto` when the treegrade binary is the
+/// trampoline, the built-in defences only otherwise).
 pub fn grade(
     assignment: &Assignment,
     selected: &[usize],
     tests: &[PlannedTest],
     target: &Target,
     kits: &Path,
+) -> Result<GradeReport, NotGradable> {
+    grade_sandboxed(assignment, selected, tests, target, kits, &Sandbox::from_process())
+}
+
+/// Grades one submission on the planned tests in `sandbox`. In strict mode,
+/// a missing layer makes the submission not gradable, naming the layer.
+pub fn grade_sandboxed(
+    assignment: &Assignment,
+    selected: &[usize],
+    tests: &[PlannedTest],
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
     let dir = submission::absolute(&target.dir);
@@ -56,10 +73,31 @@ pub fn grade(
         (None, Some(language)) => language.run.clone(),
         (None, None) => return Err(NotGradable(no_language_message(assignment, &dir))),
     };
-    let records = match language.filter(|_| target.command.is_none()).map(|l| submission::build(l, &dir)) {
+    let builds = language.filter(|_| target.command.is_none());
+    let mut protected = vec![assignment.dir.clone()];
+    protected.extend(tests.iter().filter_map(|test| test.path.parent().map(Path::to_path_buf)));
+    let prepared = sandbox
+        .prepare(&RunPlan {
+            submission: &dir,
+            kits,
+            tests: tests.len(),
+            per_test: assignment.time_limit,
+            build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
+            protected,
+        })
+        .map_err(NotGradable)?;
+    let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
+    let records = match build {
         Some(Err(failure)) => vec![build_failure_record(&failure); tests.len()],
         _ => {
-            let spec = submission::program_spec(&command, &dir, language, kits);
+            let spec = submission::program_spec(
+                &command,
+                &dir,
+                language,
+                &prepared.kits,
+                prepared.run.as_ref(),
+                &prepared.home,
+            );
             let jobs: Vec<SearchJob<'_>> = tests
                 .iter()
                 .map(|test| SearchJob { name: &test.name, tree: &test.tree, settings: test.settings })
@@ -79,6 +117,7 @@ pub fn grade(
         score,
         max_score,
         elapsed_ms: started.elapsed().as_millis() as u64,
+        sandbox: prepared.layers,
     })
 }
 

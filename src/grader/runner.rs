@@ -5,26 +5,38 @@
 //! chatty program never blocks), a program that stops reading cannot block
 //! the grader, and every wait has a deadline. Each program runs in its own
 //! process group, killed as a whole.
+//!
+//! A program with a sandbox [`Policy`] is started through the trampoline
+//! (`treegrade __sandbox-exec`), which applies the policy and `exec`s it. After
+//! a kill, the processes that left the group are killed too: all those of the
+//! program's dedicated user, and any orphan the grader (a child subreaper)
+//! inherited; then they are reaped.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::process::{Pid, Signal, WaitOptions, kill_process, kill_process_group, waitpid};
 
 use super::protocol::MAX_LINE_BYTES;
+use super::sandbox::{self, Policy};
 
 /// Size of one read from a program's pipes.
 const READ_CHUNK_BYTES: usize = 64 * 1024;
 
 /// Bytes of stderr kept from the start and from the end of each test's output.
 pub const STDERR_KEEP_BYTES: usize = 32 * 1024;
+
+/// Bytes of stderr a program may write during one test (or a build in all):
+/// past that it is stopped, so that a flood costs neither time nor memory.
+pub const STDERR_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How to start a student program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +47,8 @@ pub struct ProgramSpec {
     pub dir: PathBuf,
     /// The whole environment of the program (it inherits nothing else).
     pub env: Vec<(OsString, OsString)>,
+    /// The sandbox to start it in (`None`: started directly, with only the built-in defences).
+    pub policy: Option<Policy>,
 }
 
 /// Why a read or write with the program did not complete.
@@ -105,16 +119,31 @@ pub struct RunningProgram {
     /// Read buffer, allocated once: zero-filling a fresh one per read would
     /// cost more than the round trip it serves.
     scratch: Vec<u8>,
+    /// The sandbox it runs in, to kill what it leaves behind.
+    policy: Option<Policy>,
 }
 
 impl RunningProgram {
-    /// Starts the program in its own process group with exactly `spec.env`.
+    /// Starts the program in its own process group with exactly `spec.env`,
+    /// through the sandbox's trampoline when `spec.policy` asks for one.
     pub fn start(spec: &ProgramSpec) -> io::Result<RunningProgram> {
         let (program, args) = spec
             .command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command to run is empty"))?;
-        let mut child = Command::new(program)
+        let mut command = match &spec.policy {
+            Some(policy) => {
+                // The trampoline can only say "cannot exec" by exiting: find the program first.
+                if !sandbox::program_exists(program, &spec.env, &spec.dir) {
+                    return Err(io::Error::new(io::ErrorKind::NotFound, "No such file or directory"));
+                }
+                let mut command = Command::new(&policy.helper);
+                command.args([sandbox::TRAMPOLINE_SUBCOMMAND, "--policy", &policy.to_json(), "--", program]);
+                command
+            }
+            None => Command::new(program),
+        };
+        command
             .args(args)
             .current_dir(&spec.dir)
             .env_clear()
@@ -122,8 +151,14 @@ impl RunningProgram {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()?;
+            .process_group(0);
+        let mut child = {
+            // Registered before any orphan sweep can see it (see `reap_orphans`).
+            let mut spawned = spawned_children();
+            let child = command.spawn()?;
+            spawned.insert(child.id());
+            child
+        };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -142,6 +177,7 @@ impl RunningProgram {
             exit_status: None,
             merge_stdout: false,
             scratch: vec![0; READ_CHUNK_BYTES],
+            policy: spec.policy.clone(),
         })
     }
 
@@ -201,7 +237,9 @@ impl RunningProgram {
         self.stdin = None;
         let deadline = Instant::now() + grace;
         while self.exit_status.is_none() && Instant::now() < deadline {
-            if self.pump(deadline, false).is_err() && !self.stdout_open && !self.stderr_open {
+            // In slices: a process it left behind may hold its pipes open after it exited.
+            let slice = (Instant::now() + Duration::from_millis(10)).min(deadline);
+            if self.pump(slice, false).is_err() && !self.stdout_open && !self.stderr_open {
                 break;
             }
             self.poll_exit();
@@ -217,6 +255,7 @@ impl RunningProgram {
         program.merge_stdout = true;
         program.stdin = None;
         let mut timed_out = false;
+        let mut stopped = None;
         while program.stdout_open || program.stderr_open {
             match program.pump(deadline, false) {
                 Ok(()) => {}
@@ -224,8 +263,16 @@ impl RunningProgram {
                     timed_out = true;
                     break;
                 }
+                Err(Interrupted::Ended(why)) => {
+                    stopped = Some(why);
+                    break;
+                }
                 Err(_) => break,
             }
+        }
+        if let Some(why) = stopped {
+            program.kill();
+            return Ok(Completion { success: false, timed_out: false, status: why, output: program.take_stderr() });
         }
         if !timed_out {
             while program.exit_status.is_none() && Instant::now() < deadline {
@@ -244,7 +291,8 @@ impl RunningProgram {
         })
     }
 
-    /// Kills the whole process group and reaps the program.
+    /// Kills the whole process group and reaps the program; then kills and
+    /// reaps whatever escaped the group (see [`reap_orphans`]).
     pub fn kill(&mut self) {
         if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
             // The group may already be gone; nothing to do then.
@@ -254,6 +302,9 @@ impl RunningProgram {
         if let Ok(status) = self.child.wait() {
             self.exit_status.get_or_insert(status);
         }
+        spawned_children().remove(&self.child.id());
+        let dedicated = self.policy.as_ref().and_then(|policy| Some((&policy.helper, policy.run_as?)));
+        reap_orphans(dedicated);
     }
 
     /// Waits for readable output (or writable stdin when `writing`) until
@@ -277,7 +328,14 @@ impl RunningProgram {
         if ready.contains(&Stream::Stderr) {
             let capture = &mut self.stderr_capture;
             self.stderr_open =
-                read_available(&mut self.stderr, &mut self.scratch, usize::MAX, |bytes| capture.push(bytes))?;
+                read_available(&mut self.stderr, &mut self.scratch, MAX_LINE_BYTES, |bytes| capture.push(bytes))?;
+        }
+        if self.stderr_capture.total_bytes() > STDERR_LIMIT_BYTES {
+            let what = if self.merge_stdout { "output" } else { "stderr" };
+            return Err(Interrupted::Ended(format!(
+                "was stopped for writing more than {} MiB to {what} (the limit)",
+                STDERR_LIMIT_BYTES >> 20
+            )));
         }
         Ok(())
     }
@@ -314,6 +372,7 @@ impl RunningProgram {
             && let Ok(Some(status)) = self.child.try_wait()
         {
             self.exit_status = Some(status);
+            spawned_children().remove(&self.child.id());
         }
     }
 
@@ -389,6 +448,108 @@ fn read_available(
     }
 }
 
+/// Children this process started through [`RunningProgram::start`] and has
+/// not reaped yet: the orphan sweep leaves them to their `Child`.
+fn spawned_children() -> MutexGuard<'static, BTreeSet<u32>> {
+    static SPAWNED: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+    SPAWNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Kills and reaps what a program left behind after its group was killed.
+///
+/// With a dedicated user (root graders), the helper kills every process of
+/// that user (`kill(-1)` as that user), even those that called `setsid`.
+/// Then the orphans the grader inherited as child subreaper are killed and
+/// reaped, each by its pid. A plain `waitpid(-1)` would also reap the children
+/// that other threads' `Child` handles are waiting for; so an orphan is a child
+/// of this process that `start` did not register and that is in another
+/// process group or user namespace than the grader (a student process that
+/// escaped its group), or runs as the dedicated user.
+pub fn reap_orphans(dedicated: Option<(&PathBuf, u32)>) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    for round in 0.. {
+        if let Some((helper, uid)) = dedicated
+            && (round == 0 || processes_of_user(uid) > 0)
+        {
+            let _ = Command::new(helper)
+                .args([sandbox::TRAMPOLINE_SUBCOMMAND, "--kill-user", &uid.to_string()])
+                .env_clear()
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let pending = sweep_orphans(dedicated.map(|(_, uid)| uid));
+        let lingering = dedicated.map_or(0, |(_, uid)| processes_of_user(uid));
+        if (pending == 0 && lingering == 0) || Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(if round < 10 { 2 } else { 20 }));
+    }
+}
+
+/// One pass over this process's children: kills and reaps the orphans; returns how many are not reaped yet.
+fn sweep_orphans(dedicated_uid: Option<u32>) -> usize {
+    let me = std::process::id();
+    let my_group = rustix::process::getpgrp().as_raw_nonzero().get();
+    let my_namespace = std::fs::read_link("/proc/self/ns/user").ok();
+    let spawned = spawned_children();
+    let mut pending = 0;
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
+        let Some(stat) = ProcStat::read(pid) else { continue };
+        if stat.parent != me || spawned.contains(&pid) {
+            continue;
+        }
+        let namespace = std::fs::read_link(format!("/proc/{pid}/ns/user")).ok();
+        let escaped = stat.group != my_group
+            || (namespace.is_some() && namespace != my_namespace)
+            || dedicated_uid.is_some_and(|uid| process_uid(pid) == Some(uid));
+        if !escaped {
+            continue;
+        }
+        let Some(process) = Pid::from_raw(pid as i32) else { continue };
+        let _ = kill_process(process, Signal::KILL);
+        match waitpid(Some(process), WaitOptions::NOHANG) {
+            Ok(Some(_)) | Err(_) => {}
+            Ok(None) => pending += 1,
+        }
+    }
+    pending
+}
+
+/// The fields of `/proc/PID/stat` the sweep needs.
+struct ProcStat {
+    parent: u32,
+    group: i32,
+}
+
+impl ProcStat {
+    fn read(pid: u32) -> Option<ProcStat> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+        let mut fields = text.get(text.rfind(')')? + 1..)?.split_whitespace();
+        let _state = fields.next()?;
+        Some(ProcStat { parent: fields.next()?.parse().ok()?, group: fields.next()?.parse().ok()? })
+    }
+}
+
+fn process_uid(pid: u32) -> Option<u32> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|line| line.strip_prefix("Uid:"))?.split_whitespace().next()?.parse().ok()
+}
+
+/// How many processes (zombies included) run as `uid`.
+pub fn processes_of_user(uid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()))
+        .filter(|&pid| process_uid(pid) == Some(uid))
+        .count()
+}
+
 fn duration_to_timespec(duration: Duration) -> Timespec {
     Timespec { tv_sec: duration.as_secs() as _, tv_nsec: duration.subsec_nanos() as _ }
 }
@@ -425,6 +586,7 @@ mod tests {
             command: vec!["/bin/sh".into(), "-c".into(), script.into()],
             dir: std::env::temp_dir(),
             env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            policy: None,
         }
     }
 
@@ -490,6 +652,27 @@ mod tests {
         assert!(done.output.text().contains("compiling") && done.output.text().contains("oops"));
         let slow = RunningProgram::run_to_completion(&shell("sleep 30"), soon(200)).unwrap();
         assert!(slow.timed_out && !slow.success);
+    }
+
+    #[test]
+    fn processes_that_left_the_group_are_killed_and_reaped() {
+        // As in a grading run: orphans come to this process, which reaps them.
+        rustix::process::set_child_subreaper(Some(rustix::process::getpid())).unwrap();
+        let mut program = RunningProgram::start(&shell("setsid sleep 30 & echo $!; read wait")).unwrap();
+        let escaped: i32 = program.receive(soon(5000)).unwrap().trim().parse().unwrap();
+        let escaped = Pid::from_raw(escaped).unwrap();
+        assert!(rustix::process::test_kill_process(escaped).is_ok(), "the escaped process runs");
+        program.kill();
+        assert_eq!(rustix::process::test_kill_process(escaped), Err(rustix::io::Errno::SRCH), "killed and reaped");
+    }
+
+    #[test]
+    fn a_stderr_flood_is_stopped() {
+        let mut program = RunningProgram::start(&shell("head -c 100000000 /dev/zero >&2; echo done")).unwrap();
+        let Err(Interrupted::Ended(end)) = program.receive(soon(10_000)) else { panic!("expected a stop") };
+        assert!(end.contains("more than 16 MiB to stderr"), "{end}");
+        program.kill();
+        assert!(program.take_stderr().total_bytes() < 2 * STDERR_LIMIT_BYTES);
     }
 
     #[test]

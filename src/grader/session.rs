@@ -83,12 +83,13 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     let mut program: Option<RunningProgram> = None;
     let mut records = Vec::with_capacity(jobs.len());
     let mut failed_starts = 0;
+    let mut last_start_failure: Option<ProgramFailure> = None;
     for job in jobs {
         let started = Instant::now();
         let deadline = started + limits.per_search;
         if program.is_none() {
             if failed_starts >= MAX_FAILED_STARTS {
-                records.push(not_restarted(records.last()));
+                records.push(not_restarted(last_start_failure.as_ref()));
                 continue;
             }
             match start_and_greet(spec, deadline, limits.per_search) {
@@ -98,6 +99,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
                 }
                 Err((failure, stderr)) => {
                     failed_starts += 1;
+                    last_start_failure = Some(failure.clone());
                     records.push(SearchRecord {
                         answer: Err(failure),
                         visited: Vec::new(),
@@ -134,10 +136,10 @@ type StartFailure = (ProgramFailure, String);
 const MAX_FAILED_STARTS: usize = 2;
 
 /// The remaining tests of a program that keeps failing to start fail the same way.
-fn not_restarted(last: Option<&SearchRecord>) -> SearchRecord {
-    let (kind, message) = match last.map(|record| &record.answer) {
-        Some(Err(failure)) => (failure.kind, failure.message.clone()),
-        _ => (FailureKind::NotStarted, "your program did not start".to_string()),
+fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
+    let (kind, message) = match last {
+        Some(failure) => (failure.kind, failure.message.clone()),
+        None => (FailureKind::NotStarted, "your program did not start".to_string()),
     };
     SearchRecord {
         answer: Err(ProgramFailure {

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use super::plan::{Assignment, Language};
 use super::runner::{ProgramSpec, RunningProgram};
+use super::sandbox::Policy;
 
 /// The Python kit, as shipped to students.
 pub const PYTHON_KIT: &str = include_str!("../../grader/kits/python/treegrade_kit.py");
@@ -105,10 +106,13 @@ pub struct BuildFailure {
     pub output: String,
 }
 
-/// Builds the submission if its language has a build step.
-pub fn build(language: &Language, dir: &Path) -> Result<(), BuildFailure> {
+/// Builds the submission if its language has a build step, in the sandbox
+/// `policy` when there is one; `scratch` is its `TMPDIR`.
+pub fn build(language: &Language, dir: &Path, policy: Option<&Policy>, scratch: &Path) -> Result<(), BuildFailure> {
     let Some(command) = &language.build else { return Ok(()) };
-    let spec = ProgramSpec { command: command.clone(), dir: dir.to_path_buf(), env: build_env(dir) };
+    let mut env = build_env(dir);
+    env.push(("TMPDIR".into(), scratch.as_os_str().to_owned()));
+    let spec = ProgramSpec { command: command.clone(), dir: dir.to_path_buf(), env, policy: policy.cloned() };
     let deadline = Instant::now() + language.build_time_limit;
     let completion = RunningProgram::run_to_completion(&spec, deadline).map_err(|error| BuildFailure {
         message: format!("could not run the build `{}`: {error}", command.join(" ")),
@@ -125,15 +129,26 @@ pub fn build(language: &Language, dir: &Path) -> Result<(), BuildFailure> {
     Err(BuildFailure { message, output: completion.output.text() })
 }
 
-/// The command and environment that start a submission's searcher.
-pub fn program_spec(command: &[String], dir: &Path, language: Option<&Language>, kits: &Path) -> ProgramSpec {
+/// The command and environment that start a submission's searcher, in the
+/// sandbox `policy` when there is one; `scratch` is its `HOME` and `TMPDIR`.
+pub fn program_spec(
+    command: &[String],
+    dir: &Path,
+    language: Option<&Language>,
+    kits: &Path,
+    policy: Option<&Policy>,
+    scratch: &Path,
+) -> ProgramSpec {
     let mut env = run_env(dir);
+    env.retain(|(key, _)| key != "HOME");
+    env.push(("HOME".into(), scratch.as_os_str().to_owned()));
+    env.push(("TMPDIR".into(), scratch.as_os_str().to_owned()));
     for (key, value) in language.map(|l| l.env.as_slice()).unwrap_or_default() {
         let value = value.replace("{kits}", &kits.to_string_lossy());
         env.retain(|(existing, _)| existing != key.as_str());
         env.push((key.into(), value.into()));
     }
-    ProgramSpec { command: resolve_relative(command, dir), dir: dir.to_path_buf(), env }
+    ProgramSpec { command: resolve_relative(command, dir), dir: dir.to_path_buf(), env, policy: policy.cloned() }
 }
 
 /// `target/release/search` is relative to the submission, not to the grader's folder.

@@ -127,6 +127,8 @@ pub struct GradeReport {
     pub max_score: f64,
     /// Wall-clock time of the whole run, in milliseconds.
     pub elapsed_ms: u64,
+    /// Which sandbox layers were active.
+    pub sandbox: super::sandbox::Layers,
 }
 
 impl GradeReport {

@@ -14,7 +14,8 @@ pub fn render(report: &GradeReport, color: bool) -> String {
     let paint = Painter { color };
     let mut out = String::new();
     let language = report.language.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
-    let _ = writeln!(out, "{}: {}{language}", paint.bold(&report.title), report.submission);
+    let sandbox = paint.dim(&report.sandbox.summary());
+    let _ = writeln!(out, "{}: {}{language} [{sandbox}]", paint.bold(&report.title), report.submission);
     for question in &report.questions {
         out.push('\n');
         question_block(&mut out, question, &paint);

@@ -1,0 +1,70 @@
+//! `treegrade __sandbox-exec` (hidden): the sandbox's trampoline.
+//!
+//! The runner starts this binary instead of a student's command, so that
+//! limits, namespaces, landlock and the user switch are applied in a fresh,
+//! single-threaded process rather than between `fork` and `exec` of the
+//! multi-threaded grader (cargo-nextest's "double spawn"). It then `exec`s
+//! the student's program, which inherits everything: same pid, same process
+//! group, same pipes, same environment.
+//!
+//! Also: `--probe` tries every layer on itself and prints what worked (JSON);
+//! `--kill-user UID` becomes that dedicated user and kills all its processes.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Command, ExitCode};
+
+use clap::Args;
+
+use crate::grader::sandbox::{self, EXEC_FAILED_STATUS, Policy, SETUP_FAILED_STATUS};
+
+/// Flags of `treegrade __sandbox-exec`.
+#[derive(Debug, Args)]
+pub struct SandboxExecArgs {
+    /// The policy to apply, as JSON.
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["probe", "kill_user"])]
+    policy: Option<String>,
+    /// Try each layer and print what this machine allows, as JSON.
+    #[arg(long, conflicts_with = "kill_user")]
+    probe: bool,
+    /// Kill every process of this dedicated uid.
+    #[arg(long, value_name = "UID")]
+    kill_user: Option<u32>,
+    /// The student's command.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+pub fn run(args: &SandboxExecArgs) -> ExitCode {
+    if args.probe {
+        super::emit(&format!("{}\n", serde_json::to_string(&sandbox::probe_here()).expect("plain data")));
+        return ExitCode::SUCCESS;
+    }
+    if let Some(uid) = args.kill_user {
+        return match sandbox::kill_all_of_user(uid) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot kill the processes of uid {uid}: {error}")),
+        };
+    }
+    let Some(policy) = &args.policy else {
+        return fail(SETUP_FAILED_STATUS, "no policy given (--policy JSON)");
+    };
+    let policy = match Policy::from_json(policy) {
+        Ok(policy) => policy,
+        Err(error) => return fail(SETUP_FAILED_STATUS, &error),
+    };
+    let Some((program, program_args)) = args.command.split_first() else {
+        return fail(SETUP_FAILED_STATUS, "no command given after `--`");
+    };
+    if let Err(error) = sandbox::apply(&policy) {
+        return fail(SETUP_FAILED_STATUS, &error.to_string());
+    }
+    // Only returns on failure; the environment and working folder are inherited as they are.
+    let error = Command::new(program).args(program_args).exec();
+    fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: {error}"))
+}
+
+/// Says what failed on stderr (the report shows it) and exits with `status`.
+fn fail(status: i32, message: &str) -> ExitCode {
+    eprintln!("treegrade sandbox: {message}");
+    ExitCode::from(status as u8)
+}

@@ -1,0 +1,470 @@
+//! The hostile-submission suite: programs that loop, fork without end, hoard
+//! memory, flood their output, read the hidden tests, open the network,
+//! delete files, sleep forever, or fake their results. Each is graded in the
+//! `auto` sandbox on five trees (the hidden one last); each must fail its own
+//! test with a clear status while the others are graded, the grader must come
+//! back promptly, and nothing outside the scratch folder may change.
+//!
+//! The programs are in `tests/fixtures/hostile/`, copied into a fresh folder
+//! per test, with the assignment's hidden tests, another student's folder and
+//! a canary beside it, all readable and writable by everyone: only the
+//! sandbox stands between them and the student.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+use treegrade::engine::Algorithm;
+use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::runner::processes_of_user;
+use treegrade::grader::sandbox::{Layers, Sandbox, SandboxMode};
+use treegrade::grader::session::FailureKind;
+use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
+use treegrade::grader::{Target, grade_sandboxed};
+use treegrade::load::load_tree_file;
+use treegrade::report::{Format, render};
+
+/// The public trees, in order; the hostile programs misbehave on the second.
+const TREES: [&str; 4] = ["aima-fig5-2.yaml", "three-bin-minimax.yaml", "tie-at-root-first-wins.yaml", "min-root.yaml"];
+
+/// Per-test wall-clock limit: short, so that hangs cost little.
+const TIME_LIMIT: Duration = Duration::from_secs(2);
+
+/// In the hidden test file and in another student's folder: must never reach a report.
+const HIDDEN_SECRET: &str = "HIDDEN-TEST-SECRET-7f3a9c";
+const OTHER_STUDENT_SECRET: &str = "OTHER-STUDENT-SECRET-51d2e8";
+
+/// The fork bomb and the output flood take the machine for themselves; the others share it.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+fn shared() -> RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sandbox(mode: SandboxMode) -> Sandbox {
+    Sandbox::new(mode, Some(PathBuf::from(env!("CARGO_BIN_EXE_treegrade"))))
+}
+
+/// What this machine allows (probed once per process).
+fn layers() -> Layers {
+    sandbox(SandboxMode::Auto).probe()
+}
+
+/// A course folder: the assignment with its hidden test, two submissions
+/// (the hostile one and another student's), a canary and a folder outside.
+struct Workspace {
+    root: tempfile::TempDir,
+    assignment: PathBuf,
+    hidden: PathBuf,
+    submission: PathBuf,
+    other_student: PathBuf,
+    canary: PathBuf,
+    outside: PathBuf,
+}
+
+fn workspace() -> Workspace {
+    let root = tempfile::tempdir().unwrap();
+    let path = root.path();
+    let assignment = path.join("assignment");
+    let hidden = assignment.join("hidden");
+    let submissions = path.join("submissions");
+    let submission = submissions.join("hostile");
+    let other_student = submissions.join("other-student");
+    let outside = path.join("outside");
+    for dir in [&hidden, &submission, &other_student, &outside] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let aima = std::fs::read_to_string(repo().join("test-cases/aima-fig5-2.yaml")).unwrap();
+    std::fs::write(hidden.join("secret-tree.yaml"), format!("# {HIDDEN_SECRET}\n{aima}")).unwrap();
+    std::fs::write(other_student.join("search.py"), format!("# {OTHER_STUDENT_SECRET}\n")).unwrap();
+    for entry in std::fs::read_dir(repo().join("tests/fixtures/hostile")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_some_and(|ext| ext == "py") {
+            std::fs::copy(entry.path(), submission.join(entry.file_name())).unwrap();
+        }
+    }
+    let canary = path.join("canary.txt");
+    std::fs::write(&canary, "still here").unwrap();
+    std::fs::write(outside.join("keep.txt"), "keep me").unwrap();
+    open_to_everyone(path);
+    Workspace { root, assignment, hidden, submission, other_student, canary, outside }
+}
+
+/// Everyone may read and write everything: only the sandbox protects these files.
+fn open_to_everyone(path: &Path) {
+    let mode = if path.is_dir() { 0o777 } else { 0o666 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            open_to_everyone(&entry.unwrap().path());
+        }
+    }
+}
+
+/// Every file under `dir` with its contents, and every folder.
+fn contents(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut found = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                found.insert(path.clone(), None);
+                pending.push(path);
+            } else {
+                found.insert(path.clone(), Some(std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    found
+}
+
+fn assignment(ws: &Workspace) -> Assignment {
+    let cases = repo().join("test-cases");
+    let mut tests: Vec<TestFile> =
+        TREES.iter().map(|name| TestFile { path: cases.join(name), hidden: false }).collect();
+    tests.push(TestFile { path: ws.hidden.join("secret-tree.yaml"), hidden: true });
+    Assignment {
+        name: "hostile".into(),
+        title: "Hostile submissions".into(),
+        dir: ws.assignment.clone(),
+        time_limit: TIME_LIMIT,
+        languages: Vec::new(),
+        questions: vec![Question {
+            id: "q1".into(),
+            title: "Minimax".into(),
+            points: 5.0,
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            scoring: Scoring::PerTest,
+            tests,
+            generate: None,
+        }],
+    }
+}
+
+/// A graded hostile program.
+struct Graded {
+    report: GradeReport,
+    elapsed: Duration,
+    text: String,
+    json: String,
+}
+
+impl Graded {
+    fn tests(&self) -> Vec<&TestResult> {
+        self.report.tests().collect()
+    }
+
+    fn statuses(&self) -> Vec<TestStatus> {
+        self.report.tests().map(|test| test.status).collect()
+    }
+
+    /// The second test, the one the hostile programs attack on.
+    fn attacked(&self) -> &TestResult {
+        self.tests()[1]
+    }
+
+    fn all_stderr(&self) -> String {
+        self.report.tests().map(|test| test.stderr.as_str()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The others were graded as usual.
+    fn assert_others_pass(&self, attacked: &[usize]) {
+        for (index, test) in self.tests().iter().enumerate() {
+            if !attacked.contains(&index) {
+                assert_eq!(test.status, TestStatus::Passed, "{}: {}", test.name, self.text);
+            }
+        }
+    }
+
+    /// The dedicated uid the program printed on stderr (`... uid=N`).
+    fn printed_uid(&self) -> Option<u32> {
+        let stderr = self.all_stderr();
+        let at = stderr.find("uid=")? + 4;
+        stderr[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    }
+}
+
+fn grade_hostile(ws: &Workspace, script: &str, args: &[String]) -> Graded {
+    let assignment = assignment(ws);
+    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let kits = tempfile::tempdir().unwrap();
+    let mut command = vec!["python3".to_string(), "-u".to_string(), script.to_string()];
+    command.extend_from_slice(args);
+    let target = Target { dir: ws.submission.clone(), command: Some(command) };
+    let started = Instant::now();
+    let report = grade_sandboxed(&assignment, &[0], &tests, &target, kits.path(), &sandbox(SandboxMode::Auto))
+        .expect("a command is always gradable");
+    let elapsed = started.elapsed();
+    let text = render(&report, Format::Text, false);
+    let json = render(&report, Format::Json, false);
+    // Shown with --nocapture, or when the test fails.
+    eprintln!("{script} graded in {elapsed:?}:\n{text}");
+    Graded { report, elapsed, text, json }
+}
+
+/// No slower than its hangs: one time limit per hung test, and a few seconds.
+fn assert_prompt(graded: &Graded, hung_tests: u32) {
+    let bound = TIME_LIMIT * hung_tests + Duration::from_secs(6);
+    assert!(graded.elapsed < bound, "took {:?} (bound {bound:?})\n{}", graded.elapsed, graded.text);
+}
+
+fn reason(test: &TestResult) -> &str {
+    test.reason.as_deref().unwrap_or("")
+}
+
+/// Nothing of the dedicated user is left (root graders), and the machine still starts processes.
+fn assert_nothing_left(graded: &Graded) {
+    match graded.printed_uid() {
+        Some(uid) if graded.report.sandbox.separate_user => {
+            assert_eq!(processes_of_user(uid), 0, "processes of uid {uid} are left behind");
+        }
+        _ => eprintln!("note: no separate user on this machine; leftover processes not counted by uid"),
+    }
+    assert!(std::process::Command::new("true").status().unwrap().success());
+}
+
+#[test]
+fn the_probe_says_which_layers_this_machine_allows() {
+    let layers = layers();
+    eprintln!("sandbox layers here: {}\n{layers:#?}", layers.summary());
+    assert!(layers.process_group && layers.time_limits && layers.output_caps && layers.empty_environment);
+    assert!(layers.resource_limits, "the trampoline runs: {:?}", layers.notes);
+    let report = {
+        let _machine = shared();
+        let ws = workspace();
+        grade_hostile(&ws, "fake_results.py", &[]).report
+    };
+    assert!(report.sandbox.subreaper);
+    assert_eq!(report.sandbox.mode, SandboxMode::Auto);
+    assert_eq!(report.sandbox.missing(), layers.missing(), "an open folder keeps every layer the machine allows");
+}
+
+#[test]
+fn an_infinite_loop_times_out_and_the_rest_is_graded() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "infinite_loop.py", &[]);
+    assert_eq!(graded.attacked().status, TestStatus::Error(FailureKind::TimedOut), "{}", graded.text);
+    assert!(reason(graded.attacked()).contains("did not answer within 2 s"), "{}", graded.text);
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 1);
+}
+
+#[test]
+fn a_fork_bomb_is_bounded_and_killed_to_the_last_process() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "fork_bomb.py", &[]);
+    assert!(
+        matches!(graded.attacked().status, TestStatus::Error(FailureKind::TimedOut | FailureKind::Crashed)),
+        "{}",
+        graded.text
+    );
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 1);
+    assert_nothing_left(&graded);
+}
+
+#[test]
+fn a_memory_hog_fails_without_taking_the_machine_down() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "memory_hog.py", &[]);
+    let test = graded.attacked();
+    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    if graded.report.sandbox.resource_limits {
+        assert!(reason(test).contains("exited with status 1 during this test"), "{}", graded.text);
+        assert!(test.stderr.contains("MemoryError"), "{}", graded.text);
+    }
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
+fn gigabytes_of_output_are_cut_short_with_bounded_memory() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let peak_before = peak_memory_kib();
+    let graded = grade_hostile(&ws, "output_flood.py", &[]);
+    let grown_mib = peak_memory_kib().saturating_sub(peak_before) / 1024;
+    let tests = graded.tests();
+    assert_eq!(tests[1].status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert!(reason(tests[1]).contains("more than 16 MiB to stderr (the limit)"), "{}", graded.text);
+    assert!(tests[1].stderr.len() < 128 * 1024, "the kept stderr is capped");
+    assert_eq!(tests[2].status, TestStatus::Error(FailureKind::ProtocolError), "{}", graded.text);
+    assert!(reason(tests[2]).contains("longer than 1 MiB"), "{}", graded.text);
+    graded.assert_others_pass(&[1, 2]);
+    assert_prompt(&graded, 0);
+    assert!(grown_mib < 128, "the grader's peak memory grew by {grown_mib} MiB");
+}
+
+#[test]
+fn the_hidden_tests_and_other_students_stay_unreadable() {
+    let _machine = shared();
+    let ws = workspace();
+    let folders = [ws.hidden.display().to_string(), ws.other_student.display().to_string()];
+    let graded = grade_hostile(&ws, "read_hidden.py", &folders);
+    if !graded.report.sandbox.filesystem_isolation {
+        eprintln!("note: no filesystem isolation on this machine; the secrets are readable, not checked");
+        return;
+    }
+    let test = graded.attacked();
+    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert!(test.stderr.contains("PermissionError"), "{}", graded.text);
+    for secret in [HIDDEN_SECRET, OTHER_STUDENT_SECRET] {
+        for output in [&graded.text, &graded.json, &graded.all_stderr()] {
+            assert!(!output.contains(secret), "{secret} leaked:\n{output}");
+        }
+    }
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
+fn the_network_is_out_of_reach() {
+    let _machine = shared();
+    let ws = workspace();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let graded = grade_hostile(&ws, "network.py", &[port]);
+    assert_eq!(graded.tests().len(), 5, "every test is graded");
+    if !graded.report.sandbox.network_isolation {
+        eprintln!("note: no network isolation on this machine; the connection is not checked");
+        return;
+    }
+    assert_eq!(graded.attacked().status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert!(graded.attacked().stderr.contains("Error"), "{}", graded.text);
+    match listener.accept() {
+        Err(error) if error.kind() == ErrorKind::WouldBlock => {}
+        other => panic!("the listener saw a connection: {other:?}"),
+    }
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
+fn files_outside_the_scratch_folder_cannot_be_deleted_or_planted() {
+    let _machine = shared();
+    let ws = workspace();
+    let before = contents(ws.root.path());
+    let args = [ws.canary.display().to_string(), ws.outside.display().to_string()];
+    let graded = grade_hostile(&ws, "delete_files.py", &args);
+    let test = graded.attacked();
+    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert!(reason(test).contains("exited with status 3 during this test"), "{}", graded.text);
+    if !graded.report.sandbox.filesystem_isolation {
+        eprintln!("note: no filesystem isolation on this machine; files outside are not protected");
+        return;
+    }
+    assert!(!test.stderr.contains("DONE"), "{}", test.stderr);
+    assert_eq!(test.stderr.matches("refused:").count(), 6, "{}", test.stderr);
+    assert_eq!(std::fs::read_to_string(&ws.canary).unwrap(), "still here");
+    assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
+fn sleeping_forever_after_two_answers_costs_one_test_and_leaves_no_daemon() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "sleep_forever.py", &[]);
+    assert_eq!(
+        graded.statuses(),
+        [
+            TestStatus::Passed,
+            TestStatus::Passed,
+            TestStatus::Error(FailureKind::TimedOut),
+            TestStatus::Passed,
+            TestStatus::Passed
+        ],
+        "{}",
+        graded.text
+    );
+    assert_prompt(&graded, 1);
+    assert_nothing_left(&graded);
+}
+
+#[test]
+fn a_fake_result_without_a_search_fails_on_the_order_and_fakes_no_total() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "fake_results.py", &[]);
+    let first = graded.tests()[0];
+    assert_eq!(first.status, TestStatus::Failed, "{}", graded.text);
+    assert_eq!(
+        (first.checks.value, first.checks.action, first.checks.order),
+        (Check::Passed, Check::Passed, Check::Failed)
+    );
+    assert!(graded.report.tests().all(|test| test.status != TestStatus::Passed), "{}", graded.text);
+    assert_eq!(graded.report.score, 0.0);
+    let totals: Vec<&str> = graded.text.lines().filter(|line| line.starts_with("Total:")).collect();
+    assert_eq!(totals, ["Total: 0/5"], "{}", graded.text);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
+fn strict_refuses_to_grade_when_a_layer_is_missing() {
+    let ws = workspace();
+    let assignment = assignment(&ws);
+    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let target = Target { dir: ws.submission.clone(), command: Some(vec!["python3".into(), "fake_results.py".into()]) };
+    let no_trampoline = Sandbox::new(SandboxMode::Strict, Some(PathBuf::from("/no/such/treegrade")));
+    let error = grade_sandboxed(&assignment, &[0], &tests, &target, ws.root.path(), &no_trampoline).unwrap_err();
+    assert!(error.0.contains("--sandbox strict: refusing to grade"), "{}", error.0);
+    assert!(error.0.contains("resource limits (cannot run the sandbox helper /no/such/treegrade"), "{}", error.0);
+}
+
+#[test]
+fn strict_through_the_command_line() {
+    let _machine = shared();
+    let check = || {
+        let mut command = assert_cmd::Command::cargo_bin("treegrade").unwrap();
+        command.current_dir(repo()).args(["check", "-q", "q1", "--sandbox", "strict", "--submission"]);
+        command
+    };
+    let missing = layers().missing();
+    let output = check().arg("reference/python").output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if missing.is_empty() {
+        assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+        assert!(stdout.lines().next().unwrap().contains("[sandbox strict: "), "{stdout}");
+    } else {
+        assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(stderr.contains(&missing[0]), "{stderr}");
+    }
+    if rustix::process::getuid().is_root() {
+        // A folder only root can read leaves no room for the dedicated user.
+        let private = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::copy(repo().join("reference/python/search.py"), private.path().join("search.py")).unwrap();
+        let output = check().arg(private.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("separate user (other users cannot read the submission folder"), "{stderr}");
+    }
+}
+
+/// The peak resident memory of this process (`VmHWM`), in KiB.
+fn peak_memory_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|line| line.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
