@@ -191,3 +191,18 @@ fn a_killed_batch_keeps_its_finished_rows() {
     assert!(log.matches("unchanged").count() >= rows.len(), "finished students are not regraded: {log}");
     assert_eq!(gradebook(&out).len(), 6);
 }
+
+#[test]
+fn a_tight_memory_limit_still_grades_a_correct_submission() {
+    // The kits ask for a large stack; under a small data limit they must fall back.
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = scratch.path().join("class");
+    std::fs::create_dir_all(class.join("alice")).unwrap();
+    std::fs::copy(repo().join("reference/python/search.py"), class.join("alice/search.py")).unwrap();
+    let out = scratch.path().join("out");
+    let output = batch(&assignment, &class, &out, &["--memory", "200"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = gradebook(&out);
+    assert_eq!((rows[0][0].as_str(), rows[0][1].as_str(), rows[0][5].as_str()), ("alice", "4", "ok"), "{rows:?}");
+}

@@ -22,8 +22,9 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
+use crate::grader::sandbox::Sandbox;
 use crate::grader::verdict::GradeReport;
-use crate::grader::{NotGradable, Target, grade};
+use crate::grader::{NotGradable, Target, grade_sandboxed};
 use gradebook::StoredResult;
 
 /// One student's folder.
@@ -71,6 +72,8 @@ pub struct Plan<'a> {
     pub kits: &'a Path,
     /// The course's secret, from which each student's generated trees derive.
     pub secret: &'a str,
+    /// How student programs are confined.
+    pub sandbox: &'a Sandbox,
 }
 
 /// How a batch runs.
@@ -157,7 +160,7 @@ pub fn run_batch(
 
 /// Grades one submission in a scratch copy of its folder.
 fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (StoredResult, Option<GradeReport>) {
-    let Plan { assignment, selected, tests, kits, secret } = *plan;
+    let Plan { assignment, selected, tests, kits, secret, sandbox } = *plan;
     let mut tests = tests.to_vec();
     tests.extend(generated_tests(assignment, selected, &submission.student, secret));
     let started = Instant::now();
@@ -174,7 +177,7 @@ fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (St
                 // Name the student's folder, not the scratch copy.
                 NotGradable(message.replace(&copy.display().to_string(), &submission.student))
             };
-            let mut report = grade(assignment, selected, &tests, &target, kits).map_err(in_words)?;
+            let mut report = grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox).map_err(in_words)?;
             report.submission = submission.student.clone();
             Ok(report)
         });

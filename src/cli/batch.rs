@@ -15,6 +15,7 @@ use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
 use crate::batch::{BatchConfig, Event, Plan, list_submissions, output, run_batch};
+use crate::grader::sandbox::{Sandbox, SandboxMode};
 use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
 
@@ -41,6 +42,10 @@ pub struct BatchArgs {
     /// Memory limit of a student program, in MB.
     #[arg(long, value_name = "MB", default_value = "1024")]
     memory: u64,
+    /// Sandbox student programs with every layer this machine allows (auto), refuse to grade
+    /// when one is missing (strict), or keep only the built-in defences (off).
+    #[arg(long, value_enum, default_value = "auto")]
+    sandbox: SandboxMode,
     /// Grade only shard K of N (K/N), for fanning out over CI jobs; see `merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
@@ -88,12 +93,32 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         out: args.out.clone(),
         force: args.force,
-        settings_key: format!("time limit {:?}; memory {} MB", assignment.time_limit, args.memory),
+        settings_key: format!(
+            "time limit {:?}; memory {} MB; sandbox {}",
+            assignment.time_limit,
+            args.memory,
+            args.sandbox.name()
+        ),
     };
     let stop = stop_on_interrupt()?;
     let progress = Progress::new(submissions.len());
     let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
-    let plan = Plan { assignment: &assignment, selected: &selected, tests: &tests, kits: kits.path(), secret: &secret };
+    let sandbox = Sandbox::new(args.sandbox, std::env::current_exe().ok()).with_memory_mb(args.memory);
+    let missing = sandbox.probe().missing();
+    if args.sandbox == SandboxMode::Strict && !missing.is_empty() {
+        return Err(Failure::Usage(format!(
+            "--sandbox strict: refusing to grade, because these sandbox layers are unavailable: {}",
+            missing.join("; ")
+        )));
+    }
+    let plan = Plan {
+        assignment: &assignment,
+        selected: &selected,
+        tests: &tests,
+        kits: kits.path(),
+        secret: &secret,
+        sandbox: &sandbox,
+    };
     let results = run_batch(&plan, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
     progress.finish();

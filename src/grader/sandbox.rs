@@ -346,6 +346,8 @@ pub struct Sandbox {
     pub mode: SandboxMode,
     /// The treegrade binary (`None`: only the built-in defences are possible).
     pub helper: Option<PathBuf>,
+    /// Memory limit of a student program, in MB.
+    pub memory_mb: u64,
 }
 
 static HELPER_PROGRAM: OnceLock<PathBuf> = OnceLock::new();
@@ -359,12 +361,17 @@ pub fn set_helper_program(path: PathBuf) {
 impl Sandbox {
     /// A sandbox in `mode` with `helper` as the trampoline.
     pub fn new(mode: SandboxMode, helper: Option<PathBuf>) -> Sandbox {
-        Sandbox { mode, helper }
+        Sandbox { mode, helper, memory_mb: Limits::MEMORY_MB }
+    }
+
+    /// The same sandbox with another memory limit for student programs.
+    pub fn with_memory_mb(self, memory_mb: u64) -> Sandbox {
+        Sandbox { memory_mb: memory_mb.max(16), ..self }
     }
 
     /// `auto`, with the trampoline registered by [`set_helper_program`], if any.
     pub fn from_process() -> Sandbox {
-        Sandbox { mode: SandboxMode::Auto, helper: HELPER_PROGRAM.get().cloned() }
+        Sandbox::new(SandboxMode::Auto, HELPER_PROGRAM.get().cloned())
     }
 
     /// What this machine allows, as layers (probed once per helper and
@@ -514,6 +521,7 @@ impl Sandbox {
             helper: helper.clone(),
             limits: Limits {
                 processes: Some(Limits::PROCESSES).filter(|_| layers.process_limit),
+                memory_mb: self.memory_mb,
                 ..Limits::for_session(plan.tests, plan.per_test)
             },
             user_namespace: !layers.root && layers.process_limit,

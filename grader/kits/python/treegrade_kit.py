@@ -65,6 +65,7 @@ _EMPTY = ()  # type: Tuple[Any, ...]
 _ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 _RECURSION_LIMIT = 100000
 _THREAD_STACK = 512 * 1024 * 1024
+_SMALL_THREAD_STACK = 32 * 1024 * 1024
 _MAX_MESSAGE = 4000
 _MAX_DETAILS = 64 * 1024
 
@@ -534,16 +535,23 @@ def run(minimax=None, alphabeta=None, expectimax=None):
             if code is not None and not isinstance(code, int):
                 sys.stderr.write("%s\n" % (code,))
 
-    try:
-        threading.stack_size(_THREAD_STACK)
-    except (ValueError, RuntimeError):
-        pass
-    thread = threading.Thread(target=serve, name="treegrade-kit", daemon=True)
-    thread.start()
-    try:
-        threading.stack_size(0)
-    except (ValueError, RuntimeError):
-        pass
-    thread.join()
+    # Under a tight memory limit a large stack may be refused: try smaller
+    # ones, and at worst serve on the main thread.
+    for stack in (_THREAD_STACK, _SMALL_THREAD_STACK):
+        try:
+            threading.stack_size(stack)
+            thread = threading.Thread(target=serve, name="treegrade-kit", daemon=True)
+            thread.start()
+        except (ValueError, RuntimeError, MemoryError):
+            continue
+        finally:
+            try:
+                threading.stack_size(0)
+            except (ValueError, RuntimeError):
+                pass
+        thread.join()
+        break
+    else:
+        serve()
     sys.stdout.flush()
     sys.exit(status[0] if status else 1)

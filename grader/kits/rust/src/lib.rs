@@ -67,6 +67,8 @@ pub const KIT: &str = "treegrade-rust/1";
 
 /// Stack size of the thread that runs your searches: deep trees need deep recursion.
 const STACK_SIZE: usize = 512 << 20;
+/// The stack tried when the large one is refused (a tight memory limit).
+const SMALL_STACK_SIZE: usize = 32 << 20;
 
 /// Longest `message` and `details` the kit sends (longer text is shortened in the middle).
 const MAX_MESSAGE: usize = 4000;
@@ -823,14 +825,21 @@ fn serve_loop(solutions: Solutions, output: File) -> i32 {
 pub fn serve(solutions: Solutions) -> ! {
     let output = protocol_output();
     install_panic_hook();
-    let worker = std::thread::Builder::new()
-        .name("treegrade-kit".to_string())
-        .stack_size(STACK_SIZE)
-        .spawn(move || serve_loop(solutions, output));
-    let status = match worker {
-        Ok(handle) => handle.join().unwrap_or(101),
-        Err(error) => fatal(&format!("cannot start the search thread: {error}")),
-    };
+    // Under a tight memory limit a large stack may be refused: try smaller
+    // ones, and at worst search on the main thread.
+    let mut status = None;
+    for stack_size in [STACK_SIZE, SMALL_STACK_SIZE] {
+        let Ok(thread_output) = output.try_clone() else { break };
+        let worker = std::thread::Builder::new()
+            .name("treegrade-kit".to_string())
+            .stack_size(stack_size)
+            .spawn(move || serve_loop(solutions, thread_output));
+        if let Ok(handle) = worker {
+            status = Some(handle.join().unwrap_or(101));
+            break;
+        }
+    }
+    let status = status.unwrap_or_else(|| serve_loop(solutions, output));
     let _ = io::stdout().flush();
     std::process::exit(status)
 }
