@@ -68,6 +68,35 @@ impl SearchError {
     }
 }
 
+/// What a search knew about one node it entered: the alpha-beta window it
+/// was entered with and the value it returned (a bound where it was cut off).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeDetail {
+    /// Alpha on entry (`-inf` outside alpha-beta).
+    pub alpha: f64,
+    /// Beta on entry (`+inf` outside alpha-beta).
+    pub beta: f64,
+    /// The value the node returned.
+    pub value: f64,
+    /// Valued by its `eval` because the depth limit cut it.
+    pub depth_cut: bool,
+}
+
+/// Runs a search and also records, per node (by arena index), what it knew
+/// on entry and what it returned; `None` for nodes it never entered. For
+/// pictures and teaching; [`search`] skips this bookkeeping.
+pub fn search_with_details(
+    tree: &Tree,
+    settings: &SearchSettings,
+) -> Result<(SearchOutcome, Vec<Option<NodeDetail>>), SearchError> {
+    check(tree, settings)?;
+    let mut search = Search::new(tree, settings, Quirks::default());
+    search.details = Some(vec![None; tree.len()]);
+    let (value, action) = search.explore();
+    let details = search.details.take().unwrap_or_default();
+    Ok((search.finish(value, action), details))
+}
+
 /// Deliberate deviations from the reference, each a classic student mistake.
 ///
 /// The grader runs the reference with one quirk at a time to recognise a
@@ -196,6 +225,8 @@ struct Search<'t> {
     /// Nodes already entered; kept only for `eager_children`, which enters
     /// nodes ahead of the search.
     entered: Vec<bool>,
+    /// Per node, its window and value; kept only for [`search_with_details`].
+    details: Option<Vec<Option<NodeDetail>>>,
 }
 
 impl<'t> Search<'t> {
@@ -209,12 +240,19 @@ impl<'t> Search<'t> {
             cutoffs: Vec::new(),
             quirks,
             entered: if quirks.eager_children { vec![false; tree.len()] } else { Vec::new() },
+            details: None,
         }
     }
 
     fn run(mut self) -> SearchOutcome {
+        let (value, action) = self.explore();
+        self.finish(value, action)
+    }
+
+    /// The search loop: the root's value and chosen child.
+    fn explore(&mut self) -> (f64, Option<NodeIndex>) {
         let root = match self.enter(0, f64::NEG_INFINITY, f64::INFINITY) {
-            Entered::Valued(value) => return self.finish(value, None),
+            Entered::Valued(value) => return (value, None),
             Entered::Expanding(frame) => frame,
         };
         let mut stack = vec![root];
@@ -241,6 +279,9 @@ impl<'t> Search<'t> {
                 continue;
             }
             let done = stack.pop().expect("the loop only pops non-empty stacks");
+            if let Some(detail) = self.details.as_mut().and_then(|details| details[done.node as usize].as_mut()) {
+                detail.value = done.value;
+            }
             let at_root = stack.len() == 1;
             match stack.last_mut() {
                 Some(parent) => self.absorb(parent, done.node, done.value, at_root),
@@ -249,14 +290,19 @@ impl<'t> Search<'t> {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
                         _ => None,
                     };
-                    return self.finish(done.value, action);
+                    return (done.value, action);
                 }
             }
         }
     }
 
-    fn finish(self, value: f64, action: Option<NodeIndex>) -> SearchOutcome {
-        SearchOutcome { value, action, visited: self.visited, cutoffs: self.cutoffs }
+    fn finish(&mut self, value: f64, action: Option<NodeIndex>) -> SearchOutcome {
+        SearchOutcome {
+            value,
+            action,
+            visited: std::mem::take(&mut self.visited),
+            cutoffs: std::mem::take(&mut self.cutoffs),
+        }
     }
 
     /// Enters a node: records the visit and values it or opens a frame.
@@ -264,11 +310,14 @@ impl<'t> Search<'t> {
         self.record(index);
         let node = self.tree.node(NodeIndex(index));
         if node.kind == NodeKind::Terminal {
+            self.note(index, NodeDetail { alpha, beta, value: node.utility, depth_cut: false });
             return Entered::Valued(node.utility);
         }
         if self.depth == Some(node.ply) {
             // `check` guarantees an eval at every cut; 0 keeps this total.
-            return Entered::Valued(node.eval.unwrap_or(0.0));
+            let value = node.eval.unwrap_or(0.0);
+            self.note(index, NodeDetail { alpha, beta, value, depth_cut: true });
+            return Entered::Valued(value);
         }
         if self.quirks.eager_children {
             for child in node.first_child..node.first_child + node.child_count {
@@ -280,6 +329,8 @@ impl<'t> Search<'t> {
             NodeKind::Min => f64::INFINITY,
             _ => 0.0,
         };
+        // The value is set again when the node's frame closes.
+        self.note(index, NodeDetail { alpha, beta, value, depth_cut: false });
         Entered::Expanding(Frame {
             node: index,
             kind: node.kind,
@@ -291,6 +342,13 @@ impl<'t> Search<'t> {
             beta,
             best_child: None,
         })
+    }
+
+    /// Records what the search knows of a node it enters, when asked to.
+    fn note(&mut self, index: u32, detail: NodeDetail) {
+        if let Some(details) = self.details.as_mut() {
+            details[index as usize] = Some(detail);
+        }
     }
 
     /// Appends a first entry to the visited order.
@@ -525,6 +583,25 @@ mod tests {
         let ties = quirky(&tree, expectimax, Quirks { last_best_at_root: true, ..Quirks::default() });
         assert_eq!(ties.1.as_deref(), Some("C"), "B and C tie at 1: the quirk takes the last");
         assert_eq!(quirky(&tree, expectimax, Quirks::default()).1.as_deref(), Some("B"));
+    }
+
+    #[test]
+    fn details_record_each_window_and_value() {
+        let tree = aima();
+        let (outcome, details) = search_with_details(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap();
+        assert_eq!(outcome, search(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap());
+        let window = |id: &str| {
+            let detail = details[tree.find(id).unwrap().get()].unwrap();
+            (detail.alpha, detail.beta, detail.value)
+        };
+        let inf = f64::INFINITY;
+        assert_eq!(window("A"), (-inf, inf, 3.0));
+        assert_eq!(window("B"), (-inf, inf, 3.0));
+        assert_eq!(window("C"), (3.0, inf, 2.0), "C is entered with alpha = 3 and cut after C.1");
+        assert_eq!(window("D.2"), (3.0, 14.0, 5.0));
+        assert_eq!(details[tree.find("C.2").unwrap().get()], None, "pruned nodes have no details");
+        let visited = details.iter().filter(|d| d.is_some()).count();
+        assert_eq!(visited, outcome.visited.len());
     }
 
     #[test]

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 pub use svg::render_svg;
 
-use crate::engine::{Algorithm, Cutoff, SearchOutcome, SearchSettings};
-use crate::tree::{NodeIndex, NodeKind, Tree};
+use crate::engine::{self, NodeDetail, SearchOutcome, SearchSettings};
+use crate::tree::{NodeIndex, Tree};
 
 /// Nodes drawn at most before deeper plies are summarised as "+N nodes" boxes.
 pub const DEFAULT_MAX_NODES: usize = 400;
@@ -59,148 +59,6 @@ impl<'a> Picture<'a> {
     }
 }
 
-/// What a replayed search knows about one entered node.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry {
-    /// Alpha when the search entered the node.
-    pub alpha: f64,
-    /// Beta when the search entered the node.
-    pub beta: f64,
-    /// The value the node returned (a bound where it was cut off).
-    pub value: f64,
-    /// Valued by its `eval` because the depth limit cut it.
-    pub depth_cut: bool,
-}
-
-/// A search replayed for drawing: every entered node's window and value.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Replay {
-    /// Per node, `Some` once entered.
-    pub entries: Vec<Option<Entry>>,
-    /// The order of entry.
-    pub visited: Vec<NodeIndex>,
-    /// Where children were pruned.
-    pub cutoffs: Vec<Cutoff>,
-}
-
-/// A node whose children are being searched.
-struct Frame {
-    node: NodeIndex,
-    next: u32,
-    value: f64,
-    alpha: f64,
-    beta: f64,
-}
-
-/// Replays `settings`' search over `tree` as FORMAT.md 2 and 3 define it,
-/// recording the window each node was entered with and the value it returned.
-///
-/// Iterative, like the engine, so deep trees cannot overflow the stack. It is
-/// cross-checked against [`crate::engine::search`] in the tests.
-pub fn replay(tree: &Tree, settings: &SearchSettings) -> Replay {
-    let mut replay = Replay { entries: vec![None; tree.len()], visited: Vec::new(), cutoffs: Vec::new() };
-    let pruning = settings.algorithm == Algorithm::AlphaBeta;
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut pending = Some((NodeIndex::ROOT, f64::NEG_INFINITY, f64::INFINITY));
-    loop {
-        if let Some((node, alpha, beta)) = pending.take() {
-            match enter(tree, settings, &mut replay, node, alpha, beta) {
-                Some(frame) => stack.push(frame),
-                None => match stack.last_mut() {
-                    Some(parent) => absorb(tree, settings, pruning, &mut replay, parent, node),
-                    None => return replay,
-                },
-            }
-        }
-        let Some(top) = stack.last_mut() else { return replay };
-        let node = tree.node(top.node);
-        if top.next < node.child_count {
-            let child = NodeIndex(node.first_child + top.next);
-            top.next += 1;
-            let window =
-                if node.kind == NodeKind::Chance { (f64::NEG_INFINITY, f64::INFINITY) } else { (top.alpha, top.beta) };
-            pending = Some((child, window.0, window.1));
-            continue;
-        }
-        let done = stack.pop().expect("the stack is not empty");
-        if let Some(entry) = replay.entries[done.node.get()].as_mut() {
-            entry.value = done.value;
-        }
-        match stack.last_mut() {
-            Some(parent) => absorb(tree, settings, pruning, &mut replay, parent, done.node),
-            None => return replay,
-        }
-    }
-}
-
-/// Enters a node: records it, and opens a frame unless it is valued at once.
-fn enter(
-    tree: &Tree,
-    settings: &SearchSettings,
-    replay: &mut Replay,
-    index: NodeIndex,
-    alpha: f64,
-    beta: f64,
-) -> Option<Frame> {
-    let node = tree.node(index);
-    replay.visited.push(index);
-    let depth_cut = node.kind != NodeKind::Terminal && settings.depth == Some(node.ply);
-    let value = match node.kind {
-        NodeKind::Terminal => node.utility,
-        _ if depth_cut => node.eval.unwrap_or(0.0),
-        NodeKind::Max => f64::NEG_INFINITY,
-        NodeKind::Min => f64::INFINITY,
-        NodeKind::Chance => 0.0,
-    };
-    replay.entries[index.get()] = Some(Entry { alpha, beta, value, depth_cut });
-    let expands = node.kind != NodeKind::Terminal && !depth_cut && node.child_count > 0;
-    expands.then_some(Frame { node: index, next: 0, value, alpha, beta })
-}
-
-/// Folds a finished child's value into its parent, pruning as FORMAT.md 3.2 says.
-fn absorb(
-    tree: &Tree,
-    settings: &SearchSettings,
-    pruning: bool,
-    replay: &mut Replay,
-    parent: &mut Frame,
-    child: NodeIndex,
-) {
-    let value = replay.entries[child.get()].map_or(0.0, |entry| entry.value);
-    let exceeds = |high: f64, low: f64| if settings.prune_on_equal { high >= low } else { high > low };
-    let node = tree.node(parent.node);
-    let cut = match node.kind {
-        NodeKind::Max => {
-            if value > parent.value {
-                parent.value = value;
-            }
-            let cut = pruning && exceeds(parent.value, parent.beta);
-            if pruning && !cut {
-                parent.alpha = parent.alpha.max(parent.value);
-            }
-            cut
-        }
-        NodeKind::Min => {
-            if value < parent.value {
-                parent.value = value;
-            }
-            let cut = pruning && exceeds(parent.alpha, parent.value);
-            if pruning && !cut {
-                parent.beta = parent.beta.min(parent.value);
-            }
-            cut
-        }
-        _ => {
-            parent.value += tree.node(child).probability * value;
-            false
-        }
-    };
-    if cut && parent.next < node.child_count {
-        replay.cutoffs.push(Cutoff { node: parent.node, searched: parent.next });
-        parent.next = node.child_count;
-    }
-}
-
 /// What the picture shows on one node.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Mark {
@@ -209,7 +67,7 @@ pub struct Mark {
     /// 1-based step in the student's visited order.
     pub student_step: Option<usize>,
     /// The replayed window and value, for entered nodes.
-    pub entry: Option<Entry>,
+    pub entry: Option<NodeDetail>,
     /// Within the depth limit, but the reference never entered it.
     pub pruned: bool,
     /// The root of a pruned subtree: its edge gets a cut mark.
@@ -236,9 +94,11 @@ pub fn mark(picture: &Picture<'_>) -> Vec<Mark> {
         }
         return marks;
     };
-    let replayed = replay(tree, reference.settings);
-    for (mark, entry) in marks.iter_mut().zip(&replayed.entries) {
-        mark.entry = *entry;
+    // The windows and values come from the engine itself, recorded as it searched.
+    if let Ok((_, details)) = engine::search_with_details(tree, reference.settings) {
+        for (mark, detail) in marks.iter_mut().zip(details) {
+            mark.entry = detail;
+        }
     }
     number(&mut marks, &reference.outcome.visited, |mark| &mut mark.step);
     mark_unsearched(tree, reference, &mut marks);
@@ -379,8 +239,8 @@ svg { display: block; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search;
-    use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
+    use crate::engine::{Algorithm, search};
+    use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
 
     fn leaves(values: &[f64]) -> Vec<ChildSpec> {
         values.iter().map(|&v| ChildSpec::leaf(v)).collect()
@@ -435,62 +295,6 @@ mod tests {
             builder.add(NodeSpec { id, body: NodeBody::Internal { kind, children, probs: None, eval } });
         }
         builder.build().unwrap()
-    }
-
-    #[test]
-    fn replay_matches_the_engine_on_random_trees() {
-        let mut rng = Lcg(42);
-        for round in 0..400 {
-            let tree = random_tree(&mut rng, round % 2 == 0);
-            for algorithm in Algorithm::ALL {
-                for (depth, prune_on_equal) in [(None, true), (None, false), (Some(2), true), (Some(1), false)] {
-                    let settings = SearchSettings { algorithm, depth, prune_on_equal };
-                    let Ok(outcome) = search(&tree, &settings) else { continue };
-                    let replayed = replay(&tree, &settings);
-                    assert_eq!(replayed.visited, outcome.visited, "round {round} {settings:?}");
-                    assert_eq!(replayed.cutoffs, outcome.cutoffs, "round {round} {settings:?}");
-                    let root = replayed.entries[0].unwrap();
-                    assert_eq!(root.value.to_bits(), outcome.value.to_bits(), "round {round} {settings:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn replay_matches_the_engine_on_the_curated_trees() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
-        let mut checked = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "yaml") {
-                continue;
-            }
-            let tree = crate::load::load_tree_file(&path).unwrap().tree;
-            for algorithm in Algorithm::ALL {
-                let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, None);
-                let Ok(outcome) = search(&tree, &settings) else { continue };
-                let replayed = replay(&tree, &settings);
-                assert_eq!((&replayed.visited, &replayed.cutoffs), (&outcome.visited, &outcome.cutoffs), "{path:?}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 20, "the curated trees were found");
-    }
-
-    #[test]
-    fn windows_follow_the_textbook() {
-        let tree = aima();
-        let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let replayed = replay(&tree, &settings);
-        let window = |id: &str| {
-            let entry = replayed.entries[tree.find(id).unwrap().get()].unwrap();
-            (entry.alpha, entry.beta, entry.value)
-        };
-        let inf = f64::INFINITY;
-        assert_eq!(window("B"), (-inf, inf, 3.0));
-        assert_eq!(window("C"), (3.0, inf, 2.0), "C is entered with alpha = 3 and cut after C.1");
-        assert_eq!(window("D.2"), (3.0, 14.0, 5.0));
-        assert_eq!(replayed.entries[tree.find("C.2").unwrap().get()], None);
     }
 
     #[test]
