@@ -259,44 +259,6 @@ mod tests {
         builder.build().unwrap()
     }
 
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn next(&mut self, bound: u64) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 33) % bound.max(1)
-        }
-    }
-
-    /// A random tree of max, min and (optionally) chance nodes with small integer leaves and evals.
-    fn random_tree(rng: &mut Lcg, chance: bool) -> Tree {
-        let mut builder = TreeBuilder::new("random", "n0");
-        let mut next_id = 1;
-        let mut queue = vec![("n0".to_string(), 0)];
-        while let Some((id, ply)) = queue.pop() {
-            let branching = if ply >= 4 || (ply > 0 && rng.next(4) == 0) { 0 } else { 1 + rng.next(4) };
-            if branching == 0 {
-                builder.add(NodeSpec::terminal(id, rng.next(9) as f64 - 4.0));
-                continue;
-            }
-            let kind = match rng.next(if chance { 3 } else { 2 }) {
-                0 => NodeKind::Max,
-                1 => NodeKind::Min,
-                _ => NodeKind::Chance,
-            };
-            let mut children = Vec::new();
-            for _ in 0..branching {
-                let child = format!("n{next_id}");
-                next_id += 1;
-                children.push(ChildSpec::id(child.clone()));
-                queue.push((child, ply + 1));
-            }
-            let eval = Some(rng.next(9) as f64 - 4.0);
-            builder.add(NodeSpec { id, body: NodeBody::Internal { kind, children, probs: None, eval } });
-        }
-        builder.build().unwrap()
-    }
-
     #[test]
     fn marks_show_pruning_and_a_student_divergence() {
         let tree = aima();
