@@ -240,7 +240,7 @@ svg { display: block; }
 mod tests {
     use super::*;
     use crate::engine::{Algorithm, search};
-    use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
+    use crate::tree::{ChildSpec, NodeKind, NodeSpec, TreeBuilder};
 
     fn leaves(values: &[f64]) -> Vec<ChildSpec> {
         values.iter().map(|&v| ChildSpec::leaf(v)).collect()
