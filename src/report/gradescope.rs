@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{details_plain, points};
+use super::{details_plain, points, pretty_json, round_score};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
 #[derive(Serialize)]
@@ -34,8 +34,8 @@ pub fn render(report: &GradeReport) -> String {
             tests.push(GradescopeTest {
                 name: &test.name,
                 number: format!("{}.{}", question_number + 1, test_number + 1),
-                score: round(test.score),
-                max_score: round(test.max_score),
+                score: round_score(test.score),
+                max_score: round_score(test.max_score),
                 status: if passed { "passed" } else { "failed" },
                 output: if passed { String::new() } else { details_plain(test) },
                 visibility: if test.hidden { "after_published" } else { "visible" },
@@ -49,18 +49,12 @@ pub fn render(report: &GradeReport) -> String {
         points(report.max_score)
     );
     let results = Results {
-        score: round(report.score),
+        score: round_score(report.score),
         execution_time: report.elapsed_ms as f64 / 1000.0,
         output,
         visibility: "visible",
         stdout_visibility: "hidden",
         tests,
     };
-    let mut out = serde_json::to_string_pretty(&results).expect("plain data serialises");
-    out.push('\n');
-    out
-}
-
-fn round(value: f64) -> f64 {
-    (value * 1e6).round() / 1e6
+    pretty_json(&results)
 }

@@ -61,10 +61,19 @@ fn json(report: &GradeReport) -> String {
         #[serde(flatten)]
         report: &'a GradeReport,
     }
-    let envelope = Envelope { format: "treegrade-report", version: 1, report };
-    let mut out = serde_json::to_string_pretty(&envelope).expect("reports are plain data");
+    pretty_json(&Envelope { format: "treegrade-report", version: 1, report })
+}
+
+/// Indented JSON with a final newline, as every JSON report file is written.
+fn pretty_json(value: &impl Serialize) -> String {
+    let mut out = serde_json::to_string_pretty(value).expect("reports are plain data");
     out.push('\n');
     out
+}
+
+/// Points rounded to a millionth, so sums of shares print cleanly.
+fn round_score(value: f64) -> f64 {
+    (value * 1e6).round() / 1e6
 }
 
 /// "PASS", "FAIL" or "ERROR".

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{details_plain, points};
+use super::{details_plain, points, pretty_json, round_score};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
 #[derive(Serialize)]
@@ -33,8 +33,8 @@ pub fn render(report: &GradeReport) -> String {
         .map(|(question, test)| PrairieTest {
             name: &test.name,
             description: format!("{} {}", question.id, question.title),
-            points: round(test.score),
-            max_points: round(test.max_score),
+            points: round_score(test.score),
+            max_points: round_score(test.max_score),
             message: if test.status == TestStatus::Passed {
                 "passed".into()
             } else {
@@ -45,16 +45,10 @@ pub fn render(report: &GradeReport) -> String {
         .collect();
     let results = Results {
         gradable: true,
-        score: if report.max_score > 0.0 { round(report.score / report.max_score) } else { 0.0 },
+        score: if report.max_score > 0.0 { round_score(report.score / report.max_score) } else { 0.0 },
         message: format!("{}: {}/{} points", report.title, points(report.score), points(report.max_score)),
         output: String::new(),
         tests,
     };
-    let mut out = serde_json::to_string_pretty(&results).expect("plain data serialises");
-    out.push('\n');
-    out
-}
-
-fn round(value: f64) -> f64 {
-    (value * 1e6).round() / 1e6
+    pretty_json(&results)
 }
