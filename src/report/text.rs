@@ -21,6 +21,12 @@ pub fn render(report: &GradeReport, color: bool) -> String {
         question_block(&mut out, question, &paint);
     }
     let _ = writeln!(out, "\n{}", paint.bold(&format!("Total: {}/{}", points(report.score), points(report.max_score))));
+    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
+        let _ = writeln!(
+            out,
+            "To see each failed search drawn on its tree: treegrade check --format html --output report.html"
+        );
+    }
     out
 }
 
