@@ -349,7 +349,7 @@ impl TreeBuilder {
     fn check_inline_leaf_ids(&self, index: &HashMap<&str, usize>, errors: &mut Vec<BuildError>) {
         // Only a parent of a defined id shaped `PARENT.DIGITS` can clash; most
         // files define none, and then no leaf id needs to be built here.
-        let parents: HashSet<&str> = index.keys().filter_map(|id| inline_leaf_parent(id)).collect();
+        let parents: HashSet<&str> = self.specs.iter().filter_map(|spec| inline_leaf_parent(&spec.id)).collect();
         if parents.is_empty() {
             return;
         }
@@ -632,8 +632,9 @@ pub fn inline_leaf_id(parent: &str, position: usize) -> String {
 
 /// `PARENT` if `id` is shaped like an inline leaf's id `PARENT.DIGITS`.
 fn inline_leaf_parent(id: &str) -> Option<&str> {
-    let (parent, k) = id.rsplit_once('.')?;
-    (!k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())).then_some(parent)
+    let digits = id.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let dot = id.len().checked_sub(digits + 1)?;
+    (digits > 0 && id.as_bytes()[dot] == b'.').then(|| &id[..dot])
 }
 
 /// The position whose inline-leaf id under `parent` is `action`, if any.
@@ -878,6 +879,48 @@ mod tests {
         let errors = kinds(builder.build());
         assert!(matches!(errors[0], BuildErrorKind::NotFinite { .. }), "{errors:?}");
         assert!(errors.contains(&BuildErrorKind::NoChildren { id: "B".into() }));
+    }
+
+    #[test]
+    fn leaf_ids_are_recognised_by_shape() {
+        assert_eq!(inline_leaf_id("B", 2), "B.3");
+        assert_eq!(inline_leaf_id("a.b", 9), "a.b.10");
+        assert_eq!(inline_leaf_parent("a.b.10"), Some("a.b"));
+        assert_eq!(inline_leaf_parent("B.3"), Some("B"));
+        assert_eq!(inline_leaf_parent(".3"), Some(""));
+        for id in ["n123", "B.", "B.x1", "3", ""] {
+            assert_eq!(inline_leaf_parent(id), None, "{id}");
+        }
+        assert_eq!(inline_leaf_position("B.3", "B"), Some(2));
+        assert_eq!(inline_leaf_position("B.03", "B"), None);
+        assert_eq!(inline_leaf_position("B.0", "B"), None);
+        assert_eq!(inline_leaf_position("C.3", "B"), None);
+    }
+
+    #[test]
+    fn labels_spelled_like_leaf_ids_clash_with_the_leaves() {
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::leaf(1.0), ChildSpec::labelled("A.1", "B")],
+        ));
+        builder.add(NodeSpec::terminal("B", 2.0));
+        assert_eq!(
+            kinds(builder.build()),
+            [BuildErrorKind::DuplicateAction { parent: "A".into(), action: "A.1".into() }]
+        );
+        let many: Vec<ChildSpec> =
+            (0..20).map(|k| ChildSpec::labelled(format!("x{}", k % 19), format!("B{k}"))).collect();
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, many));
+        for k in 0..20 {
+            builder.add(NodeSpec::terminal(format!("B{k}"), 0.0));
+        }
+        assert_eq!(
+            kinds(builder.build()),
+            [BuildErrorKind::DuplicateAction { parent: "A".into(), action: "x0".into() }]
+        );
     }
 
     #[test]
