@@ -130,6 +130,7 @@ pub struct SearchStats {
 /// Checks that `settings` can be applied to `tree` (FORMAT.md 1 and 3.1).
 pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> {
     if settings.algorithm == Algorithm::Minimax
+        && tree.has_chance_nodes()
         && let Some(position) = tree.nodes().iter().position(|node| node.kind == NodeKind::Chance)
     {
         let node = NodeIndex(position as u32);

@@ -566,9 +566,11 @@ impl TreeBuilder {
             ids.push(id);
             origins.push(site);
         }
+        let has_chance = nodes.iter().any(|node| node.kind == NodeKind::Chance);
         let tree = Tree {
             name: std::mem::take(&mut self.name),
             description: None,
+            has_chance,
             nodes,
             ids,
             actions,

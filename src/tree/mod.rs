@@ -112,6 +112,8 @@ pub struct Tree {
     actions: Vec<Option<Box<str>>>,
     search: SearchDefaults,
     expect: BTreeMap<String, Expectation>,
+    /// Whether any node is a chance node (asked before every minimax search).
+    has_chance: bool,
 }
 
 impl Tree {
@@ -183,7 +185,7 @@ impl Tree {
 
     /// Whether any node is a chance node (such trees are invalid for minimax).
     pub fn has_chance_nodes(&self) -> bool {
-        self.nodes.iter().any(|node| node.kind == NodeKind::Chance)
+        self.has_chance
     }
 
     /// The deepest ply of any node.
