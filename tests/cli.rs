@@ -2,58 +2,16 @@
 //! of FORMAT.md section 1 (exit status 2, nothing on stdout, a located
 //! message on stderr), and `solve` / `validate` on valid input.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Output;
 
 use assert_cmd::Command;
-use tempfile::TempDir;
-
-/// The example of FORMAT.md section 1, verbatim.
-const FORMAT_EXAMPLE: &str = "\
-name: mixed-example          # optional, defaults to the file stem
-description: a small tree    # optional, free text
-root: A                      # required: id of the root node
-nodes:                       # required: node id -> node
-  A: {max: [B, C, D]}        # internal node: exactly one of max / min / chance
-  B: {min: [3, 12, 8]}       # a number in a child list is an inline leaf
-  C: {min: [{c1: H}, {c2: I}, {c3: J}], eval: 4}   # {ACTION: ID} labels an edge
-  D: {chance: [K, L], probs: [0.25, 0.75]}
-  H: 2                       # a terminal: its utility (for MAX), any real number
-  I: {value: 4}              # the same, long form
-  J: 6
-  K: 14
-  L: {max: [5, 2], eval: 1}
-search:                      # optional defaults for searches of this tree
-  prune_on_equal: true       # alpha-beta pruning condition, see 3.2
-  # depth: 2                 # depth limit in plies (root = ply 0); absent = none
-expect:                      # optional, see 5
-  alphabeta:  {value: 7.25, action: D, visited: [A, B, B.1, B.2, B.3, C, H, D, K, L, L.1, L.2]}
-  expectimax: {value: 7.25, action: D}
-";
+use common::{FORMAT_EXAMPLE, Scratch};
 
 const FULL_ORDER: [&str; 12] = ["A", "B", "B.1", "B.2", "B.3", "C", "H", "D", "K", "L", "L.1", "L.2"];
 const DEPTH_2_ORDER: [&str; 10] = ["A", "B", "B.1", "B.2", "B.3", "C", "H", "D", "K", "L"];
-
-/// A temporary folder of tree files.
-struct Scratch {
-    dir: TempDir,
-}
-
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch { dir: tempfile::tempdir().expect("a temporary folder") }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).expect("write a tree file");
-        path
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-}
 
 fn treegrade(args: &[&str]) -> Output {
     Command::cargo_bin("treegrade").expect("the binary is built").env("NO_COLOR", "1").args(args).output().unwrap()

@@ -4,12 +4,14 @@
 //! exists, pages are rendered to PNG (kept under the target folder for a
 //! person to look at); without it the browser test prints a note and passes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use tempfile::TempDir;
+use common::{Scratch, repo};
 
 const AIMA: &str = "\
 root: A
@@ -22,31 +24,6 @@ nodes:
 
 /// A minimax order of AIMA figure 5.2 cut short: C.2 and C.3 entered (no pruning), D.3 never.
 const NO_PRUNING_TRACE: &str = "A\nB\nB.1\nB.2\nB.3\nC\nC.1\nC.2\nC.3\nD\nD.1\nD.2\n";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A scratch folder with files in it.
-struct Scratch {
-    dir: TempDir,
-}
-
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch { dir: tempfile::tempdir().expect("a temporary folder") }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).expect("write a file");
-        path
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-}
 
 /// Runs `treegrade ARGS`: exit status, stdout, stderr.
 fn treegrade(args: &[&str]) -> (i32, String, String) {
@@ -87,7 +64,7 @@ fn classes_of<'s>(svg: &'s str, id: &str) -> &'s str {
 fn svg_output_draws_the_search() {
     let scratch = Scratch::new();
     let tree = scratch.write("aima.yaml", AIMA);
-    let out = scratch.path("aima.svg");
+    let out = scratch.path().join("aima.svg");
     let stdout = render_ok(&[tree.to_str().unwrap(), "-a", "alphabeta", "-o", out.to_str().unwrap()]);
     assert!(stdout.is_empty(), "the picture goes to the file");
     let svg = std::fs::read_to_string(&out).unwrap();
@@ -114,7 +91,7 @@ fn svg_goes_to_stdout_without_an_output_file() {
 fn html_output_shows_one_picture_per_algorithm() {
     let scratch = Scratch::new();
     let tree = repo().join("test-cases/chance-under-alphabeta.yaml");
-    let out = scratch.path("page.HTML");
+    let out = scratch.path().join("page.HTML");
     render_ok(&[tree.to_str().unwrap(), "-a", "alphabeta", "-a", "expectimax", "-o", out.to_str().unwrap()]);
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
@@ -166,7 +143,7 @@ fn errors_exit_2_with_a_clear_message() {
     let scratch = Scratch::new();
     let tree = scratch.write("aima.yaml", AIMA);
     let tree = tree.to_str().unwrap();
-    let png = scratch.path("tree.png");
+    let png = scratch.path().join("tree.png");
     assert!(render_error(&[tree, "-o", png.to_str().unwrap()]).contains("name the output `.svg` or `.html`"));
 
     let trace = scratch.write("trace.txt", "A\nB\nZ\n");
@@ -178,10 +155,10 @@ fn errors_exit_2_with_a_clear_message() {
     let bad_json = scratch.write("bad.json", "{\"visited\": [1, {}]}");
     let message = render_error(&[tree, "-a", "alphabeta", "--trace", bad_json.to_str().unwrap()]);
     assert!(message.contains("`visited` must be a list of node ids"), "{message}");
-    let missing = scratch.path("missing.txt");
+    let missing = scratch.path().join("missing.txt");
     assert!(render_error(&[tree, "-a", "alphabeta", "--trace", missing.to_str().unwrap()]).contains("cannot read"));
 
-    let message = render_error(&[scratch.path("nope.yaml").to_str().unwrap()]);
+    let message = render_error(&[scratch.path().join("nope.yaml").to_str().unwrap()]);
     assert!(message.contains("nope.yaml"), "{message}");
     let chance = repo().join("test-cases/chance-root.yaml");
     assert!(render_error(&[chance.to_str().unwrap(), "-a", "minimax"]).contains("chance"));
@@ -226,10 +203,10 @@ fn reverse_children_submission(dir: &Path) {
 
 /// `check --format html` of a failing submission on q2; returns the page.
 fn failing_report(scratch: &Scratch) -> PathBuf {
-    let submission = scratch.path("submission");
+    let submission = scratch.path().join("submission");
     std::fs::create_dir(&submission).unwrap();
     reverse_children_submission(&submission);
-    let out = scratch.path("report.html");
+    let out = scratch.path().join("report.html");
     let args = ["check", "--submission", submission.to_str().unwrap(), "-q", "q2", "--format", "html"];
     let (status, stdout, stderr) = treegrade(&[&args[..], &["--output", out.to_str().unwrap()]].concat());
     assert_eq!(status, 1, "the submission fails: {stdout}\n{stderr}");
@@ -304,7 +281,7 @@ fn pages_render_in_a_real_browser() {
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-check");
     std::fs::create_dir_all(&shots).unwrap();
     let aima = repo().join("test-cases/aima-fig5-2.yaml");
-    let page = scratch.path("aima.html");
+    let page = scratch.path().join("aima.html");
     render_ok(&[aima.to_str().unwrap(), "-a", "alphabeta", "-a", "minimax", "-o", page.to_str().unwrap()]);
     let report = failing_report(&scratch);
     for (page, name, size) in [(page, "aima.png", "1400,900"), (report, "report.png", "1400,1800")] {

@@ -4,10 +4,12 @@
 //! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or
 //! `cargo insta review`), then read the changed `.snap` files.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use assert_cmd::Command;
-use tempfile::TempDir;
+use common::Scratch;
 
 const FORMAT_EXAMPLE: &str = "\
 name: mixed-example
@@ -51,27 +53,8 @@ nodes:
   C: {chance: [8, 24, -3]}
 ";
 
-struct Scratch {
-    dir: TempDir,
-}
-
+/// Running treegrade in a scratch folder, with its paths replaced by `[TMP]`.
 impl Scratch {
-    fn new() -> Scratch {
-        Scratch { dir: tempfile::tempdir().expect("a temporary folder") }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).expect("write a tree file");
-        path
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Runs `treegrade ARGS`; returns the exit status, stdout and stderr with
-    /// the temporary folder replaced by `[TMP]`.
     fn run(&self, args: &[&str]) -> (i32, String, String) {
         let output = Command::cargo_bin("treegrade")
             .expect("the binary is built")

@@ -358,25 +358,7 @@ mod tests {
         load(text).expect_err("should be invalid").to_string()
     }
 
-    const FORMAT_EXAMPLE: &str = "\
-name: mixed-example
-root: A
-nodes:
-  A: {max: [B, C, D]}
-  B: {min: [3, 12, 8]}
-  C: {min: [{c1: H}, {c2: I}, {c3: J}], eval: 4}
-  D: {chance: [K, L], probs: [0.25, 0.75]}
-  H: 2
-  I: {value: 4}
-  J: 6
-  K: 14
-  L: {max: [5, 2], eval: 1}
-search:
-  prune_on_equal: true
-expect:
-  alphabeta:  {value: 7.25, action: D, visited: [A, B, B.1, B.2, B.3, C, H, D, K, L, L.1, L.2]}
-  expectimax: {value: 7.25, action: D}
-";
+    const FORMAT_EXAMPLE: &str = include_str!("../../test-cases/mixed-example.yaml");
 
     #[test]
     fn the_format_example_loads() {
@@ -391,7 +373,7 @@ expect:
         let expect = &tree.expectations()["alphabeta"];
         assert_eq!(expect.action, Some(Some("D".to_string())));
         assert_eq!(expect.visited.as_ref().unwrap().len(), 12);
-        assert_eq!(loaded.position(c).map(|p| p.line), Some(6));
+        assert_eq!(loaded.position(c).map(|p| p.line), Some(7));
     }
 
     #[test]
