@@ -98,9 +98,13 @@ fn a_mixed_class_gets_the_right_gradebook_and_reruns_are_instant() {
     let expected: Vec<[String; 5]> = expected.iter().map(|row| row.map(str::to_string)).collect();
     assert_eq!(essentials(&rows), expected);
     assert!(rows[3][7].contains("found no submission in dave"), "{:?}", rows[3]);
-    for file in ["report.txt", "report.json", "junit.xml", "results.json", "report.md"] {
+    for file in
+        ["report.txt", "report.json", "junit.xml", "results.json", "report.md", "report.html", "prairielearn.json"]
+    {
         assert!(out.join("reports/bob").join(file).is_file(), "{file}");
     }
+    let page = std::fs::read_to_string(out.join("reports/bob/report.html")).unwrap();
+    assert!(page.contains("<svg"), "the HTML report draws bob's failed searches");
     let bob = std::fs::read_to_string(out.join("reports/bob/report.txt")).unwrap();
     assert!(bob.contains("likely cause: no pruning at all"), "{bob}");
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();

@@ -23,7 +23,6 @@ use sha2::{Digest, Sha256};
 
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
-use crate::grader::verdict::GradeReport;
 use crate::grader::{NotGradable, Target, grade_sandboxed};
 use gradebook::StoredResult;
 
@@ -118,7 +117,7 @@ pub fn run_batch(
         }
     }
     let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(StoredResult, Option<GradeReport>)>();
+    let (sender, receiver) = mpsc::channel::<(StoredResult, Option<output::RenderedReports>)>();
     let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1).min(pending.len().max(1)) {
@@ -137,8 +136,8 @@ pub fn run_batch(
             });
         }
         drop(sender);
-        for (stored, report) in receiver {
-            let written = output::write_result(&config.out, &stored, report.as_ref())
+        for (stored, rendered) in receiver {
+            let written = output::write_result(&config.out, &stored, rendered.as_ref())
                 .and_then(|()| output::write_gradebook(&config.out, plan.assignment, plan.selected));
             if let Err(error) = written {
                 stop.store(true, Ordering::SeqCst);
@@ -158,8 +157,12 @@ pub fn run_batch(
     Ok(results)
 }
 
-/// Grades one submission in a scratch copy of its folder.
-fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (StoredResult, Option<GradeReport>) {
+/// Grades one submission in a scratch copy of its folder, and renders its reports.
+fn grade_one(
+    plan: &Plan<'_>,
+    submission: &Submission,
+    fingerprint: &str,
+) -> (StoredResult, Option<output::RenderedReports>) {
     let Plan { assignment, selected, tests, kits, secret, sandbox } = *plan;
     let mut tests = tests.to_vec();
     tests.extend(generated_tests(assignment, selected, &submission.student, secret));
@@ -183,7 +186,10 @@ fn grade_one(plan: &Plan<'_>, submission: &Submission, fingerprint: &str) -> (St
         });
     let elapsed = started.elapsed();
     match outcome {
-        Ok(report) => (StoredResult::from_report(&submission.student, fingerprint, &report, elapsed), Some(report)),
+        Ok(report) => {
+            let stored = StoredResult::from_report(&submission.student, fingerprint, &report, elapsed);
+            (stored, Some(output::render_reports(&report, &tests)))
+        }
         Err(NotGradable(message)) => {
             (StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed), None)
         }

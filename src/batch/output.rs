@@ -4,7 +4,8 @@
 //! OUT/gradebook.csv            one row per student
 //! OUT/summary.md               histogram, pass rates, the tests most students fail
 //! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
-//! OUT/reports/STUDENT/         report.txt, report.json, junit.xml, results.json (Gradescope), report.md
+//! OUT/reports/STUDENT/         every format check has: report.txt, report.json, junit.xml,
+//!                              results.json (Gradescope), report.md, report.html, prairielearn.json
 //! ```
 //!
 //! Every file is written to a temporary name and renamed, so a run killed at
@@ -16,17 +17,38 @@ use std::path::{Path, PathBuf};
 use super::gradebook::{StoredResult, write_csv};
 use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
+use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-use crate::report::{Format, render};
+use crate::report::{Format, render, render_html};
 
-/// The report files written for each student, by format.
-pub const REPORT_FILES: [(Format, &str); 5] = [
+/// The report files written for each student: every format `check` has.
+pub const REPORT_FILES: [(Format, &str); 7] = [
     (Format::Text, "report.txt"),
     (Format::Json, "report.json"),
     (Format::Junit, "junit.xml"),
     (Format::Gradescope, "results.json"),
     (Format::Markdown, "report.md"),
+    (Format::Html, "report.html"),
+    (Format::Prairielearn, "prairielearn.json"),
 ];
+
+/// A student's reports, rendered (by the worker that graded them).
+pub type RenderedReports = Vec<(&'static str, String)>;
+
+/// Renders every report file of a graded submission; HTML draws the failed
+/// searches on the trees of `tests`.
+pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
+    REPORT_FILES
+        .iter()
+        .map(|&(format, file)| {
+            let text = match format {
+                Format::Html => render_html(report, tests),
+                _ => render(report, format, false),
+            };
+            (file, text)
+        })
+        .collect()
+}
 
 /// Creates the output folders.
 pub fn prepare(out: &Path) -> io::Result<()> {
@@ -65,13 +87,13 @@ pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
 }
 
 /// Writes a student's reports, then their result (the result last: it marks the student done).
-pub fn write_result(out: &Path, result: &StoredResult, report: Option<&GradeReport>) -> io::Result<()> {
+pub fn write_result(out: &Path, result: &StoredResult, rendered: Option<&RenderedReports>) -> io::Result<()> {
     let reports = out.join("reports").join(&result.student);
     std::fs::create_dir_all(&reports)?;
-    match report {
-        Some(report) => {
-            for (format, file) in REPORT_FILES {
-                write_atomically(&reports.join(file), render(report, format, false).as_bytes())?;
+    match rendered {
+        Some(rendered) => {
+            for (file, text) in rendered {
+                write_atomically(&reports.join(file), text.as_bytes())?;
             }
         }
         None => {
