@@ -13,6 +13,7 @@ pub mod output;
 pub mod shard;
 pub mod summary;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -104,14 +105,18 @@ pub fn run_batch(
     let secret_key = hex(&Sha256::digest(plan.secret.as_bytes()));
     let assignment_key =
         assignment_fingerprint(plan.assignment, plan.tests, &format!("{}; {secret_key}", config.settings_key))?;
+    // Every row of the output folder, this run's and earlier ones', kept in
+    // memory so that the gradebook is rewritten without re-reading them.
+    let mut book: BTreeMap<String, StoredResult> =
+        output::read_all_results(&config.out)?.into_iter().map(|r| (r.student.clone(), r)).collect();
     let mut results = Vec::new();
     let mut pending = Vec::new();
     for submission in submissions {
         let fingerprint = submission_fingerprint(&assignment_key, &submission.dir)?;
-        match output::read_result(&config.out, &submission.student) {
+        match book.get(&submission.student) {
             Some(stored) if !config.force && stored.fingerprint == fingerprint => {
                 on_event(&Event::Skipped(stored.clone()));
-                results.push(stored);
+                results.push(stored.clone());
             }
             _ => pending.push((submission, fingerprint)),
         }
@@ -137,8 +142,10 @@ pub fn run_batch(
         }
         drop(sender);
         for (stored, rendered) in receiver {
+            book.insert(stored.student.clone(), stored.clone());
+            let rows: Vec<StoredResult> = book.values().cloned().collect();
             let written = output::write_result(&config.out, &stored, rendered.as_ref())
-                .and_then(|()| output::write_gradebook(&config.out, plan.assignment, plan.selected));
+                .and_then(|()| output::write_gradebook(&config.out, plan.assignment, plan.selected, &rows));
             if let Err(error) = written {
                 stop.store(true, Ordering::SeqCst);
                 write_error.lock().expect("no panics while holding").get_or_insert(error);
@@ -151,8 +158,9 @@ pub fn run_batch(
     if let Some(error) = write_error.into_inner().expect("threads are done") {
         return Err(error);
     }
-    output::write_gradebook(&config.out, plan.assignment, plan.selected)?;
-    output::write_summary(&config.out, plan.assignment, plan.selected)?;
+    let rows: Vec<StoredResult> = book.into_values().collect();
+    output::write_gradebook(&config.out, plan.assignment, plan.selected, &rows)?;
+    output::write_summary(&config.out, plan.assignment, plan.selected, &rows)?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
 }

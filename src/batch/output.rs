@@ -60,12 +60,6 @@ fn result_path(out: &Path, student: &str) -> PathBuf {
     out.join("results").join(format!("{student}.json"))
 }
 
-/// A previous run's result for `student`, if readable.
-pub fn read_result(out: &Path, student: &str) -> Option<StoredResult> {
-    let text = std::fs::read_to_string(result_path(out, student)).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
 /// Every result in the folder, sorted by student.
 pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
     let mut results = Vec::new();
@@ -105,20 +99,31 @@ pub fn write_result(out: &Path, result: &StoredResult, rendered: Option<&Rendere
     write_atomically(&result_path(out, &result.student), json.as_bytes())
 }
 
-/// Rewrites `gradebook.csv` from every result in the folder.
-pub fn write_gradebook(out: &Path, assignment: &Assignment, selected: &[usize]) -> io::Result<()> {
-    let results = read_all_results(out)?;
-    let ids: Vec<String> = selected.iter().map(|&i| assignment.questions[i].id.clone()).collect();
+/// Rewrites `gradebook.csv` with `results` (sorted by student).
+pub fn write_gradebook(
+    out: &Path,
+    assignment: &Assignment,
+    selected: &[usize],
+    results: &[StoredResult],
+) -> io::Result<()> {
     let mut csv = Vec::new();
-    write_csv(&results, &ids, &mut csv).map_err(io::Error::other)?;
+    write_csv(results, &question_ids(assignment, selected), &mut csv).map_err(io::Error::other)?;
     write_atomically(&out.join("gradebook.csv"), &csv)
 }
 
-/// Rewrites `summary.md` from every result in the folder.
-pub fn write_summary(out: &Path, assignment: &Assignment, selected: &[usize]) -> io::Result<()> {
-    let results = read_all_results(out)?;
-    let ids: Vec<String> = selected.iter().map(|&i| assignment.questions[i].id.clone()).collect();
-    write_atomically(&out.join("summary.md"), summary_markdown(&assignment.title, &ids, &results).as_bytes())
+/// Rewrites `summary.md` with `results`.
+pub fn write_summary(
+    out: &Path,
+    assignment: &Assignment,
+    selected: &[usize],
+    results: &[StoredResult],
+) -> io::Result<()> {
+    let ids = question_ids(assignment, selected);
+    write_atomically(&out.join("summary.md"), summary_markdown(&assignment.title, &ids, results).as_bytes())
+}
+
+fn question_ids(assignment: &Assignment, selected: &[usize]) -> Vec<String> {
+    selected.iter().map(|&i| assignment.questions[i].id.clone()).collect()
 }
 
 /// Combines shard outputs into `target`: results and reports are copied,
@@ -151,8 +156,9 @@ pub fn merge(sources: &[PathBuf], target: &Path, assignment: &Assignment, select
             }
         }
     }
-    write_gradebook(target, assignment, selected)?;
-    write_summary(target, assignment, selected)?;
+    let results = read_all_results(target)?;
+    write_gradebook(target, assignment, selected, &results)?;
+    write_summary(target, assignment, selected, &results)?;
     Ok(seen.len())
 }
 
