@@ -124,7 +124,10 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
             escape(stderr_tail(&test.stderr, 20).trim_end())
         );
     }
-    if let Some(planned) = planned.filter(|_| !test.hidden) {
+    // A picture shows where a search went wrong; a program that answered
+    // nothing and entered no node has no search to show.
+    let searched = test.actual.value.is_some() || !test.actual.visited.is_empty();
+    if let Some(planned) = planned.filter(|_| !test.hidden && searched) {
         picture(out, test, planned);
     }
     let _ = writeln!(out, "</article>");
