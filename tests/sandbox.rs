@@ -296,6 +296,26 @@ fn a_memory_hog_fails_without_taking_the_machine_down() {
 }
 
 #[test]
+fn a_program_filling_the_disk_is_stopped_at_the_file_size_limit() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "disk_filler.py", &[]);
+    let test = graded.attacked();
+    assert_ne!(test.status, TestStatus::Passed, "{}", graded.text);
+    if graded.report.sandbox.resource_limits {
+        // Python ignores SIGXFSZ, so the write fails with "File too large" at the limit.
+        let written: u64 = test
+            .stderr
+            .lines()
+            .find_map(|line| line.strip_prefix("filler wrote ")?.strip_suffix(" MiB")?.parse().ok())
+            .unwrap_or_else(|| panic!("the filler reports how far it got:\n{}", graded.text));
+        assert!(written <= 64, "wrote {written} MiB past a 64 MiB file-size limit");
+    }
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+#[test]
 fn gigabytes_of_output_are_cut_short_with_bounded_memory() {
     let _machine = exclusive();
     let ws = workspace();
