@@ -3,9 +3,20 @@
 //! The crate is layered so that each layer knows only what it must:
 //!
 //! - [`tree`]: the game-tree model, an arena of nodes (pure data);
-//! - [`engine`]: the reference searches over a tree (pure functions);
-//! - [`load`]: the only place that knows the YAML tree format;
-//! - [`cli`]: the `treegrade` command, which wires the layers together.
+//! - [`engine`]: the reference searches over a tree (pure functions), and the
+//!   classic mistakes it can reproduce on purpose;
+//! - [`compare`]: value tolerance and visited-order divergence;
+//! - [`load`]: the only place that knows YAML: tree files, `assignment.yaml`,
+//!   and writing trees back;
+//! - [`grader`]: the grading pipeline: plan, submission, sandbox, runner,
+//!   oracle over the protocol, verdicts and diagnoses; it knows no YAML;
+//! - [`report`]: renderers of a grading report (text, JSON, JUnit,
+//!   Gradescope, Markdown, HTML, PrairieLearn); [`render`]: tree pictures;
+//! - [`batch`]: many submissions into a gradebook; [`package`]: the Gradescope zip;
+//! - [`generator`]: random trees per seed; [`import`]: CS188's test format;
+//! - [`cli`]: the `treegrade` command, which only wires the layers together.
+
+#![warn(missing_docs)]
 
 pub mod batch;
 pub mod cli;
