@@ -1,9 +1,11 @@
 //! Loading YAML tree files (FORMAT.md section 1): the only module that knows YAML.
 //!
-//! Parsing happens in two steps. serde-saphyr reads the text into the raw,
-//! located types of [`raw`] (rejecting YAML errors, unknown keys and
-//! duplicate keys with their line and column); then [`translate`] turns them
-//! into a [`TreeBuilder`], which enforces the structural rules. Every error of
+//! Parsing happens in two steps. serde-saphyr reads the text into raw,
+//! located types (rejecting YAML errors, unknown keys and duplicate keys with
+//! their line and column); then they are turned into a [`TreeBuilder`],
+//! which enforces the structural rules. Large machine-written files take a
+//! fast path for their `nodes:` block and fall back to this one for
+//! anything unusual. Every error of
 //! either step becomes a [`Diagnostic`] at the place it concerns.
 
 pub mod assignment;

@@ -3,8 +3,8 @@
 //! Pure functions: a [`Picture`] (a tree, optionally the reference search and
 //! a student's visited order) becomes an SVG string. [`layout`] places the
 //! nodes, [`svg`] writes the XML, and this module works out what to mark on
-//! each node: its visit step, the alpha-beta window it was entered with
-//! ([`replay`]), whether it was pruned or lies below the depth limit, and
+//! each node: its visit step, the alpha-beta window it was entered with (as
+//! the engine recorded it), whether it was pruned or lies below the depth limit, and
 //! where a student's order leaves the reference's ([`mark`]).
 
 pub mod layout;
