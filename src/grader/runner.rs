@@ -315,7 +315,7 @@ impl RunningProgram {
             return Err(Interrupted::TimedOut);
         }
         let ready = self.wait_ready(duration_to_timespec(deadline - now), writing)?;
-        if ready.contains(&Stream::Stdout) {
+        if ready.stdout {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
             let merge = self.merge_stdout;
             // Read at most a little more than one line's worth per wake-up, so
@@ -325,7 +325,7 @@ impl RunningProgram {
                 if merge { capture.push(bytes) } else { buffer.extend_from_slice(bytes) }
             })?;
         }
-        if ready.contains(&Stream::Stderr) {
+        if ready.stderr {
             let capture = &mut self.stderr_capture;
             self.stderr_open =
                 read_available(&mut self.stderr, &mut self.scratch, MAX_LINE_BYTES, |bytes| capture.push(bytes))?;
@@ -341,30 +341,40 @@ impl RunningProgram {
     }
 
     /// Polls the open streams; returns those that are ready.
-    fn wait_ready(&self, timeout: Timespec, writing: bool) -> Result<Vec<Stream>, Interrupted> {
-        let mut streams = Vec::with_capacity(3);
-        let mut fds = Vec::with_capacity(3);
+    fn wait_ready(&self, timeout: Timespec, writing: bool) -> Result<Ready, Interrupted> {
+        // Fixed arrays: this runs once per entered node, so no allocation.
+        let idle = PollFd::new(&self.stdout, PollFlags::empty());
+        let mut fds = [idle.clone(), idle.clone(), idle];
+        let mut streams = [Stream::Stdout; 3];
+        let mut count = 0;
         if self.stdout_open {
-            streams.push(Stream::Stdout);
-            fds.push(PollFd::new(&self.stdout, PollFlags::IN));
+            watch(&mut fds, &mut streams, &mut count, PollFd::new(&self.stdout, PollFlags::IN), Stream::Stdout);
         }
         if self.stderr_open {
-            streams.push(Stream::Stderr);
-            fds.push(PollFd::new(&self.stderr, PollFlags::IN));
+            watch(&mut fds, &mut streams, &mut count, PollFd::new(&self.stderr, PollFlags::IN), Stream::Stderr);
         }
         if let (Some(stdin), true) = (&self.stdin, writing) {
-            streams.push(Stream::Stdin);
-            fds.push(PollFd::new(stdin, PollFlags::OUT));
+            watch(&mut fds, &mut streams, &mut count, PollFd::new(stdin, PollFlags::OUT), Stream::Stdin);
         }
-        if fds.is_empty() {
+        if count == 0 {
             return Err(Interrupted::Ended("closed its output".to_string()));
         }
-        match poll(&mut fds, Some(&timeout)) {
+        match poll(&mut fds[..count], Some(&timeout)) {
             Ok(_) => {}
-            Err(rustix::io::Errno::INTR) => return Ok(Vec::new()),
+            Err(rustix::io::Errno::INTR) => return Ok(Ready::default()),
             Err(error) => return Err(Interrupted::Io(error.into())),
         }
-        Ok(streams.into_iter().zip(&fds).filter(|(_, fd)| !fd.revents().is_empty()).map(|(s, _)| s).collect())
+        let mut ready = Ready::default();
+        for (fd, stream) in fds[..count].iter().zip(streams) {
+            if !fd.revents().is_empty() {
+                match stream {
+                    Stream::Stdout => ready.stdout = true,
+                    Stream::Stderr => ready.stderr = true,
+                    Stream::Stdin => {}
+                }
+            }
+        }
+        Ok(ready)
     }
 
     fn poll_exit(&mut self) {
@@ -412,6 +422,20 @@ pub struct Completion {
     pub status: String,
     /// Its stdout and stderr together (head and tail).
     pub output: OutputCapture,
+}
+
+/// Adds a stream to the next free slot of a poll set.
+fn watch<'a>(fds: &mut [PollFd<'a>; 3], streams: &mut [Stream; 3], count: &mut usize, fd: PollFd<'a>, stream: Stream) {
+    fds[*count] = fd;
+    streams[*count] = stream;
+    *count += 1;
+}
+
+/// Which output streams a poll found readable (or closed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ready {
+    stdout: bool,
+    stderr: bool,
 }
 
 /// The program's standard streams, as the poll loop names them.
