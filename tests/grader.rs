@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod common;
+
+use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
 use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, plan_tests};
 use treegrade::grader::session::FailureKind;
@@ -13,46 +16,6 @@ use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};
-
-/// A minimal protocol client doing plain minimax, with hooks for misbehaviour.
-const MINIMAX_CLIENT: &str = r#"
-import sys, json, time
-out = sys.stdout
-def send(m):
-    out.write(json.dumps(m) + "\n"); out.flush()
-def recv():
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return json.loads(line)
-cache = {}
-def node(n):
-    if n not in cache:
-        send({"type": "visit", "node": n})
-        cache[n] = recv()
-    return cache[n]
-def value(n):
-    d = node(n)
-    if d["kind"] == "terminal":
-        return d["value"]
-    vals = [value(c) for c in d["children"]]
-    return max(vals) if d["kind"] == "max" else min(vals)
-#BEFORE_HELLO
-recv()
-send({"type": "hello", "protocol": 1})
-searches = 0
-while True:
-    m = recv()
-    if m["type"] == "bye":
-        break
-    searches += 1
-    cache = {}
-    #SEARCH
-    root = node(m["root"])
-    vals = [value(c) for c in root["children"]]
-    best = max(vals)
-    send({"type": "result", "value": best, "action": root["actions"][vals.index(best)]})
-"#;
 
 const TREES: [&str; 3] = ["aima-fig5-2.yaml", "three-bin-minimax.yaml", "tie-at-root-first-wins.yaml"];
 
@@ -88,10 +51,7 @@ fn plan(assignment: &Assignment) -> Vec<PlannedTest> {
 
 /// Grades a client built from [`MINIMAX_CLIENT`] with `hooks` replaced.
 fn grade_client(hooks: &[(&str, &str)], time_limit: Duration) -> GradeReport {
-    let mut script = MINIMAX_CLIENT.to_string();
-    for (marker, code) in hooks {
-        script = script.replace(&format!("#{marker}"), code);
-    }
+    let script = with_hooks(MINIMAX_CLIENT, hooks);
     grade_command(vec!["python3".into(), "-c".into(), script], time_limit)
 }
 

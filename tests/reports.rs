@@ -6,6 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod common;
+
+use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
 use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, plan_tests};
 use treegrade::grader::verdict::GradeReport;
@@ -13,42 +16,14 @@ use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};
 
-/// Alpha-beta done wrong: no pruning at all (plain minimax), and a crash on
-/// the three-bin game.
-const NO_PRUNING_CLIENT: &str = r#"
-import sys, json
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-def recv():
-    return json.loads(sys.stdin.readline())
-cache = {}
-def node(n):
-    if n not in cache:
-        send({"type": "visit", "node": n}); cache[n] = recv()
-    return cache[n]
-def value(n):
-    d = node(n)
-    if d["kind"] == "terminal":
-        return d["value"]
-    vals = [value(c) for c in d["children"]]
-    return max(vals) if d["kind"] == "max" else min(vals)
-recv(); send({"type": "hello", "protocol": 1})
-while True:
-    m = recv()
-    if m["type"] == "bye":
-        break
-    cache = {}
-    if "three-bin" in m["test"]:
-        sys.stderr.write("Traceback (most recent call last):\nZeroDivisionError: division by zero\n")
-        sys.exit(1)
-    root = node(m["root"])
-    if root["kind"] == "terminal":
-        send({"type": "result", "value": root["value"], "action": None})
-        continue
-    vals = [value(c) for c in root["children"]]
-    best = max(vals)
-    send({"type": "result", "value": best, "action": root["actions"][vals.index(best)]})
-"#;
+/// Alpha-beta done wrong: no pruning at all (the plain minimax client), and
+/// a crash on the three-bin game.
+fn no_pruning_client() -> String {
+    let crash = "if \"three-bin\" in m[\"test\"]:\n        \
+                 sys.stderr.write(\"Traceback (most recent call last):\\nZeroDivisionError: division by zero\\n\")\n        \
+                 sys.exit(1)";
+    with_hooks(MINIMAX_CLIENT, &[("SEARCH", crash)])
+}
 
 fn mixed_report() -> GradeReport {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
@@ -78,7 +53,7 @@ fn mixed_report() -> GradeReport {
     };
     let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
     let kits = tempfile::tempdir().unwrap();
-    let command = vec!["python3".to_string(), "-c".to_string(), NO_PRUNING_CLIENT.to_string()];
+    let command = vec!["python3".to_string(), "-c".to_string(), no_pruning_client()];
     let target = Target { dir: cases, command: Some(command) };
     let mut report = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap();
     report.submission = "submissions/student-42".into();

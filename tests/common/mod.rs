@@ -37,3 +37,57 @@ impl Scratch {
         self.dir.path()
     }
 }
+
+/// A minimal protocol client doing plain minimax, written by hand (no kit),
+/// with hooks for misbehaviour: `#BEFORE_HELLO` and `#SEARCH` (where `m` is
+/// the search message and `searches` counts them) are replaced by code.
+pub const MINIMAX_CLIENT: &str = r#"
+import sys, json, time
+out = sys.stdout
+def send(m):
+    out.write(json.dumps(m) + "\n"); out.flush()
+def recv():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+cache = {}
+def node(n):
+    if n not in cache:
+        send({"type": "visit", "node": n})
+        cache[n] = recv()
+    return cache[n]
+def value(n):
+    d = node(n)
+    if d["kind"] == "terminal":
+        return d["value"]
+    vals = [value(c) for c in d["children"]]
+    return max(vals) if d["kind"] == "max" else min(vals)
+#BEFORE_HELLO
+recv()
+send({"type": "hello", "protocol": 1})
+searches = 0
+while True:
+    m = recv()
+    if m["type"] == "bye":
+        break
+    searches += 1
+    cache = {}
+    #SEARCH
+    root = node(m["root"])
+    if root["kind"] == "terminal":
+        send({"type": "result", "value": root["value"], "action": None})
+        continue
+    vals = [value(c) for c in root["children"]]
+    best = max(vals)
+    send({"type": "result", "value": best, "action": root["actions"][vals.index(best)]})
+"#;
+
+/// A client script with its `#MARKER` hooks replaced by code.
+pub fn with_hooks(script: &str, hooks: &[(&str, &str)]) -> String {
+    let mut script = script.to_string();
+    for (marker, code) in hooks {
+        script = script.replace(&format!("#{marker}"), code);
+    }
+    script
+}
