@@ -423,25 +423,8 @@ impl<'t> Search<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::fixtures::{aima, leaves};
     use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
-
-    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
-        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
-    }
-
-    /// AIMA figure 5.2: max(min(3,12,8), min(2,4,6), min(14,5,2)).
-    fn aima() -> Tree {
-        let mut builder = TreeBuilder::new("aima", "A");
-        builder.add(NodeSpec::internal(
-            "A",
-            NodeKind::Max,
-            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
-        ));
-        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
-        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
-        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
-        builder.build().unwrap()
-    }
 
     fn run(tree: &Tree, settings: SearchSettings) -> (f64, Option<String>, Vec<String>) {
         let outcome = search(tree, &settings).unwrap();

@@ -165,11 +165,8 @@ pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
 mod tests {
     use super::*;
     use crate::engine::search;
+    use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
-
-    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
-        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
-    }
 
     /// max(min(3, 12, 8), min(3, 4, 6), min(14, 5, 2)): C ties B at 3.
     fn tree() -> Tree {

@@ -240,24 +240,7 @@ svg { display: block; }
 mod tests {
     use super::*;
     use crate::engine::{Algorithm, search};
-    use crate::tree::{ChildSpec, NodeKind, NodeSpec, TreeBuilder};
-
-    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
-        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
-    }
-
-    fn aima() -> Tree {
-        let mut builder = TreeBuilder::new("aima", "A");
-        builder.add(NodeSpec::internal(
-            "A",
-            NodeKind::Max,
-            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
-        ));
-        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
-        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
-        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
-        builder.build().unwrap()
-    }
+    use crate::tree::fixtures::aima;
 
     #[test]
     fn marks_show_pruning_and_a_student_divergence() {

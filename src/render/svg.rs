@@ -912,11 +912,8 @@ mod tests {
     }
     use crate::engine::search;
     use crate::render::indices_of;
+    use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
-
-    fn leaves(values: &[f64]) -> Vec<ChildSpec> {
-        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
-    }
 
     fn aima() -> Tree {
         let mut builder = TreeBuilder::new("aima <&>", "A");

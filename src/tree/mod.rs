@@ -213,6 +213,31 @@ impl Tree {
     }
 }
 
+/// Trees the unit tests of several layers share.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{ChildSpec, NodeKind, NodeSpec, Tree, TreeBuilder};
+
+    /// Inline leaves with these values.
+    pub(crate) fn leaves(values: &[f64]) -> Vec<ChildSpec> {
+        values.iter().map(|&v| ChildSpec::leaf(v)).collect()
+    }
+
+    /// AIMA figure 5.2: max(min(3,12,8), min(2,4,6), min(14,5,2)) = 3.
+    pub(crate) fn aima() -> Tree {
+        let mut builder = TreeBuilder::new("aima", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 12.0, 8.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0, 4.0, 6.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Min, leaves(&[14.0, 5.0, 2.0])));
+        builder.build().expect("a valid tree")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
