@@ -30,17 +30,21 @@ pub fn render(report: &GradeReport) -> String {
         .questions
         .iter()
         .flat_map(|question| question.tests.iter().map(move |test| (question, test)))
-        .map(|(question, test)| PrairieTest {
-            name: &test.name,
-            description: format!("{} {}", question.id, question.title),
-            points: round_score(test.score),
-            max_points: round_score(test.max_score),
-            message: if test.status == TestStatus::Passed {
-                "passed".into()
-            } else {
-                details_plain(test).lines().next().unwrap_or("failed").to_string()
-            },
-            output: if test.status == TestStatus::Passed { String::new() } else { details_plain(test) },
+        .map(|(question, test)| {
+            let output = if test.status == TestStatus::Passed { String::new() } else { details_plain(test) };
+            let message = match output.lines().next() {
+                _ if test.status == TestStatus::Passed => "passed".to_string(),
+                Some(first) => first.to_string(),
+                None => "failed".to_string(),
+            };
+            PrairieTest {
+                name: &test.name,
+                description: format!("{} {}", question.id, question.title),
+                points: round_score(test.score),
+                max_points: round_score(test.max_score),
+                message,
+                output,
+            }
         })
         .collect();
     let results = Results {
