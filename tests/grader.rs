@@ -59,7 +59,7 @@ fn grade_command(command: Vec<String>, time_limit: Duration) -> GradeReport {
     let assignment = assignment(time_limit);
     let tests = plan(&assignment);
     let kits = tempfile::tempdir().unwrap();
-    let target = Target { dir: std::env::temp_dir(), command: Some(command) };
+    let target = Target { dir: std::env::temp_dir(), command: Some(command), name: None };
     grade(&assignment, &[0], &tests, &target, kits.path()).expect("a command is always gradable")
 }
 
@@ -186,7 +186,7 @@ fn a_missing_submission_folder_is_not_gradable() {
     let assignment = assignment(Duration::from_secs(5));
     let tests = plan(&assignment);
     let kits = tempfile::tempdir().unwrap();
-    let target = Target { dir: "/no/such/folder".into(), command: Some(vec!["python3".into()]) };
+    let target = Target { dir: "/no/such/folder".into(), command: Some(vec!["python3".into()]), name: None };
     let error = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap_err();
     assert_eq!(error.0, "the submission folder /no/such/folder does not exist");
 }

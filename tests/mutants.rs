@@ -47,7 +47,7 @@ fn grade_folder(dir: &Path) -> GradeReport {
     })
     .unwrap();
     let kits = submission::write_kits().unwrap();
-    let target = Target { dir: dir.to_path_buf(), command: None };
+    let target = Target { dir: dir.to_path_buf(), command: None, name: None };
     grade(&assignment, &selected, &tests, &target, kits.path()).unwrap()
 }
 

@@ -54,9 +54,8 @@ fn mixed_report() -> GradeReport {
     let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), no_pruning_client()];
-    let target = Target { dir: cases, command: Some(command) };
+    let target = Target { dir: cases, command: Some(command), name: Some("submissions/student-42".into()) };
     let mut report = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap();
-    report.submission = "submissions/student-42".into();
     report.elapsed_ms = 0;
     for question in &mut report.questions {
         for test in &mut question.tests {

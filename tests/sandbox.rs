@@ -205,7 +205,7 @@ fn grade_hostile(ws: &Workspace, script: &str, args: &[String]) -> Graded {
     let kits = tempfile::tempdir().unwrap();
     let mut command = vec!["python3".to_string(), "-u".to_string(), script.to_string()];
     command.extend_from_slice(args);
-    let target = Target { dir: ws.submission.clone(), command: Some(command) };
+    let target = Target { dir: ws.submission.clone(), command: Some(command), name: None };
     let started = Instant::now();
     let report = grade_sandboxed(&assignment, &[0], &tests, &target, kits.path(), &sandbox(SandboxMode::Auto))
         .expect("a command is always gradable");
@@ -444,7 +444,11 @@ fn strict_refuses_to_grade_when_a_layer_is_missing() {
     let ws = workspace();
     let assignment = assignment(&ws);
     let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
-    let target = Target { dir: ws.submission.clone(), command: Some(vec!["python3".into(), "fake_results.py".into()]) };
+    let target = Target {
+        dir: ws.submission.clone(),
+        command: Some(vec!["python3".into(), "fake_results.py".into()]),
+        name: None,
+    };
     let no_trampoline = Sandbox::new(SandboxMode::Strict, Some(PathBuf::from("/no/such/treegrade")));
     let error = grade_sandboxed(&assignment, &[0], &tests, &target, ws.root.path(), &no_trampoline).unwrap_err();
     assert!(error.0.contains("--sandbox strict: refusing to grade"), "{}", error.0);

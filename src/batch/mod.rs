@@ -183,14 +183,9 @@ fn grade_one(
             let copy = scratch.path().join(&submission.student);
             copy_submission(&submission.dir, &copy)
                 .map_err(|error| NotGradable(format!("cannot copy the submission: {error}")))?;
-            let target = Target { dir: copy.clone(), command: None };
-            let in_words = |NotGradable(message): NotGradable| {
-                // Name the student's folder, not the scratch copy.
-                NotGradable(message.replace(&copy.display().to_string(), &submission.student))
-            };
-            let mut report = grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox).map_err(in_words)?;
-            report.submission = submission.student.clone();
-            Ok(report)
+            // Reports and messages name the student, not the scratch copy.
+            let target = Target { dir: copy, command: None, name: Some(submission.student.clone()) };
+            grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox)
         });
     let elapsed = started.elapsed();
     match outcome {

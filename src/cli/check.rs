@@ -78,8 +78,11 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret));
     }
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
-    let target =
-        Target { dir: args.submission.clone(), command: (!args.command.is_empty()).then(|| args.command.clone()) };
+    let target = Target {
+        dir: args.submission.clone(),
+        command: (!args.command.is_empty()).then(|| args.command.clone()),
+        name: None,
+    };
     let report = grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox(args.sandbox))
         .map_err(|e| Failure::Usage(e.0))?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();

@@ -33,6 +33,16 @@ pub struct Target {
     pub dir: PathBuf,
     /// A command to run instead of the detected language's.
     pub command: Option<Vec<String>>,
+    /// What reports and messages call the submission (default: its folder),
+    /// e.g. the student id when the folder is a scratch copy.
+    pub name: Option<String>,
+}
+
+impl Target {
+    /// What reports and messages call the submission.
+    pub fn name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.dir.display().to_string())
+    }
 }
 
 /// A submission that cannot be graded at all (exit status 2).
@@ -65,13 +75,13 @@ pub fn grade_sandboxed(
     let started = Instant::now();
     let dir = submission::absolute(&target.dir);
     if !dir.is_dir() {
-        return Err(NotGradable(format!("the submission folder {} does not exist", target.dir.display())));
+        return Err(NotGradable(format!("the submission folder {} does not exist", target.name())));
     }
     let language = submission::detect_language(assignment, &dir);
     let command = match (&target.command, language) {
         (Some(command), _) => command.clone(),
         (None, Some(language)) => language.run.clone(),
-        (None, None) => return Err(NotGradable(no_language_message(assignment, &dir))),
+        (None, None) => return Err(NotGradable(no_language_message(assignment, &target.name()))),
     };
     let builds = language.filter(|_| target.command.is_none());
     let mut protected = vec![assignment.dir.clone()];
@@ -111,7 +121,7 @@ pub fn grade_sandboxed(
     Ok(GradeReport {
         assignment: assignment.name.clone(),
         title: assignment.title.clone(),
-        submission: target.dir.display().to_string(),
+        submission: target.name(),
         language: language.map(|l| l.name.clone()).or_else(|| target.command.as_ref().map(|_| "command".to_string())),
         questions,
         score,
@@ -134,18 +144,14 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
     }
 }
 
-fn no_language_message(assignment: &Assignment, dir: &Path) -> String {
+fn no_language_message(assignment: &Assignment, submission: &str) -> String {
     let expected: Vec<String> =
         assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name)).collect();
     if expected.is_empty() {
         return format!(
             "this assignment declares no languages, so give the command to run after `--` (in {})",
-            dir.display()
+            submission
         );
     }
-    format!(
-        "found no submission in {}: expected {}, or give a command after `--`",
-        dir.display(),
-        expected.join(" or ")
-    )
+    format!("found no submission in {}: expected {}, or give a command after `--`", submission, expected.join(" or "))
 }
