@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests.
 
-#![allow(dead_code)] // each test file uses its own subset
+#![allow(dead_code)] // not every module uses every helper
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! of FORMAT.md section 1 (exit status 2, nothing on stdout, a located
 //! message on stderr), and `solve` / `validate` on valid input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

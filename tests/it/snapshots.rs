@@ -4,7 +4,7 @@
 //! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or
 //! `cargo insta review`), then read the changed `.snap` files.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

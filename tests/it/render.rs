@@ -4,7 +4,7 @@
 //! exists, pages are rendered to PNG (kept under the target folder for a
 //! person to look at); without it the browser test prints a note and passes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
