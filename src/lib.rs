@@ -5,7 +5,8 @@
 //! - [`tree`]: the game-tree model, an arena of nodes (pure data);
 //! - [`engine`]: the reference searches over a tree (pure functions), and the
 //!   classic mistakes it can reproduce on purpose;
-//! - [`compare`]: value tolerance and visited-order divergence;
+//! - [`compare`]: value tolerance and visited-order divergence; [`points`]:
+//!   exact points, shared among tests so that every sum is exact;
 //! - [`load`]: the only place that knows YAML: tree files, `assignment.yaml`,
 //!   and writing trees back;
 //! - [`grader`]: the grading pipeline: plan, submission, sandbox, runner,
@@ -27,6 +28,7 @@ pub mod grader;
 pub mod import;
 pub mod load;
 pub mod package;
+pub mod points;
 pub mod render;
 pub mod report;
 pub mod tree;

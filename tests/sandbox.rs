@@ -145,7 +145,7 @@ fn assignment(ws: &Workspace) -> Assignment {
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),
-            points: 5.0,
+            points: treegrade::points::Points::whole(5),
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
@@ -433,7 +433,7 @@ fn a_fake_result_without_a_search_fails_on_the_order_and_fakes_no_total() {
         (Check::Passed, Check::Passed, Check::Failed)
     );
     assert!(graded.report.tests().all(|test| test.status != TestStatus::Passed), "{}", graded.text);
-    assert_eq!(graded.report.score, 0.0);
+    assert_eq!(graded.report.score, treegrade::points::Points::whole(0));
     let totals: Vec<&str> = graded.text.lines().filter(|line| line.starts_with("Total:")).collect();
     assert_eq!(totals, ["Total: 0/5"], "{}", graded.text);
     assert_prompt(&graded, 0);

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::grader::plan::Assignment;
 use crate::grader::session::FailureKind;
 use crate::grader::verdict::{GradeReport, TestStatus};
+use crate::points::Points;
 
 /// How grading a submission went, whatever its score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,9 +66,9 @@ pub struct QuestionScore {
     /// The question id.
     pub id: String,
     /// Points earned.
-    pub score: f64,
+    pub score: Points,
     /// Points possible.
-    pub max_score: f64,
+    pub max_score: Points,
 }
 
 /// A test a student failed, with the named mistake if one was recognised.
@@ -89,9 +90,9 @@ pub struct StoredResult {
     /// How grading went.
     pub status: GradingStatus,
     /// Points earned.
-    pub score: f64,
+    pub score: Points,
     /// Points possible.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Points per question, in assignment order.
     pub questions: Vec<QuestionScore>,
     /// Tests passed.
@@ -150,7 +151,7 @@ impl StoredResult {
             .iter()
             .map(|&i| QuestionScore {
                 id: assignment.questions[i].id.clone(),
-                score: 0.0,
+                score: Points::ZERO,
                 max_score: assignment.questions[i].points,
             })
             .collect();
@@ -158,7 +159,7 @@ impl StoredResult {
             student: student.to_string(),
             fingerprint: fingerprint.to_string(),
             status: GradingStatus::NotGradable,
-            score: 0.0,
+            score: Points::ZERO,
             max_score: questions.iter().map(|q| q.max_score).sum(),
             questions,
             passed_tests: 0,
@@ -177,23 +178,25 @@ pub fn write_csv(results: &[StoredResult], question_ids: &[String], out: impl st
     header.extend(["status", "wall_time_s", "message"].map(str::to_string));
     writer.write_record(&header)?;
     for result in results {
-        let mut row = vec![result.student.clone(), number(result.score), number(result.max_score)];
+        let mut row = vec![text_cell(&result.student), result.score.to_string(), result.max_score.to_string()];
         for id in question_ids {
-            let score = result.questions.iter().find(|q| &q.id == id).map_or(String::new(), |q| number(q.score));
+            let score = result.questions.iter().find(|q| &q.id == id).map_or(String::new(), |q| q.score.to_string());
             row.push(score);
         }
         row.push(result.status.name().to_string());
         row.push(format!("{:.2}", result.wall_time_ms as f64 / 1000.0));
-        row.push(result.message.clone().unwrap_or_default());
+        row.push(text_cell(result.message.as_deref().unwrap_or_default()));
         writer.write_record(&row)?;
     }
     writer.flush()?;
     Ok(())
 }
 
-/// Scores rounded to 1/100 of a point, without trailing zeros.
-fn number(value: f64) -> String {
-    format!("{}", (value * 100.0).round() / 100.0)
+/// A text cell that a spreadsheet shows as text: one that starts like a
+/// formula (`=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
+/// apostrophe, so a student id such as `=1+1` is never evaluated.
+fn text_cell(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() }
 }
 
 #[cfg(test)]
@@ -201,13 +204,15 @@ mod tests {
     use super::*;
 
     fn row(student: &str, score: f64, status: GradingStatus) -> StoredResult {
+        let score = Points::from_decimal(score).unwrap();
+        let ten = Points::whole(10);
         StoredResult {
             student: student.into(),
             fingerprint: "f".into(),
             status,
             score,
-            max_score: 10.0,
-            questions: vec![QuestionScore { id: "q1".into(), score, max_score: 10.0 }],
+            max_score: ten,
+            questions: vec![QuestionScore { id: "q1".into(), score, max_score: ten }],
             passed_tests: 1,
             failed_tests: Vec::new(),
             wall_time_ms: 1234,
@@ -225,5 +230,21 @@ mod tests {
         assert_eq!(lines[0], "student,total,max,q1,q2,status,wall_time_s,message");
         assert_eq!(lines[1], "alice,10,10,10,,ok,1.23,");
         assert_eq!(lines[2], "bob,2.5,10,2.5,,compile-error,1.23,\"the build `cargo build` failed, \"\"quoted\"\"\"");
+    }
+
+    #[test]
+    fn formula_looking_cells_are_neutralised_and_scores_stay_exact_numbers() {
+        let mut out = Vec::new();
+        let mut rows = [row("=1+1", 10.0, GradingStatus::Ok), row("@SUM(A1)", 0.416667, GradingStatus::Ok)];
+        rows[1].message = Some("-cmd|' /C calc'!A0".into());
+        write_csv(&rows, &["q1".into()], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "'=1+1,10,10,10,ok,1.23,");
+        assert_eq!(lines[2], "'@SUM(A1),0.416667,10,0.416667,ok,1.23,'-cmd|' /C calc'!A0");
+        for cell in ["+1", "-2", "\tx", "\rx"] {
+            assert!(text_cell(cell).starts_with('\''), "{cell:?}");
+        }
+        assert_eq!(text_cell("alice-2"), "alice-2");
     }
 }

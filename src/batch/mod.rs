@@ -194,7 +194,10 @@ fn grade_one(
             (stored, Some(output::render_reports(&report, &tests)))
         }
         Err(NotGradable(message)) => {
-            (StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed), None)
+            let rendered = output::render_not_gradable(&message);
+            let stored =
+                StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed);
+            (stored, Some(rendered))
         }
     }
 }

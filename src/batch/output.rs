@@ -19,7 +19,7 @@ use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-use crate::report::{Format, render, render_html};
+use crate::report::{Format, render, render_html, render_prairielearn_not_gradable};
 
 /// The report files written for each student: every format `check` has.
 pub const REPORT_FILES: [(Format, &str); 7] = [
@@ -48,6 +48,16 @@ pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedRe
             (file, text)
         })
         .collect()
+}
+
+/// The report files of a submission that could not be graded at all: the
+/// reason in plain text, and PrairieLearn's `results.json` with
+/// `gradable: false` (PrairieLearn expects one in every case).
+pub fn render_not_gradable(reason: &str) -> RenderedReports {
+    vec![
+        ("report.txt", format!("This submission could not be graded: {reason}\n")),
+        ("prairielearn.json", render_prairielearn_not_gradable(reason)),
+    ]
 }
 
 /// Creates the output folders.

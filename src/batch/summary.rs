@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::gradebook::{GradingStatus, StoredResult};
+use crate::points::Points;
 
 /// The summary of a batch: scores, statuses, questions, hardest tests.
 pub fn summary_markdown(title: &str, question_ids: &[String], results: &[StoredResult]) -> String {
@@ -20,8 +21,7 @@ pub fn summary_markdown(title: &str, question_ids: &[String], results: &[StoredR
 }
 
 fn scores(out: &mut String, results: &[StoredResult]) {
-    let mut percentages: Vec<f64> =
-        results.iter().map(|r| if r.max_score > 0.0 { 100.0 * r.score / r.max_score } else { 0.0 }).collect();
+    let mut percentages: Vec<f64> = results.iter().map(|r| 100.0 * r.score.fraction_of(r.max_score)).collect();
     percentages.sort_by(f64::total_cmp);
     let mean = percentages.iter().sum::<f64>() / percentages.len() as f64;
     let median = percentages[percentages.len() / 2];
@@ -63,14 +63,14 @@ fn statuses(out: &mut String, results: &[StoredResult]) {
 fn questions(out: &mut String, question_ids: &[String], results: &[StoredResult]) {
     let _ = writeln!(out, "## Questions\n\n| question | full marks | mean score |\n|---|---:|---:|");
     for id in question_ids {
-        let scores: Vec<(f64, f64)> = results
+        let scores: Vec<(Points, Points)> = results
             .iter()
             .filter_map(|r| r.questions.iter().find(|q| &q.id == id))
             .map(|q| (q.score, q.max_score))
             .collect();
         let full = scores.iter().filter(|(score, max)| score >= max).count();
-        let mean = scores.iter().map(|(score, _)| score).sum::<f64>() / scores.len().max(1) as f64;
-        let max = scores.first().map_or(0.0, |(_, max)| *max);
+        let mean = scores.iter().map(|(score, _)| score.as_f64()).sum::<f64>() / scores.len().max(1) as f64;
+        let max = scores.first().map_or(Points::ZERO, |(_, max)| *max);
         let _ =
             writeln!(out, "| {id} | {full}/{} ({:.0}%) | {mean:.2}/{max} |", scores.len(), percent(full, scores.len()));
     }
@@ -107,13 +107,15 @@ mod tests {
     use crate::batch::gradebook::{FailedTest, QuestionScore};
 
     fn result(student: &str, score: f64, failed: &[(&str, Option<&str>)]) -> StoredResult {
+        let score = Points::from_decimal(score).unwrap();
+        let ten = Points::whole(10);
         StoredResult {
             student: student.into(),
             fingerprint: String::new(),
             status: GradingStatus::Ok,
             score,
-            max_score: 10.0,
-            questions: vec![QuestionScore { id: "q1".into(), score, max_score: 10.0 }],
+            max_score: ten,
+            questions: vec![QuestionScore { id: "q1".into(), score, max_score: ten }],
             passed_tests: 0,
             failed_tests: failed
                 .iter()

@@ -198,13 +198,8 @@ impl Progress {
             Event::Skipped(result) => ("unchanged", result),
             Event::Graded(result) => ("graded", result),
         };
-        let line = format!(
-            "{verb} {}: {}/{} ({})",
-            result.student,
-            (result.score * 100.0).round() / 100.0,
-            result.max_score,
-            result.status.name()
-        );
+        let line =
+            format!("{verb} {}: {}/{} ({})", result.student, result.score, result.max_score, result.status.name());
         match &self.bar {
             Some(bar) => {
                 bar.set_message(line);

@@ -10,7 +10,7 @@ use clap::Args;
 use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::sandbox::{Sandbox, SandboxMode};
-use crate::grader::{self, Target, submission};
+use crate::grader::{self, NotGradable, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::{LoadError, load_tree_file};
 use crate::report::{self, Format};
@@ -83,8 +83,17 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let report = grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox(args.sandbox))
-        .map_err(|e| Failure::Usage(e.0))?;
+    let report =
+        match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox(args.sandbox)) {
+            Ok(report) => report,
+            Err(NotGradable(reason)) => {
+                // PrairieLearn expects a results.json in every case.
+                if args.format == Format::Prairielearn {
+                    write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
+                }
+                return Err(Failure::Usage(reason));
+            }
+        };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // HTML draws each failed test's tree, so it needs the planned tests.
     let render = |format: Format, color: bool| match format {
@@ -93,14 +102,25 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
     };
     match &args.output {
         Some(path) => {
-            let rendered = render(args.format, false);
-            std::fs::write(path, rendered)
-                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+            write_or_emit(Some(path), &render(args.format, false))?;
             emit(&report::render(&report, Format::Text, color));
         }
         None => emit(&render(args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
+}
+
+/// Writes a report to `--output`, or to standard output without one.
+fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+        }
+        None => {
+            emit(text);
+            Ok(())
+        }
+    }
 }
 
 /// The sandbox of `--sandbox MODE`, with this binary as its trampoline.

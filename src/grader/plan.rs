@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
 use crate::generator::{GenOptions, generate};
+use crate::points::Points;
 use crate::tree::Tree;
 
 /// An assignment: questions worth points, and how submissions are run.
@@ -65,7 +66,7 @@ pub struct Question {
     /// Title for reports.
     pub title: String,
     /// Points the question is worth.
-    pub points: f64,
+    pub points: Points,
     /// The search students implement.
     pub algorithm: Algorithm,
     /// Overrides each tree's `search.depth`.

@@ -9,6 +9,7 @@ use super::diagnosis::{Diagnosis, StudentTrace, diagnose};
 use super::plan::{Assignment, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
 use crate::compare::{Divergence, first_divergence, format_value, values_match};
+use crate::points::Points;
 
 /// How one test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -83,10 +84,11 @@ pub struct TestResult {
     pub actual: SearchView,
     /// The student's stderr during the test.
     pub stderr: String,
-    /// Points earned.
-    pub score: f64,
-    /// Points possible.
-    pub max_score: f64,
+    /// Points earned. In an all-or-nothing question a test carries no points
+    /// of its own (its question does), so both are 0.
+    pub score: Points,
+    /// Points possible (see `score`).
+    pub max_score: Points,
     /// Wall-clock time in milliseconds.
     pub elapsed_ms: u64,
 }
@@ -100,10 +102,11 @@ pub struct QuestionResult {
     pub title: String,
     /// How points are earned.
     pub scoring: Scoring,
-    /// Points earned.
-    pub score: f64,
+    /// Points earned: the sum of its tests' points (per test), or all or
+    /// nothing.
+    pub score: Points,
     /// Points possible.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Its tests.
     pub tests: Vec<TestResult>,
 }
@@ -121,10 +124,10 @@ pub struct GradeReport {
     pub language: Option<String>,
     /// Per question.
     pub questions: Vec<QuestionResult>,
-    /// Points earned.
-    pub score: f64,
-    /// Points possible.
-    pub max_score: f64,
+    /// Points earned: the sum of the questions' points.
+    pub score: Points,
+    /// Points possible: the sum of the questions' points.
+    pub max_score: Points,
     /// Wall-clock time of the whole run, in milliseconds.
     pub elapsed_ms: u64,
     /// Which sandbox layers were active.
@@ -165,8 +168,8 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         expected,
         actual: SearchView { value: None, action: None, visited },
         stderr: record.stderr,
-        score: 0.0,
-        max_score: 0.0,
+        score: Points::ZERO,
+        max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
     };
     match record.answer {
@@ -245,7 +248,7 @@ pub fn score(
                 id: question.id.clone(),
                 title: question.title.clone(),
                 scoring: question.scoring,
-                score: 0.0,
+                score: Points::ZERO,
                 max_score: question.points,
                 tests: Vec::new(),
             }
@@ -262,26 +265,29 @@ pub fn score(
     questions
 }
 
+/// Awards a question's points. Per test, each test carries an exact share
+/// (largest remainder, so the shares add up to the question's points) and the
+/// question earns the sum of its passed tests' shares. All or nothing, the
+/// tests carry no points and the question earns everything or nothing.
 fn award(question: &mut QuestionResult) {
-    let count = question.tests.len().max(1) as f64;
-    let share = question.max_score / count;
-    let all_passed = question.tests.iter().all(|test| test.status == TestStatus::Passed);
-    for test in &mut question.tests {
-        test.max_score = share;
-        let earned = match question.scoring {
-            Scoring::PerTest => test.status == TestStatus::Passed,
-            Scoring::AllOrNothing => all_passed,
-        };
-        test.score = if earned { share } else { 0.0 };
+    let passed = |test: &TestResult| test.status == TestStatus::Passed;
+    match question.scoring {
+        Scoring::PerTest => {
+            let shares = question.max_score.share(question.tests.len());
+            for (test, share) in question.tests.iter_mut().zip(shares) {
+                test.max_score = share;
+                test.score = if passed(test) { share } else { Points::ZERO };
+            }
+            question.score = question.tests.iter().map(|test| test.score).sum();
+        }
+        Scoring::AllOrNothing => {
+            let all_passed = !question.tests.is_empty() && question.tests.iter().all(passed);
+            question.score = if all_passed { question.max_score } else { Points::ZERO };
+        }
     }
-    question.score = match question.scoring {
-        Scoring::AllOrNothing if all_passed => question.max_score,
-        Scoring::AllOrNothing => 0.0,
-        Scoring::PerTest => question.tests.iter().map(|test| test.score).sum(),
-    };
 }
 
-/// Total points of a run.
-pub fn totals(questions: &[QuestionResult]) -> (f64, f64) {
+/// Total points of a run: earned and possible, each the exact sum of its questions'.
+pub fn totals(questions: &[QuestionResult]) -> (Points, Points) {
     (questions.iter().map(|q| q.score).sum(), questions.iter().map(|q| q.max_score).sum())
 }

@@ -22,6 +22,7 @@ use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, y
 use crate::engine::Algorithm;
 use crate::generator::GenOptions;
 use crate::grader::plan::{Assignment, Generated, Language, Question, Scoring, TestFile};
+use crate::points::Points;
 use crate::tree::NodeKind;
 
 /// The file name of an assignment inside its folder.
@@ -222,9 +223,15 @@ fn translate_question(
             return None;
         }
     };
-    if !(raw.points.is_finite() && raw.points >= 0.0) {
-        diagnostics
-            .push(Diagnostic::at(position, format!("question `{}`: points must be a number >= 0", raw.id.value)));
+    let points = Points::from_decimal(raw.points);
+    if points.is_none() {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!(
+                "question `{}`: points must be a number >= 0 in millionths at most (such as 5 or 2.5)",
+                raw.id.value
+            ),
+        ));
     }
     let mut tests = Vec::new();
     for (patterns, hidden, folder) in [(&raw.tests, false, folders.public), (&raw.hidden_tests, true, folders.hidden)] {
@@ -242,7 +249,7 @@ fn translate_question(
     Some(Question {
         title: raw.title.unwrap_or_else(|| raw.id.value.clone()),
         id: raw.id.value,
-        points: raw.points,
+        points: points.unwrap_or(Points::ZERO),
         algorithm,
         depth: raw.depth,
         prune_on_equal: raw.prune_on_equal,

@@ -1,13 +1,21 @@
 //! Gradescope's `results.json` (the autograder specification's format).
+//!
+//! The points of the entries add up to the top-level score exactly. A
+//! per-test question's tests carry their shares; an all-or-nothing
+//! question's tests carry no points (each says whether it passed) and one
+//! entry for the question carries its points, so no passed test ever shows
+//! 0 points of a share it could not earn.
 
 use serde::Serialize;
 
-use super::{details_plain, points, pretty_json, round_score};
-use crate::grader::verdict::{GradeReport, TestStatus};
+use super::{details_plain, pretty_json};
+use crate::grader::plan::Scoring;
+use crate::grader::verdict::{GradeReport, QuestionResult, TestStatus};
+use crate::points::Points;
 
 #[derive(Serialize)]
 struct Results<'a> {
-    score: f64,
+    score: Points,
     execution_time: f64,
     output: String,
     visibility: &'static str,
@@ -19,23 +27,27 @@ struct Results<'a> {
 struct GradescopeTest<'a> {
     name: &'a str,
     number: String,
-    score: f64,
-    max_score: f64,
+    score: Points,
+    max_score: Points,
     status: &'static str,
     output: String,
     visibility: &'static str,
 }
 
+/// The `results.json` of a grading run.
 pub fn render(report: &GradeReport) -> String {
     let mut tests = Vec::new();
     for (question_number, question) in report.questions.iter().enumerate() {
+        if question.scoring == Scoring::AllOrNothing {
+            tests.push(question_entry(question, question_number + 1));
+        }
         for (test_number, test) in question.tests.iter().enumerate() {
             let passed = test.status == TestStatus::Passed;
             tests.push(GradescopeTest {
                 name: &test.name,
                 number: format!("{}.{}", question_number + 1, test_number + 1),
-                score: round_score(test.score),
-                max_score: round_score(test.max_score),
+                score: test.score,
+                max_score: test.max_score,
                 status: if passed { "passed" } else { "failed" },
                 output: if passed { String::new() } else { details_plain(test) },
                 visibility: if test.hidden { "after_published" } else { "visible" },
@@ -44,12 +56,10 @@ pub fn render(report: &GradeReport) -> String {
     }
     let output = format!(
         "{}: {}/{} points. Run `treegrade check` locally to see the same report with diffs.",
-        report.title,
-        points(report.score),
-        points(report.max_score)
+        report.title, report.score, report.max_score
     );
     let results = Results {
-        score: round_score(report.score),
+        score: report.score,
         execution_time: report.elapsed_ms as f64 / 1000.0,
         output,
         visibility: "visible",
@@ -57,4 +67,28 @@ pub fn render(report: &GradeReport) -> String {
         tests,
     };
     pretty_json(&results)
+}
+
+/// The entry that carries an all-or-nothing question's points.
+fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_> {
+    let passed = question.score == question.max_score;
+    let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
+    let output = if passed {
+        format!("All {} tests passed.", question.tests.len())
+    } else {
+        format!(
+            "All or nothing: {failed} of its {} tests failed, so the question earns no points. \
+             Its tests are listed below.",
+            question.tests.len()
+        )
+    };
+    GradescopeTest {
+        name: &question.title,
+        number: number.to_string(),
+        score: question.score,
+        max_score: question.max_score,
+        status: if passed { "passed" } else { "failed" },
+        output,
+        visibility: "visible",
+    }
 }

@@ -7,9 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{
-    DIFF_HEADER, DiffTag, likely_cause, order_diff, points, shows_diff, status_word, stderr_tail, visible_reason,
-};
+use super::{DIFF_HEADER, DiffTag, likely_cause, order_diff, shows_diff, status_word, stderr_tail, visible_reason};
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
@@ -24,8 +22,8 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
         body,
         "<header><h1>{}</h1><p class=\"total {mark}\">{} / {}</p></header>",
         escape(&report.title),
-        points(report.score),
-        points(report.max_score)
+        report.score,
+        report.max_score
     );
     let language = report.language.as_deref().map(|l| format!(" ({})", escape(l))).unwrap_or_default();
     let _ = writeln!(body, "<p class=\"meta\">Submission <code>{}</code>{language}</p>", escape(&report.submission));
@@ -37,7 +35,7 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
          <style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
-        escape(&format!("{}: {}/{}", report.title, points(report.score), points(report.max_score)))
+        escape(&format!("{}: {}/{}", report.title, report.score, report.max_score))
     )
 }
 
@@ -57,8 +55,8 @@ fn summary_table(out: &mut String, report: &GradeReport) {
             anchor(&question.id),
             escape(&question.id),
             escape(&question.title),
-            points(question.score),
-            points(question.max_score),
+            question.score,
+            question.max_score,
             question.tests.len()
         );
     }
@@ -73,8 +71,8 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
         anchor(&question.id),
         escape(&question.id),
         escape(&question.title),
-        points(question.score),
-        points(question.max_score)
+        question.score,
+        question.max_score
     );
     let _ = writeln!(out, "<table class=\"tests\">\n<tbody>");
     for test in &question.tests {

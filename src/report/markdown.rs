@@ -3,13 +3,13 @@
 
 use std::fmt::Write as _;
 
-use super::{details_plain, points, status_word};
+use super::{details_plain, status_word};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
 pub fn render(report: &GradeReport) -> String {
     let mut out = String::new();
     let mark = if report.all_passed() { "✅" } else { "❌" };
-    let _ = writeln!(out, "## {mark} {}: {}/{}\n", report.title, points(report.score), points(report.max_score));
+    let _ = writeln!(out, "## {mark} {}: {}/{}\n", report.title, report.score, report.max_score);
     let _ = writeln!(out, "| Question | Score | Passed |");
     let _ = writeln!(out, "|---|---:|---:|");
     for question in &report.questions {
@@ -19,8 +19,8 @@ pub fn render(report: &GradeReport) -> String {
             "| {} {} | {}/{} | {passed}/{} |",
             question.id,
             escape(&question.title),
-            points(question.score),
-            points(question.max_score),
+            question.score,
+            question.max_score,
             question.tests.len()
         );
     }

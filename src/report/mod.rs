@@ -16,6 +16,7 @@ use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
 pub use html::render_html;
+pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 
 use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 
@@ -71,11 +72,6 @@ fn pretty_json(value: &impl Serialize) -> String {
     out
 }
 
-/// Points rounded to a millionth, so sums of shares print cleanly.
-fn round_score(value: f64) -> f64 {
-    (value * 1e6).round() / 1e6
-}
-
 /// "PASS", "FAIL" or "ERROR".
 fn status_word(test: &TestResult) -> &'static str {
     match test.status {
@@ -97,12 +93,6 @@ fn visible_reason(test: &TestResult) -> Option<String> {
             .map(|(name, _)| name)
             .collect();
     (!failed.is_empty()).then(|| format!("hidden test: wrong {}", failed.join(", ")))
-}
-
-/// A score without a pointless ".0": `4`, `2.5`, `1.67`.
-fn points(value: f64) -> String {
-    let rounded = (value * 100.0).round() / 100.0;
-    format!("{rounded}")
 }
 
 /// The detail block of a failed test: reason, diff, stderr tail (plain text).

@@ -1,58 +1,119 @@
 //! PrairieLearn's external-grader `results.json`: `score` in 0..1 and a
 //! test list with `points` and `max_points`.
+//!
+//! As in the Gradescope format, the tests' points add up to the total
+//! exactly: an all-or-nothing question's tests carry no points and one entry
+//! for the question carries them. A submission that could not be graded at
+//! all still gets a `results.json`, with `gradable: false` and the reason.
 
 use serde::Serialize;
 
-use super::{details_plain, points, pretty_json, round_score};
-use crate::grader::verdict::{GradeReport, TestStatus};
+use super::{details_plain, pretty_json};
+use crate::grader::plan::Scoring;
+use crate::grader::session::FailureKind;
+use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::points::Points;
 
 #[derive(Serialize)]
-struct Results<'a> {
+struct Results {
     gradable: bool,
     score: f64,
     message: String,
     output: String,
-    tests: Vec<PrairieTest<'a>>,
+    tests: Vec<PrairieTest>,
 }
 
 #[derive(Serialize)]
-struct PrairieTest<'a> {
-    name: &'a str,
+struct PrairieTest {
+    name: String,
     description: String,
-    points: f64,
-    max_points: f64,
+    points: Points,
+    max_points: Points,
     message: String,
     output: String,
 }
 
+/// The `results.json` of a grading run.
 pub fn render(report: &GradeReport) -> String {
-    let tests = report
-        .questions
-        .iter()
-        .flat_map(|question| question.tests.iter().map(move |test| (question, test)))
-        .map(|(question, test)| {
-            let output = if test.status == TestStatus::Passed { String::new() } else { details_plain(test) };
-            let message = match output.lines().next() {
-                _ if test.status == TestStatus::Passed => "passed".to_string(),
-                Some(first) => first.to_string(),
-                None => "failed".to_string(),
-            };
-            PrairieTest {
-                name: &test.name,
-                description: format!("{} {}", question.id, question.title),
-                points: round_score(test.score),
-                max_points: round_score(test.max_score),
-                message,
-                output,
-            }
-        })
-        .collect();
+    if let Some(reason) = build_failure(report) {
+        return render_not_gradable(&reason);
+    }
+    let mut tests = Vec::new();
+    for question in &report.questions {
+        if question.scoring == Scoring::AllOrNothing {
+            tests.push(question_entry(question));
+        }
+        tests.extend(question.tests.iter().map(|test| test_entry(question, test)));
+    }
     let results = Results {
         gradable: true,
-        score: if report.max_score > 0.0 { round_score(report.score / report.max_score) } else { 0.0 },
-        message: format!("{}: {}/{} points", report.title, points(report.score), points(report.max_score)),
+        score: report.score.fraction_of(report.max_score),
+        message: format!("{}: {}/{} points", report.title, report.score, report.max_score),
         output: String::new(),
         tests,
     };
     pretty_json(&results)
+}
+
+/// The `results.json` of a submission that could not be graded at all (no
+/// program found, say): not gradable, with the reason for the student.
+pub fn render_not_gradable(reason: &str) -> String {
+    let results = Results {
+        gradable: false,
+        score: 0.0,
+        message: reason.to_string(),
+        output: reason.to_string(),
+        tests: Vec::new(),
+    };
+    pretty_json(&results)
+}
+
+/// The build's message, when the submission did not build (nothing ran).
+fn build_failure(report: &GradeReport) -> Option<String> {
+    let mut tests = report.tests();
+    let first = tests.next()?;
+    let not_built = |test: &TestResult| test.status == TestStatus::Error(FailureKind::BuildFailed);
+    if !(not_built(first) && tests.all(not_built)) {
+        return None;
+    }
+    let reason = first.reason.clone().unwrap_or_else(|| "the submission did not build".to_string());
+    Some(match &first.details {
+        Some(details) => format!("{reason}\n{details}"),
+        None => reason,
+    })
+}
+
+fn test_entry(question: &QuestionResult, test: &TestResult) -> PrairieTest {
+    let output = if test.status == TestStatus::Passed { String::new() } else { details_plain(test) };
+    let message = match output.lines().next() {
+        _ if test.status == TestStatus::Passed => "passed".to_string(),
+        Some(first) => first.to_string(),
+        None => "failed".to_string(),
+    };
+    PrairieTest {
+        name: test.name.clone(),
+        description: format!("{} {}", question.id, question.title),
+        points: test.score,
+        max_points: test.max_score,
+        message,
+        output,
+    }
+}
+
+/// The entry that carries an all-or-nothing question's points.
+fn question_entry(question: &QuestionResult) -> PrairieTest {
+    let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
+    let message = if failed == 0 {
+        format!("all {} tests passed", question.tests.len())
+    } else {
+        format!("all or nothing: {failed} of its {} tests failed", question.tests.len())
+    };
+    PrairieTest {
+        name: question.id.clone(),
+        description: format!("{} {} (all or nothing)", question.id, question.title),
+        points: question.score,
+        max_points: question.max_score,
+        message,
+        output: String::new(),
+    }
 }

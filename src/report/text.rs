@@ -5,8 +5,7 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use super::{
-    DIFF_HEADER, DiffTag, details_plain, likely_cause, order_diff, points, shows_diff, status_word, stderr_tail,
-    visible_reason,
+    DIFF_HEADER, DiffTag, details_plain, likely_cause, order_diff, shows_diff, status_word, stderr_tail, visible_reason,
 };
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
@@ -20,7 +19,7 @@ pub fn render(report: &GradeReport, color: bool) -> String {
         out.push('\n');
         question_block(&mut out, question, &paint);
     }
-    let _ = writeln!(out, "\n{}", paint.bold(&format!("Total: {}/{}", points(report.score), points(report.max_score))));
+    let _ = writeln!(out, "\n{}", paint.bold(&format!("Total: {}/{}", report.score, report.max_score)));
     if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
         let _ = writeln!(
             out,
@@ -44,7 +43,7 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter) 
             failure_details(out, test, paint);
         }
     }
-    let _ = writeln!(out, "Question {}: {}/{}", question.id, points(question.score), points(question.max_score));
+    let _ = writeln!(out, "Question {}: {}/{}", question.id, question.score, question.max_score);
 }
 
 fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {

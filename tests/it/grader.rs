@@ -33,7 +33,7 @@ fn assignment(time_limit: Duration) -> Assignment {
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),
-            points: 3.0,
+            points: treegrade::points::Points::whole(3),
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
@@ -75,7 +75,7 @@ fn reason(test: &TestResult) -> &str {
 fn a_correct_client_gets_full_marks() {
     let report = grade_client(&[], Duration::from_secs(10));
     assert!(report.all_passed(), "{}", render(&report, Format::Text, false));
-    assert_eq!(report.score, 3.0);
+    assert_eq!(report.score, treegrade::points::Points::whole(3));
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn a_crash_costs_only_its_test() {
     assert_eq!(tests[1].status, TestStatus::Error(FailureKind::Crashed));
     assert!(reason(tests[1]).contains("exited with status 7 during this test"), "{}", reason(tests[1]));
     assert_eq!(tests[2].status, TestStatus::Passed, "the program is restarted for the rest");
-    assert_eq!(report.score, 2.0);
+    assert_eq!(report.score, treegrade::points::Points::whole(2));
 }
 
 #[test]

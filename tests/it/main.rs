@@ -18,6 +18,7 @@ mod generated;
 mod grader;
 mod gradescope;
 mod mutants;
+mod points;
 mod readme;
 mod render;
 mod reports;

@@ -37,7 +37,7 @@ fn mixed_report() -> GradeReport {
         questions: vec![Question {
             id: "q2".into(),
             title: "Alpha-beta".into(),
-            points: 4.0,
+            points: treegrade::points::Points::whole(4),
             algorithm: Algorithm::AlphaBeta,
             depth: None,
             prune_on_equal: Some(false),
