@@ -11,6 +11,7 @@
 //!   and writing trees back;
 //! - [`grader`]: the grading pipeline: plan, submission, sandbox, runner,
 //!   oracle over the protocol, verdicts and diagnoses; it knows no YAML;
+//! - [`shown`]: student text made safe to show, once, where it enters a report;
 //! - [`report`]: renderers of a grading report (text, JSON, JUnit,
 //!   Gradescope, Markdown, HTML, PrairieLearn); [`render`]: tree pictures;
 //! - [`batch`]: many submissions into a gradebook; [`package`]: the Gradescope zip;
@@ -31,4 +32,5 @@ pub mod package;
 pub mod points;
 pub mod render;
 pub mod report;
+pub mod shown;
 pub mod tree;

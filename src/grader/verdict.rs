@@ -10,6 +10,7 @@ use super::plan::{Assignment, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
 use crate::compare::{Divergence, first_divergence, format_value, values_match};
 use crate::points::Points;
+use crate::shown::{shown, shown_line};
 
 /// How one test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -167,7 +168,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         divergence: first_divergence(&expected.visited, &visited),
         expected,
         actual: SearchView { value: None, action: None, visited },
-        stderr: record.stderr,
+        stderr: shown(&record.stderr),
         score: Points::ZERO,
         max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
@@ -175,8 +176,8 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
     match record.answer {
         Err(failure) => {
             result.status = TestStatus::Error(failure.kind);
-            result.reason = Some(failure.message);
-            result.details = failure.details;
+            result.reason = Some(shown(&failure.message));
+            result.details = failure.details.as_deref().map(shown);
         }
         Ok(answer) => {
             result.actual.value = Some(answer.value);
@@ -196,9 +197,11 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
 }
 
 fn judge_answer(result: &mut TestResult) {
+    // The action is compared as the program sent it, and shown escaped.
+    let action_ok = result.expected.action == result.actual.action;
+    result.actual.action = result.actual.action.as_deref().map(shown_line);
     let (expected, actual) = (&result.expected, &result.actual);
     let value_ok = values_match(expected.value.unwrap_or(f64::NAN), actual.value.unwrap_or(f64::NAN));
-    let action_ok = expected.action == actual.action;
     let order_ok = result.divergence.is_none();
     let mut reasons = Vec::new();
     if !value_ok {

@@ -1,48 +1,136 @@
 //! JUnit XML: one suite per question, one case per test.
+//!
+//! Written by hand to the attributes that every common JUnit schema accepts
+//! (Jenkins xunit's, Ant's, pytest's `xunit2`): `testsuites` and `testsuite`
+//! carry `name`, `tests`, `failures`, `errors`, `skipped` and `time`;
+//! `testcase` carries `name`, `classname` and `time`. Every text goes through
+//! [`xml_text`], so no student text can make the file unparseable.
 
-use std::time::Duration;
-
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use std::fmt::Write as _;
 
 use super::{details_plain, visible_reason};
-use crate::grader::verdict::{GradeReport, TestStatus};
+use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
+/// The JUnit XML of a grading run.
 pub fn render(report: &GradeReport) -> String {
-    let mut junit = Report::new(format!("treegrade {}", report.assignment));
-    junit.set_time(Duration::from_millis(report.elapsed_ms));
+    let count = |wanted: fn(&TestResult) -> bool| report.tests().filter(|t| wanted(t)).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{}\">",
+        xml_text(&format!("treegrade {}", report.assignment)),
+        count(|_| true),
+        count(is_failure),
+        count(is_error),
+        seconds(report.elapsed_ms)
+    );
     for question in &report.questions {
-        let mut suite = TestSuite::new(format!("{} {}", question.id, question.title));
-        for test in &question.tests {
-            let status = match test.status {
-                TestStatus::Passed => TestCaseStatus::success(),
-                failed => {
-                    let kind =
-                        if failed == TestStatus::Failed { NonSuccessKind::Failure } else { NonSuccessKind::Error };
-                    let mut status = TestCaseStatus::non_success(kind);
-                    status.set_message(visible_reason(test).unwrap_or_default());
-                    status.set_type(status_type(failed));
-                    status.set_description(details_plain(test));
-                    status
-                }
-            };
-            let mut case = TestCase::new(test.name.clone(), status);
-            case.set_classname(format!("{}.{}", report.assignment, question.id));
-            case.set_time(Duration::from_millis(test.elapsed_ms));
-            if !test.stderr.is_empty() {
-                case.set_system_err_lossy(test.stderr.as_bytes());
-            }
-            suite.add_test_case(case);
-        }
-        junit.add_test_suite(suite);
+        suite(&mut out, report, question);
     }
-    junit.to_string().expect("JUnit of plain strings serialises")
+    out.push_str("</testsuites>\n");
+    out
 }
 
+fn suite(out: &mut String, report: &GradeReport, question: &QuestionResult) {
+    let count = |wanted: fn(&TestResult) -> bool| question.tests.iter().filter(|t| wanted(t)).count();
+    let time: u64 = question.tests.iter().map(|t| t.elapsed_ms).sum();
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\">",
+        xml_text(&format!("{} {}", question.id, question.title)),
+        question.tests.len(),
+        count(is_failure),
+        count(is_error),
+        seconds(time)
+    );
+    for test in &question.tests {
+        case(out, &format!("{}.{}", report.assignment, question.id), test);
+    }
+    out.push_str("  </testsuite>\n");
+}
+
+fn case(out: &mut String, classname: &str, test: &TestResult) {
+    let _ = write!(
+        out,
+        "    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
+        xml_text(&test.name),
+        xml_text(classname),
+        seconds(test.elapsed_ms)
+    );
+    if test.status == TestStatus::Passed && test.stderr.is_empty() {
+        out.push_str("/>\n");
+        return;
+    }
+    out.push_str(">\n");
+    if test.status != TestStatus::Passed {
+        let element = if is_error(test) { "error" } else { "failure" };
+        let _ = writeln!(
+            out,
+            "      <{element} message=\"{}\" type=\"{}\">{}</{element}>",
+            xml_text(&visible_reason(test).unwrap_or_default()),
+            status_type(test.status),
+            xml_text(&details_plain(test))
+        );
+    }
+    if !test.stderr.is_empty() {
+        let _ = writeln!(out, "      <system-err>{}</system-err>", xml_text(&test.stderr));
+    }
+    out.push_str("    </testcase>\n");
+}
+
+fn is_failure(test: &TestResult) -> bool {
+    test.status == TestStatus::Failed
+}
+
+fn is_error(test: &TestResult) -> bool {
+    matches!(test.status, TestStatus::Error(_))
+}
+
+fn seconds(milliseconds: u64) -> String {
+    format!("{}.{:03}", milliseconds / 1000, milliseconds % 1000)
+}
+
+/// The kind of a failure: `wrong-answer`, or how the program failed (`crashed`, ...).
 fn status_type(status: TestStatus) -> String {
     match status {
         TestStatus::Error(kind) => {
             serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
         }
         _ => "wrong-answer".to_string(),
+    }
+}
+
+/// Text escaped for an XML attribute or element: markup characters as
+/// entities, and any character XML 1.0 cannot carry (student text is escaped
+/// where it enters the report, this is the last line of defence) as `\u{..}`.
+fn xml_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' | '\t' => out.push(c),
+            '\r' => out.push_str("&#13;"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_text_escapes_markup_and_characters_xml_cannot_carry() {
+        assert_eq!(xml_text("a<b>&\"c\"'"), "a&lt;b&gt;&amp;&quot;c&quot;&apos;");
+        assert_eq!(xml_text("]]>\u{0}\u{1b}\u{fffe}"), "]]&gt;\\u{0}\\u{1b}\\u{fffe}");
+        assert_eq!(xml_text("line\nnext\tx"), "line\nnext\tx");
     }
 }

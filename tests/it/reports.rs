@@ -114,3 +114,100 @@ fn prairielearn_results_score_in_zero_to_one() {
     assert_eq!(tests[1]["points"], 0.0);
     assert!(tests[1]["output"].as_str().unwrap().contains("likely cause: no pruning"));
 }
+
+/// A program whose stderr and action are terminal escapes, NUL, U+FFFE, a
+/// bidirectional override and `]]>`.
+fn hostile_text_report() -> GradeReport {
+    let noise = r#"sys.stderr.write("\x1b[2J\x1b]52;c;aGk=\x07Total: 20/20 \x00 \ufffe ]]> \u202e\r\n")"#;
+    let client = with_hooks(MINIMAX_CLIENT, &[("SEARCH", noise)])
+        .replace("\"action\": root[\"actions\"][vals.index(best)]", "\"action\": \"\\x1b[31mA\\x00\"");
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
+    let assignment = Assignment {
+        name: "hostile-text".into(),
+        title: "Hostile text".into(),
+        dir: cases.clone(),
+        time_limit: Duration::from_secs(10),
+        languages: Vec::new(),
+        questions: vec![Question {
+            id: "q1".into(),
+            title: "Minimax".into(),
+            points: treegrade::points::Points::whole(1),
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            scoring: Scoring::PerTest,
+            tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
+            generate: None,
+        }],
+    };
+    let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let kits = tempfile::tempdir().unwrap();
+    let command = vec!["python3".to_string(), "-c".to_string(), client];
+    let target = Target { dir: cases, command: Some(command), name: Some("mallory".into()) };
+    grade(&assignment, &[0], &tests, &target, kits.path()).unwrap()
+}
+
+#[test]
+fn student_text_is_shown_never_interpreted() {
+    let report = hostile_text_report();
+    assert!(report.tests().all(|t| t.stderr.contains("Total: 20/20")), "the stderr is kept, escaped");
+    for format in
+        [Format::Text, Format::Markdown, Format::Junit, Format::Gradescope, Format::Json, Format::Prairielearn]
+    {
+        let rendered = render(&report, format, false);
+        for raw in ['\u{1b}', '\u{0}', '\u{7}', '\u{fffe}', '\u{202e}', '\r'] {
+            assert!(!rendered.contains(raw), "{format:?} carries a raw {raw:?}:\n{rendered}");
+        }
+        assert!(rendered.contains("\\u{1b}[2J"), "{format:?} shows the escape:\n{rendered}");
+    }
+    let text = render(&report, Format::Text, false);
+    assert!(text.contains("you chose \\u{1b}[31mA\\u{0}"), "{text}");
+    let html = treegrade::report::render_html(&report, &[]);
+    assert!(!html.contains('\u{1b}') && html.contains("\\u{1b}[2J"), "{html}");
+}
+
+/// Whether a JUnit file parses with Python's XML parser and, where it is
+/// installed, with `junitparser` (required under CI, which installs it).
+fn parses_as_junit(xml: &str) -> Result<(), String> {
+    let has_junitparser = std::process::Command::new("python3")
+        .args(["-c", "import junitparser"])
+        .status()
+        .is_ok_and(|status| status.success());
+    if !has_junitparser {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install junitparser (pip install junitparser)");
+    }
+    let script = if has_junitparser {
+        "import sys, junitparser, xml.etree.ElementTree as ET\n\
+         data = sys.stdin.buffer.read(); ET.fromstring(data)\n\
+         import tempfile, os\n\
+         f = tempfile.NamedTemporaryFile(suffix='.xml', delete=False); f.write(data); f.close()\n\
+         xml = junitparser.JUnitXml.fromfile(f.name); os.unlink(f.name)\n\
+         [case for suite in xml for case in suite]\n"
+    } else {
+        "import sys, xml.etree.ElementTree as ET; ET.fromstring(sys.stdin.buffer.read())"
+    };
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(xml.as_bytes()).map_err(|e| e.to_string())?;
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    if output.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&output.stderr).into_owned()) }
+}
+
+#[test]
+fn junit_parses_and_keeps_to_the_common_schema_for_any_student_text() {
+    for report in [hostile_text_report(), mixed_report()] {
+        let xml = render(&report, Format::Junit, false);
+        parses_as_junit(&xml).unwrap_or_else(|error| panic!("{error}\n{xml}"));
+        for tag in xml.lines().map(str::trim).filter(|line| line.starts_with("<testsuite ")) {
+            let attributes: Vec<&str> =
+                tag.split('"').step_by(2).filter_map(|part| part.trim().strip_suffix('=')).map(|a| a.trim()).collect();
+            let allowed = ["<testsuite name", "tests", "failures", "errors", "skipped", "time"];
+            assert!(attributes.iter().all(|a| allowed.contains(a)), "{tag}: {attributes:?}");
+        }
+    }
+}
