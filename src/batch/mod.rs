@@ -173,8 +173,19 @@ fn grade_one(
 ) -> (StoredResult, Option<output::RenderedReports>) {
     let Plan { assignment, selected, tests, kits, secret, sandbox } = *plan;
     let mut tests = tests.to_vec();
-    tests.extend(generated_tests(assignment, selected, &submission.student, secret));
     let started = Instant::now();
+    match generated_tests(assignment, selected, &submission.student, secret) {
+        Ok(generated) => tests.extend(generated),
+        Err(errors) => {
+            let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
+            let message = format!("this student's generated trees do not fit their questions: {}", lines.join("; "));
+            let rendered = output::render_not_gradable(&message);
+            let elapsed = started.elapsed();
+            let stored =
+                StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed);
+            return (stored, Some(rendered));
+        }
+    }
     let outcome = tempfile::Builder::new()
         .prefix("treegrade-scratch-")
         .tempdir()

@@ -75,7 +75,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
                 "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
             );
         }
-        tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret));
+        tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret).map_err(plan_failure)?);
     }
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target = Target {
@@ -176,8 +176,15 @@ pub(super) fn plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<Pl
     if !errors.is_empty() {
         return Err(Failure::Input(errors));
     }
-    plan::plan_tests(assignment, selected, |test| Arc::clone(&trees[&test.path])).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
-        Failure::Usage(format!("the assignment's tests do not fit their questions:\n  {}", lines.join("\n  ")))
-    })
+    let tests = plan::plan_tests(assignment, selected, |test| Arc::clone(&trees[&test.path])).map_err(plan_failure)?;
+    // Generated trees depend on the student; planning them once for a stand-in
+    // student finds the settings the reference cannot search before anyone is graded.
+    plan::generated_tests(assignment, selected, "(assignment check)", "").map_err(plan_failure)?;
+    Ok(tests)
+}
+
+/// Tests that do not fit their questions: an error in the assignment (exit 2).
+pub(super) fn plan_failure(errors: Vec<plan::PlanError>) -> Failure {
+    let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
+    Failure::Usage(format!("the assignment's tests do not fit their questions:\n  {}", lines.join("\n  ")))
 }

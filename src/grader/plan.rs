@@ -146,27 +146,32 @@ pub fn plan_tests(
         for test in &question.tests {
             let tree = tree_for(test);
             let name = format!("{}/{}", question.id, test_stem(test));
-            let settings = SearchSettings::resolve(
-                question.algorithm,
-                tree.search_defaults(),
-                question.depth,
-                question.prune_on_equal,
-            );
-            match engine::search(&tree, &settings) {
-                Ok(reference) => planned.push(PlannedTest {
-                    question: index,
-                    name,
-                    path: test.path.clone(),
-                    hidden: test.hidden,
-                    tree,
-                    settings,
-                    reference,
-                }),
-                Err(error) => errors.push(PlanError { name, message: error.to_string() }),
+            match plan_one(assignment, index, name, test.path.clone(), test.hidden, tree) {
+                Ok(test) => planned.push(test),
+                Err(error) => errors.push(error),
             }
         }
     }
     if errors.is_empty() { Ok(planned) } else { Err(errors) }
+}
+
+/// Plans one test, file or generated alike: the question's settings applied
+/// to the tree, and the reference's search of it. Every test of an
+/// assignment passes here, so every test meets the same checks.
+fn plan_one(
+    assignment: &Assignment,
+    question: usize,
+    name: String,
+    path: PathBuf,
+    hidden: bool,
+    tree: Arc<Tree>,
+) -> Result<PlannedTest, PlanError> {
+    let spec = &assignment.questions[question];
+    let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
+    match engine::search(&tree, &settings) {
+        Ok(reference) => Ok(PlannedTest { question, name, path, hidden, tree, settings, reference }),
+        Err(error) => Err(PlanError { name, message: error.to_string() }),
+    }
 }
 
 /// The generated tests of the selected questions for one student.
@@ -176,8 +181,19 @@ pub fn plan_tests(
 /// nor memorised, and an instructor who knows the secret can reproduce any
 /// student's trees. Without the secret (a student's own machine) the same
 /// call gives practice trees that differ from the graded ones.
-pub fn generated_tests(assignment: &Assignment, selected: &[usize], student: &str, secret: &str) -> Vec<PlannedTest> {
+///
+/// A tree the reference cannot search with the question's settings (a depth
+/// limit without evals, minimax over chance nodes) is an error, as for a file
+/// test: `check` and `batch` plan the generated tests once before grading
+/// anyone, so such an assignment is refused instead of giving free points.
+pub fn generated_tests(
+    assignment: &Assignment,
+    selected: &[usize],
+    student: &str,
+    secret: &str,
+) -> Result<Vec<PlannedTest>, Vec<PlanError>> {
     let mut planned = Vec::new();
+    let mut errors = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
         let Some(generated) = &question.generate else { continue };
@@ -187,20 +203,14 @@ pub fn generated_tests(assignment: &Assignment, selected: &[usize], student: &st
         for n in 0..generated.count {
             let name = format!("{}/generated-{}", question.id, n + 1);
             let tree = Arc::new(generate(&options, u64::from(n), &name));
-            let settings = SearchSettings::resolve(
-                question.algorithm,
-                tree.search_defaults(),
-                question.depth,
-                question.prune_on_equal,
-            );
-            // Generated trees carry evals wherever a cut may fall, so the search cannot fail.
-            if let Ok(reference) = engine::search(&tree, &settings) {
-                let path = PathBuf::from(format!("(generated for {student})"));
-                planned.push(PlannedTest { question: index, name, path, hidden: false, tree, settings, reference });
+            let path = PathBuf::from(format!("(generated for {student})"));
+            match plan_one(assignment, index, name, path, false, tree) {
+                Ok(test) => planned.push(test),
+                Err(error) => errors.push(error),
             }
         }
     }
-    planned
+    if errors.is_empty() { Ok(planned) } else { Err(errors) }
 }
 
 /// Whether any selected question generates trees.

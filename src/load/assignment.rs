@@ -12,7 +12,7 @@
 //! ```
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -300,11 +300,23 @@ fn translate_generate(spec: Spanned<RawGenerate>, diagnostics: &mut Vec<Diagnost
         prune_on_equal: None,
         discriminating: raw.discriminating,
     };
+    if raw.count == 0 {
+        diagnostics
+            .push(Diagnostic::at(position, "`generate` needs `count` of at least 1 (0 trees would be free points)"));
+        return None;
+    }
     Some(Generated { options, count: raw.count, per_student })
 }
 
 /// A path or glob relative to the tests folder; it must match something.
 fn expand_pattern(tests_dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let relative = Path::new(pattern);
+    if relative.is_absolute() || relative.components().any(|part| part == Component::ParentDir) {
+        return Err(format!(
+            "test path `{pattern}` leaves the tests folder {}: write it relative to that folder, without `..`",
+            tests_dir.display()
+        ));
+    }
     let full = tests_dir.join(pattern);
     let text = full.to_string_lossy();
     if !pattern.contains(['*', '?', '[']) {

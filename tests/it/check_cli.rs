@@ -194,3 +194,79 @@ fn init_never_overwrites_a_students_work() {
     assert!(stderr(&output).contains("already has search.py"), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(scratch.path().join("search.py")).unwrap(), "my work");
 }
+
+/// An assignment folder holding `assignment.yaml` (languages default to the
+/// shipped kits) and the tree of the textbook.
+fn course(questions: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("test-cases/aima-fig5-2.yaml"), dir.path().join("aima.yaml")).unwrap();
+    std::fs::write(dir.path().join("assignment.yaml"), format!("title: Free points?\nquestions:\n{questions}"))
+        .unwrap();
+    dir
+}
+
+/// `check` of the empty starter on an assignment that must be refused.
+fn refused(questions: &str, because: &str) {
+    let course = course(questions);
+    let started = std::time::Instant::now();
+    let output = check()
+        .args(["--submission", "assignments/adversarial-search/starter/python", "--assignment"])
+        .arg(course.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert!(stderr(&output).contains(because), "{}", stderr(&output));
+    assert!(!stdout(&output).contains("Total"), "nothing is graded: {}", stdout(&output));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "refused promptly");
+}
+
+#[test]
+fn no_generated_trees_is_an_assignment_error_not_free_points() {
+    refused("  - {id: q1, points: 5, algorithm: minimax, generate: {seed: 1, count: 0}}\n", "`count` of at least 1");
+}
+
+#[test]
+fn generated_trees_the_reference_cannot_search_are_an_assignment_error() {
+    refused(
+        "  - {id: q1, points: 5, algorithm: alphabeta, depth: 2, generate: {seed: 1, count: 2, depth: 4}}\n",
+        "do not fit their questions",
+    );
+    refused(
+        "  - {id: q1, points: 5, algorithm: minimax, generate: {seed: 1, count: 2, kinds: [max, chance]}}\n",
+        "do not fit their questions",
+    );
+}
+
+#[test]
+fn a_question_without_tests_is_an_assignment_error() {
+    refused("  - {id: q1, points: 5, algorithm: minimax}\n", "has no tests");
+}
+
+#[test]
+fn test_paths_stay_inside_the_tests_folder() {
+    refused("  - {id: q1, points: 5, algorithm: minimax, tests: [\"/**/*.yaml\"]}\n", "leaves the tests folder");
+    refused("  - {id: q1, points: 5, algorithm: minimax, tests: [\"../x/aima.yaml\"]}\n", "leaves the tests folder");
+}
+
+#[test]
+fn points_must_be_whole_millionths() {
+    refused("  - {id: q1, points: 0.0000001, algorithm: minimax, tests: [aima.yaml]}\n", "millionths");
+}
+
+#[test]
+fn prairielearn_always_gets_a_results_file() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let results = out.path().join("results.json");
+    let output = check()
+        .args(["--format", "prairielearn", "--output"])
+        .arg(&results)
+        .arg("--submission")
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["gradable"], false);
+    assert!(json["message"].as_str().unwrap().contains("found no submission"), "{json}");
+}
