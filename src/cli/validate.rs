@@ -1,4 +1,7 @@
-//! `treegrade validate`: check tree files and their `expect` blocks.
+//! `treegrade validate`: check tree files and their `expect` blocks, and
+//! assignment folders (a folder holding `assignment.yaml`): its schema, test
+//! paths and globs, points, every tree, and every question's tests searched
+//! by the reference with that question's settings.
 
 use std::path::{Path, PathBuf};
 
@@ -7,12 +10,15 @@ use clap::Args;
 use super::{Failure, emit, report_load_error};
 use crate::compare::{count_nodes, expectation_differences};
 use crate::engine::{self, Algorithm, SearchSettings};
+use crate::load::assignment::load_assignment;
 use crate::load::{LoadError, LoadedTree, load_tree_file};
+use crate::points::Points;
 
 /// Flags of `treegrade validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Tree files, or folders whose `*.yaml` / `*.yml` files are checked.
+    /// Tree files, folders whose `*.yaml` / `*.yml` files are checked, or
+    /// assignment folders (holding `assignment.yaml`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
 }
@@ -25,8 +31,13 @@ enum FileVerdict {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
-    let files = expand(&args.files).map_err(Failure::Usage)?;
-    let mut bad = 0;
+    let (assignments, others): (Vec<PathBuf>, Vec<PathBuf>) =
+        args.files.iter().cloned().partition(|path| path.join("assignment.yaml").is_file());
+    let mut bad = assignments.iter().filter(|dir| !check_assignment(dir)).count();
+    if others.is_empty() {
+        return if bad > 0 { Err(Failure::Input(Vec::new())) } else { Ok(()) };
+    }
+    let files = expand(&others).map_err(Failure::Usage)?;
     for file in &files {
         let verdict = check_file(file);
         match &verdict {
@@ -47,10 +58,49 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         }
     }
     if bad > 0 {
-        eprintln!("{bad} of {} files are invalid or disagree with the reference", files.len());
+        let checked = files.len() + assignments.len();
+        let what = if assignments.is_empty() { "files" } else { "files and assignments" };
+        eprintln!("{bad} of {checked} {what} are invalid or disagree with the reference");
         return Err(Failure::Input(Vec::new()));
     }
     Ok(())
+}
+
+/// Checks an assignment folder and says what it found; true when it is valid.
+fn check_assignment(dir: &Path) -> bool {
+    let assignment = match load_assignment(dir) {
+        Ok(assignment) => assignment,
+        Err(error) => {
+            emit(&format!("error  {}: the assignment is invalid\n", dir.display()));
+            report_load_error(&error);
+            return false;
+        }
+    };
+    let selected: Vec<usize> = (0..assignment.questions.len()).collect();
+    match super::check::plan(&assignment, &selected) {
+        Ok(tests) => {
+            let points: Points = assignment.questions.iter().map(|q| q.points).sum();
+            let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
+            let generated =
+                if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
+            emit(&format!(
+                "ok     {} (assignment: {} questions, {} test files{generated}, {points} points)\n",
+                dir.display(),
+                assignment.questions.len(),
+                tests.len()
+            ));
+            true
+        }
+        Err(failure) => {
+            emit(&format!("error  {}: the assignment's tests are invalid\n", dir.display()));
+            match failure {
+                Failure::Input(errors) => errors.iter().for_each(report_load_error),
+                Failure::Usage(message) => eprintln!("error: {message}"),
+                Failure::ChecksFailed => {}
+            }
+            false
+        }
+    }
 }
 
 fn check_file(path: &Path) -> FileVerdict {

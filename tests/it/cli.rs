@@ -452,3 +452,38 @@ fn validate_a_folder() {
     let output = treegrade(&["validate", folder]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
 }
+
+#[test]
+fn validate_checks_an_assignment_folder() {
+    let bundled = common::repo().join("assignments/adversarial-search");
+    let output = treegrade(&["validate", bundled.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.starts_with("ok     ") && stdout.contains("(assignment: 4 questions,"), "{stdout}");
+    assert!(stdout.contains("20 points)"), "{stdout}");
+}
+
+#[test]
+fn validate_reports_each_kind_of_assignment_problem() {
+    let cases = [
+        ("questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [missing.yaml]}\n", "does not exist"),
+        ("questions:\n  - {id: q1, points: -1, algorithm: minimax, tests: [tree.yaml]}\n", "points must be"),
+        (
+            "questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [\"/**/*.yaml\"]}\n",
+            "leaves the tests folder",
+        ),
+        ("questions:\n  - {id: q1, points: 5, algorithm: minimax, depth: 1, tests: [tree.yaml]}\n", "has no `eval`"),
+        ("questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [broken.yaml]}\n", "broken.yaml"),
+        ("title: [unclosed\n", "assignment.yaml"),
+    ];
+    for (assignment, because) in cases {
+        let scratch = Scratch::new();
+        scratch.write("tree.yaml", "root: A\nnodes: {A: {max: [B, 2]}, B: {min: [1, 3]}}\n");
+        scratch.write("broken.yaml", "root: A\nnodes: {A: {max: [Z]}}\n");
+        scratch.write("assignment.yaml", assignment);
+        let output = treegrade(&["validate", scratch.path().to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{assignment}");
+        assert!(text(&output.stdout).starts_with("error  "), "{}", text(&output.stdout));
+        assert!(text(&output.stderr).contains(because), "{assignment}: {}", text(&output.stderr));
+    }
+}
