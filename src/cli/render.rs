@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{AlgorithmArg, Failure, emit};
-use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::engine::{Algorithm, SearchOutcome, SearchSettings};
 use crate::load::{LoadedTree, load_tree_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
 use crate::tree::{NodeIndex, Tree};
@@ -115,8 +115,7 @@ fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSetting
         .map(|algorithm| {
             let defaults = loaded.tree.search_defaults();
             let settings = SearchSettings::resolve(algorithm, defaults, args.depth, args.prune_on_equal);
-            loaded.check_settings(&settings).map_err(|error| Failure::Input(vec![error]))?;
-            let outcome = engine::search(&loaded.tree, &settings).map_err(|e| Failure::Usage(e.to_string()))?;
+            let outcome = loaded.search(&settings).map_err(|error| Failure::Input(vec![error]))?;
             Ok((settings, outcome))
         })
         .collect()

@@ -55,8 +55,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let loaded = load_tree_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
     let settings =
         SearchSettings::resolve(args.algorithm.into(), loaded.tree.search_defaults(), args.depth, args.prune_on_equal);
-    loaded.check_settings(&settings).map_err(|error| Failure::Input(vec![error]))?;
-    let outcome = engine::search(&loaded.tree, &settings).expect("settings were checked above");
+    let outcome = loaded.search(&settings).map_err(|error| Failure::Input(vec![error]))?;
     let output = match args.format {
         TextOrJson::Json => json(&loaded.tree, &settings, &outcome),
         TextOrJson::Text => text(&loaded, &settings, &outcome),

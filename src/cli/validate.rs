@@ -122,6 +122,11 @@ fn check_file(path: &Path) -> FileVerdict {
             Err(error) => return FileVerdict::Invalid(error),
         }
     }
+    if checked.is_empty()
+        && let Err(error) = check_accepting_searches(&loaded)
+    {
+        return FileVerdict::Invalid(error);
+    }
     if differences.is_empty() {
         FileVerdict::Valid { nodes: loaded.tree.len(), checked }
     } else {
@@ -129,9 +134,41 @@ fn check_file(path: &Path) -> FileVerdict {
     }
 }
 
+/// The reference search of an expectation: it must be defined and not fragile.
 fn search(loaded: &LoadedTree, settings: &SearchSettings) -> Result<engine::SearchOutcome, LoadError> {
-    loaded.check_settings(settings)?;
-    Ok(engine::search(&loaded.tree, settings).expect("settings were checked above"))
+    let outcome = loaded.search(settings)?;
+    loaded.check_fragility(settings)?;
+    Ok(outcome)
+}
+
+/// A tree without expectations: every search that accepts it (with its own
+/// settings, alpha-beta under both conventions) must not be fragile, and at
+/// least one must accept it.
+fn check_accepting_searches(loaded: &LoadedTree) -> Result<(), LoadError> {
+    let defaults = loaded.tree.search_defaults();
+    let candidates = [
+        SearchSettings::resolve(Algorithm::Minimax, defaults, None, None),
+        SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(true)),
+        SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(false)),
+        SearchSettings::resolve(Algorithm::Expectimax, defaults, None, None),
+    ];
+    let mut first_refusal = None;
+    let mut accepted = false;
+    for settings in &candidates {
+        match loaded.search(settings) {
+            Ok(_) => {
+                accepted = true;
+                loaded.check_fragility(settings)?;
+            }
+            Err(error) => {
+                first_refusal.get_or_insert(error);
+            }
+        }
+    }
+    match (accepted, first_refusal) {
+        (false, Some(error)) => Err(error),
+        _ => Ok(()),
+    }
 }
 
 /// Expands folders into their YAML files, sorted, so output order is stable.

@@ -6,7 +6,10 @@
 //! frames) so that a degenerate tree a million plies deep cannot overflow the
 //! thread's stack.
 
+mod fragile;
 mod settings;
+
+pub use fragile::FragileComparison;
 
 pub use settings::{Algorithm, ParseAlgorithmError, SearchSettings};
 
@@ -93,8 +96,25 @@ pub fn search_with_details(
     let mut search = Search::new(tree, settings, Quirks::default());
     search.details = Some(vec![None; tree.len()]);
     let (value, action) = search.explore();
+    search.valued_only_by_evals(settings.depth)?;
     let details = search.details.take().unwrap_or_default();
     Ok((search.finish(value, action), details))
+}
+
+/// The first fragile comparison (FORMAT.md 2.1) the reference search makes
+/// with `settings`, if any: a comparison that a last-bit difference in a
+/// chance value could turn around. Without chance nodes every value is exact
+/// and nothing is fragile, so such trees are not searched again.
+pub fn fragility(tree: &Tree, settings: &SearchSettings) -> Result<Option<FragileComparison>, SearchError> {
+    check(tree, settings)?;
+    if !tree.has_chance_nodes() {
+        return Ok(None);
+    }
+    let mut search = Search::new(tree, settings, Quirks::default());
+    search.bounds = Some(fragile::Bounds::default());
+    search.explore();
+    search.valued_only_by_evals(settings.depth)?;
+    Ok(search.bounds.and_then(|bounds| bounds.fragile))
 }
 
 /// Deliberate deviations from the reference, each a classic student mistake.
@@ -127,7 +147,7 @@ pub struct SearchStats {
     pub pruned: usize,
 }
 
-/// Checks that `settings` can be applied to `tree` (FORMAT.md 1 and 3.1).
+/// Checks that `settings` can be applied to `tree` at all (FORMAT.md 3.1).
 pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> {
     if settings.algorithm == Algorithm::Minimax
         && tree.has_chance_nodes()
@@ -136,16 +156,8 @@ pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> 
         let node = NodeIndex(position as u32);
         return Err(SearchError::ChanceUnderMinimax { node, id: tree.id(node).to_string() });
     }
-    if let Some(depth) = settings.depth {
-        let cut_without_eval = tree
-            .nodes()
-            .iter()
-            .position(|node| node.ply == depth && node.kind != NodeKind::Terminal && node.eval.is_none());
-        if let Some(position) = cut_without_eval {
-            let node = NodeIndex(position as u32);
-            return Err(SearchError::MissingEval { node, id: tree.id(node).to_string(), depth });
-        }
-    }
+    // A node cut without an `eval` is an error only when the search enters it
+    // (FORMAT.md 1): the search itself reports it.
     Ok(())
 }
 
@@ -176,7 +188,7 @@ pub fn search_with_quirks(
     quirks: Quirks,
 ) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
-    Ok(Search::new(tree, settings, quirks).run())
+    Search::new(tree, settings, quirks).run(settings.depth)
 }
 
 /// How much of `tree` the `outcome` entered and how much pruning skipped.
@@ -228,6 +240,10 @@ struct Search<'t> {
     entered: Vec<bool>,
     /// Per node, its window and value; kept only for [`search_with_details`].
     details: Option<Vec<Option<NodeDetail>>>,
+    /// Error bounds beside the frames (FORMAT.md 2.1); kept only for [`fragility`].
+    bounds: Option<fragile::Bounds>,
+    /// The first node cut by the depth limit that has no `eval` (FORMAT.md 1).
+    missing_eval: Option<u32>,
 }
 
 impl<'t> Search<'t> {
@@ -242,12 +258,26 @@ impl<'t> Search<'t> {
             quirks,
             entered: if quirks.eager_children { vec![false; tree.len()] } else { Vec::new() },
             details: None,
+            bounds: None,
+            missing_eval: None,
         }
     }
 
-    fn run(mut self) -> SearchOutcome {
+    fn run(mut self, depth: Option<u32>) -> Result<SearchOutcome, SearchError> {
         let (value, action) = self.explore();
-        self.finish(value, action)
+        self.valued_only_by_evals(depth)?;
+        Ok(self.finish(value, action))
+    }
+
+    /// Fails when the search had to value a node by an `eval` it does not have.
+    fn valued_only_by_evals(&self, depth: Option<u32>) -> Result<(), SearchError> {
+        match self.missing_eval {
+            Some(index) => {
+                let node = NodeIndex(index);
+                Err(SearchError::MissingEval { node, id: self.tree.id(node).to_string(), depth: depth.unwrap_or(0) })
+            }
+            None => Ok(()),
+        }
     }
 
     /// The search loop: the root's value and chosen child.
@@ -256,6 +286,9 @@ impl<'t> Search<'t> {
             Entered::Valued(value) => return (value, None),
             Entered::Expanding(frame) => frame,
         };
+        if let Some(bounds) = self.bounds.as_mut() {
+            bounds.open(root.kind == NodeKind::Chance, (0.0, 0.0));
+        }
         let mut stack = vec![root];
         loop {
             let top = stack.last_mut().expect("the stack holds at least the root");
@@ -270,12 +303,18 @@ impl<'t> Search<'t> {
                     NodeKind::Chance => (f64::NEG_INFINITY, f64::INFINITY),
                     _ => (top.alpha, top.beta),
                 };
+                let window_bounds = self.bounds.as_ref().map(|b| b.child_window(top.kind == NodeKind::Chance));
                 match self.enter(child, alpha, beta) {
                     Entered::Valued(value) => {
                         let at_root = stack.len() == 1;
-                        self.absorb(stack.last_mut().expect("parent frame"), child, value, at_root);
+                        self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0), at_root);
                     }
-                    Entered::Expanding(frame) => stack.push(frame),
+                    Entered::Expanding(frame) => {
+                        if let (Some(bounds), Some(window)) = (self.bounds.as_mut(), window_bounds) {
+                            bounds.open(frame.kind == NodeKind::Chance, window);
+                        }
+                        stack.push(frame);
+                    }
                 }
                 continue;
             }
@@ -283,9 +322,10 @@ impl<'t> Search<'t> {
             if let Some(detail) = self.details.as_mut().and_then(|details| details[done.node as usize].as_mut()) {
                 detail.value = done.value;
             }
+            let bound = self.bounds.as_mut().map_or(0.0, |bounds| bounds.close(done.value));
             let at_root = stack.len() == 1;
             match stack.last_mut() {
-                Some(parent) => self.absorb(parent, done.node, done.value, at_root),
+                Some(parent) => self.absorb(parent, done.node, (done.value, bound), at_root),
                 None => {
                     let action = match done.kind {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
@@ -315,8 +355,11 @@ impl<'t> Search<'t> {
             return Entered::Valued(node.utility);
         }
         if self.depth == Some(node.ply) {
-            // `check` guarantees an eval at every cut; 0 keeps this total.
-            let value = node.eval.unwrap_or(0.0);
+            // A cut without an eval fails the search once it ends; 0 keeps it going until then.
+            let value = node.eval.unwrap_or_else(|| {
+                self.missing_eval.get_or_insert(index);
+                0.0
+            });
             self.note(index, NodeDetail { alpha, beta, value, depth_cut: true });
             return Entered::Valued(value);
         }
@@ -364,32 +407,50 @@ impl<'t> Search<'t> {
     }
 
     /// Folds a child's value into its parent's frame, pruning where 3.2 says.
-    fn absorb(&mut self, frame: &mut Frame, child: u32, value: f64, at_root: bool) {
+    /// `child` is the child's value and its error bound (0 unless bounds are kept).
+    fn absorb(&mut self, frame: &mut Frame, child_index: u32, child: (f64, f64), at_root: bool) {
+        let value = child.0;
         let later_ties_win = at_root && self.quirks.last_best_at_root;
+        let before = frame.value;
+        let node = NodeIndex(frame.node);
         match frame.kind {
             NodeKind::Max => {
                 if value > frame.value || (later_ties_win && value == frame.value) {
                     frame.value = value;
-                    frame.best_child = Some(child);
+                    frame.best_child = Some(child_index);
+                }
+                if let Some(bounds) = self.bounds.as_mut() {
+                    bounds.max_child(node, before, child, frame.value, self.pruning.then_some(frame.beta));
                 }
                 if self.pruning {
                     if self.exceeds(frame.value, frame.beta) {
                         self.cut(frame);
                     } else {
+                        let old = frame.alpha;
                         frame.alpha = frame.alpha.max(frame.value);
+                        if let Some(bounds) = self.bounds.as_mut() {
+                            bounds.window_update(true, old, frame.value);
+                        }
                     }
                 }
             }
             NodeKind::Min => {
                 if value < frame.value || (later_ties_win && value == frame.value) {
                     frame.value = value;
-                    frame.best_child = Some(child);
+                    frame.best_child = Some(child_index);
+                }
+                if let Some(bounds) = self.bounds.as_mut() {
+                    bounds.min_child(node, before, child, frame.value, self.pruning.then_some(frame.alpha));
                 }
                 if self.pruning {
                     if self.exceeds(frame.alpha, frame.value) {
                         self.cut(frame);
                     } else {
+                        let old = frame.beta;
                         frame.beta = frame.beta.min(frame.value);
+                        if let Some(bounds) = self.bounds.as_mut() {
+                            bounds.window_update(false, old, frame.value);
+                        }
                     }
                 }
             }
@@ -397,11 +458,14 @@ impl<'t> Search<'t> {
                 let probability = if self.quirks.uniform_chance {
                     1.0 / frame.child_count as f64
                 } else {
-                    self.tree.node(NodeIndex(child)).probability
+                    self.tree.node(NodeIndex(child_index)).probability
                 };
                 // FORMAT.md 2: acc = acc + p_i * v_i in child order; Rust
                 // never fuses this into a multiply-add on its own.
                 frame.value += probability * value;
+                if let Some(bounds) = self.bounds.as_mut() {
+                    bounds.chance_child(probability, child);
+                }
             }
             NodeKind::Terminal => unreachable!("terminals never open a frame"),
         }
@@ -595,5 +659,83 @@ mod tests {
         let outcome = search(&tree, &settings).unwrap();
         let stats = stats(&tree, &settings, &outcome);
         assert_eq!((stats.tree_nodes, stats.visited, stats.pruned), (13, 11, 2));
+    }
+
+    /// max(B, C): B a terminal, C a chance node over `leaves` with `probs`.
+    fn near_tie(b: f64, leaves_of_c: &[f64], probs: &[f64]) -> Tree {
+        let mut builder = TreeBuilder::new("near-tie", "R");
+        builder.add(NodeSpec::internal("R", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec { id: "B".into(), body: NodeBody::Terminal(b) });
+        builder.add(NodeSpec {
+            id: "C".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: leaves(leaves_of_c),
+                probs: Some(probs.to_vec()),
+                eval: None,
+            },
+        });
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn a_decision_resting_on_rounding_is_fragile() {
+        // 0.5*0.1 + 0.5*0.2 is the double 0.15000000000000002, a hair above B = 0.15.
+        let tree = near_tie(0.15, &[0.1, 0.2], &[0.5, 0.5]);
+        for settings in [SearchSettings::new(Algorithm::Expectimax), SearchSettings::new(Algorithm::AlphaBeta)] {
+            let fragile = fragility(&tree, &settings).unwrap().expect("fragile");
+            assert_eq!(tree.id(fragile.node), "R");
+            assert_eq!(fragile.values, (0.15000000000000002, 0.15));
+            assert!(fragile.describe(&tree, &settings).contains("at node `R`"));
+        }
+        // 0.1, 0.2, 0.7 weights: C is 0.1*1 + 0.2*1 + 0.7*1, within rounding of B = 1.
+        let tree = near_tie(1.0, &[1.0, 1.0, 1.0], &[0.1, 0.2, 0.7]);
+        assert!(fragility(&tree, &SearchSettings::new(Algorithm::Expectimax)).unwrap().is_some());
+    }
+
+    #[test]
+    fn exact_ties_and_clear_gaps_are_not_fragile() {
+        // Quarters are exact: C = 0.25*1 + 0.75*3 = 2.5 ties B = 2.5 exactly.
+        let tree = near_tie(2.5, &[1.0, 3.0], &[0.25, 0.75]);
+        assert_eq!(fragility(&tree, &SearchSettings::new(Algorithm::Expectimax)).unwrap(), None);
+        // Thirds are not exact, but C = 2 is far from B = 5.
+        let tree = near_tie(5.0, &[1.0, 2.0, 3.0], &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
+        assert_eq!(fragility(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap(), None);
+        // Without chance nodes nothing is fragile, even on ties.
+        assert_eq!(fragility(&aima(), &SearchSettings::new(Algorithm::AlphaBeta)).unwrap(), None);
+    }
+
+    #[test]
+    fn an_inexact_value_carries_its_bound_up_through_max_and_min() {
+        // R = max(B, M), M = min(C, 9): M takes C's inexact value, so R's
+        // comparison of M with B = 0.15 is fragile two levels above C.
+        let mut builder = TreeBuilder::new("carried", "R");
+        builder.add(NodeSpec::internal("R", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("M")]));
+        builder.add(NodeSpec { id: "B".into(), body: NodeBody::Terminal(0.15) });
+        builder.add(NodeSpec::internal("M", NodeKind::Min, vec![ChildSpec::id("C"), ChildSpec::leaf(9.0)]));
+        builder.add(NodeSpec::internal("C", NodeKind::Chance, leaves(&[0.1, 0.2])));
+        let tree = builder.build().unwrap();
+        let fragile = fragility(&tree, &SearchSettings::new(Algorithm::Expectimax)).unwrap().expect("fragile");
+        assert_eq!(tree.id(fragile.node), "R");
+        assert!(fragile.bounds.0 > 0.0 && fragile.bounds.1 == 0.0, "{fragile:?}");
+    }
+
+    #[test]
+    fn a_missing_eval_matters_only_where_the_search_cuts() {
+        // Depth 1 cuts B (eval 0) and C (no eval): the search must value C by
+        // an eval it lacks. At depth 2 only terminals are reached: no eval is needed.
+        let mut builder = TreeBuilder::new("cut", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal { kind: NodeKind::Min, children: leaves(&[1.0]), probs: None, eval: Some(0.0) },
+        });
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[2.0])));
+        let tree = builder.build().unwrap();
+        let settings = SearchSettings { depth: Some(1), ..SearchSettings::new(Algorithm::Minimax) };
+        let error = search(&tree, &settings).unwrap_err();
+        assert_eq!(error, SearchError::MissingEval { node: tree.find("C").unwrap(), id: "C".into(), depth: 1 });
+        let shallow = SearchSettings { depth: Some(2), ..settings };
+        assert_eq!(search(&tree, &shallow).unwrap().value, 2.0);
     }
 }

@@ -62,13 +62,24 @@ impl Default for GenOptions {
 /// Candidates drawn per tree when looking for a discriminating one.
 const DISCRIMINATING_ATTEMPTS: u64 = 200;
 
+/// Candidates drawn per tree when looking for one that is not fragile.
+const ROBUST_ATTEMPTS: u64 = 100;
+
 /// Tree number `index` of the seed, named `name`, with its `expect` block.
+///
+/// Never a fragile tree (FORMAT.md 2.1): probabilities are multiples of a
+/// power of two, so with whole-number values every chance value is exact,
+/// and a candidate that is fragile all the same (huge values) is drawn again.
 pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
-    let attempts = if options.discriminating { DISCRIMINATING_ATTEMPTS } else { 1 };
+    let attempts = if options.discriminating { DISCRIMINATING_ATTEMPTS } else { ROBUST_ATTEMPTS };
     let mut best: Option<(usize, Tree)> = None;
     for attempt in 0..attempts {
         let mut rng = ChaCha8Rng::seed_from_u64(mix(options.seed, index, attempt));
         let tree = with_expectations(draw(options, &mut rng, name), options);
+        if is_fragile(&tree) {
+            best.get_or_insert((usize::MAX, tree));
+            continue;
+        }
         let undetected = if options.discriminating { mistakes_left(&tree) } else { 0 };
         if best.as_ref().is_none_or(|(fewest, _)| undetected < *fewest) {
             best = Some((undetected, tree));
@@ -78,6 +89,19 @@ pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
         }
     }
     best.expect("at least one attempt").1
+}
+
+/// Whether a search that accepts the tree (alpha-beta under both pruning
+/// conventions) makes a fragile comparison (FORMAT.md 2.1).
+pub fn is_fragile(tree: &Tree) -> bool {
+    let defaults = tree.search_defaults();
+    let settings = [
+        SearchSettings::resolve(Algorithm::Minimax, defaults, None, None),
+        SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(true)),
+        SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(false)),
+        SearchSettings::resolve(Algorithm::Expectimax, defaults, None, None),
+    ];
+    settings.iter().any(|settings| matches!(engine::fragility(tree, settings), Ok(Some(_))))
 }
 
 /// Known mistakes that a tree fails to expose, over every algorithm it expects.
@@ -129,10 +153,15 @@ fn draw(options: &GenOptions, rng: &mut ChaCha8Rng, name: &str) -> Tree {
     builder.build().expect("generated trees are valid by construction")
 }
 
-/// Probabilities with small integer weights: exact enough to sum to 1.
+/// Probabilities that are multiples of a power of two (eighths for three
+/// children): each child gets at least one unit and the rest are dealt at
+/// random. They sum to 1 exactly, and p * v is exact for whole numbers v.
 fn probabilities(rng: &mut ChaCha8Rng, count: usize) -> Vec<f64> {
-    let weights: Vec<u32> = (0..count).map(|_| rng.random_range(1..=4)).collect();
-    let total: u32 = weights.iter().sum();
+    let total = (2 * count.max(1)).next_power_of_two();
+    let mut weights = vec![1usize; count];
+    for _ in count..total {
+        weights[rng.random_range(0..count)] += 1;
+    }
     weights.iter().map(|&w| w as f64 / total as f64).collect()
 }
 

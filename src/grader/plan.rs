@@ -168,9 +168,12 @@ fn plan_one(
 ) -> Result<PlannedTest, PlanError> {
     let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
-    match engine::search(&tree, &settings) {
-        Ok(reference) => Ok(PlannedTest { question, name, path, hidden, tree, settings, reference }),
-        Err(error) => Err(PlanError { name, message: error.to_string() }),
+    let refused = |message: String| PlanError { name: name.clone(), message };
+    let reference = engine::search(&tree, &settings).map_err(|error| refused(error.to_string()))?;
+    match engine::fragility(&tree, &settings) {
+        Ok(None) => Ok(PlannedTest { question, name, path, hidden, tree, settings, reference }),
+        Ok(Some(fragile)) => Err(refused(fragile.describe(&tree, &settings))),
+        Err(error) => Err(refused(error.to_string())),
     }
 }
 

@@ -59,6 +59,23 @@ impl LoadedTree {
     pub fn check_settings(&self, settings: &SearchSettings) -> Result<(), LoadError> {
         engine::check(&self.tree, settings).map_err(|error| self.error_at(error.node(), error.to_string()))
     }
+
+    /// The reference search with `settings`; an error (minimax over chance
+    /// nodes, a node cut by the depth limit without an `eval`) points at the
+    /// node in the file.
+    pub fn search(&self, settings: &SearchSettings) -> Result<engine::SearchOutcome, LoadError> {
+        engine::search(&self.tree, settings).map_err(|error| self.error_at(error.node(), error.to_string()))
+    }
+
+    /// The first fragile comparison of the reference search with `settings`
+    /// (FORMAT.md 2.1), as a located error naming the node and the two values.
+    pub fn check_fragility(&self, settings: &SearchSettings) -> Result<(), LoadError> {
+        match engine::fragility(&self.tree, settings) {
+            Ok(None) => Ok(()),
+            Ok(Some(fragile)) => Err(self.error_at(fragile.node, fragile.describe(&self.tree, settings))),
+            Err(error) => Err(self.error_at(error.node(), error.to_string())),
+        }
+    }
 }
 
 /// Reads and validates a tree file.
@@ -431,10 +448,27 @@ mod tests {
     }
 
     #[test]
-    fn a_depth_cut_needs_an_eval() {
-        let message = error("root: A\nnodes:\n  A: {max: [B]}\n  B: {min: [1]}\nsearch: {depth: 1}\n");
+    fn a_search_that_cuts_a_node_without_eval_is_refused_where_the_node_is() {
+        let loaded = load("root: A\nnodes:\n  A: {max: [B]}\n  B: {min: [1]}\nsearch: {depth: 1}\n").unwrap();
+        let settings = SearchSettings::resolve(Algorithm::AlphaBeta, loaded.tree.search_defaults(), None, None);
+        let message = loaded.search(&settings).unwrap_err().to_string();
         assert!(message.starts_with("t.yaml:4:3:"), "{message}");
         assert!(message.contains("no `eval`"), "{message}");
+    }
+
+    #[test]
+    fn a_node_without_eval_that_the_search_prunes_is_fine() {
+        // Alpha-beta prunes C.2 after C.1 = 2 <= alpha = 3, so C.2's missing eval never matters.
+        let text = "root: A\nnodes:\n  A: {max: [B, C]}\n  B: {min: [3], eval: 0}\n  C: {min: [2, D], eval: 0}\n  \
+                    D: {max: [9]}\nsearch: {depth: 2}\n";
+        let loaded = load(text).unwrap();
+        let defaults = loaded.tree.search_defaults();
+        let alphabeta = SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, None);
+        let outcome = loaded.search(&alphabeta).unwrap();
+        assert_eq!(loaded.tree.ids_of(&outcome.visited), ["A", "B", "B.1", "C", "C.1"]);
+        let minimax = SearchSettings::resolve(Algorithm::Minimax, defaults, None, None);
+        let message = loaded.search(&minimax).unwrap_err().to_string();
+        assert!(message.contains("node `D`, which has no `eval`"), "{message}");
     }
 
     #[test]

@@ -270,3 +270,17 @@ fn prairielearn_always_gets_a_results_file() {
     assert_eq!(json["gradable"], false);
     assert!(json["message"].as_str().unwrap().contains("found no submission"), "{json}");
 }
+
+#[test]
+fn a_fragile_test_is_an_assignment_error() {
+    let course = course("  - {id: q1, points: 5, algorithm: expectimax, tests: [near-tie.yaml]}\n");
+    std::fs::write(
+        course.path().join("near-tie.yaml"),
+        "root: R\nnodes:\n  R: {max: [B, C]}\n  B: 0.15\n  C: {chance: [0.1, 0.2]}\n",
+    )
+    .unwrap();
+    let output =
+        check().args(["--submission", "reference/python", "--assignment"]).arg(course.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(stderr(&output).contains("q1/near-tie: fragile tree for expectimax"), "{}", stderr(&output));
+}

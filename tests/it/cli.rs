@@ -487,3 +487,40 @@ fn validate_reports_each_kind_of_assignment_problem() {
         assert!(text(&output.stderr).contains(because), "{assignment}: {}", text(&output.stderr));
     }
 }
+
+#[test]
+fn validate_refuses_a_fragile_tree_naming_the_node_and_the_values() {
+    let scratch = Scratch::new();
+    let tree = "root: R\nnodes:\n  R: {max: [B, C]}\n  B: 0.15\n  C: {chance: [0.1, 0.2]}\n";
+    let path = scratch.write("near-tie.yaml", tree);
+    let output = treegrade(&["validate", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("fragile tree for minimax") || stderr.contains("fragile tree for alphabeta"), "{stderr}");
+    assert!(stderr.contains("at node `R`"), "{stderr}");
+    assert!(stderr.contains("0.15000000000000002") && stderr.contains("with 0.15,"), "{stderr}");
+    assert!(stderr.contains("near-tie.yaml:3:3"), "located at R: {stderr}");
+}
+
+#[test]
+fn validate_accepts_an_exact_tie_between_a_chance_value_and_a_leaf() {
+    let path = common::repo().join("test-cases/tie-chance-value-equals-earlier-child.yaml");
+    let output = treegrade(&["validate", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn a_node_without_eval_that_alphabeta_prunes_is_no_error() {
+    let scratch = Scratch::new();
+    let tree = "root: A\nnodes:\n  A: {max: [B, C]}\n  B: {min: [3], eval: 0}\n  C: {min: [2, D], eval: 0}\n  \
+                D: {max: [9]}\nsearch: {depth: 2}\n";
+    let path = scratch.write("pruned-cut.yaml", tree);
+    let output = solve(&path, &["-a", "alphabeta", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["visited"], serde_json::json!(["A", "B", "B.1", "C", "C.1"]));
+    let output = solve(&path, &["-a", "minimax"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("node `D`, which has no `eval`") && stderr.contains("pruned-cut.yaml:6:3"), "{stderr}");
+}

@@ -736,8 +736,9 @@ proptest! {
         prop_assert_eq!(tree.ids_of(&outcome.visited), tree.ids_of(&expected));
     }
 
-    /// The engine refuses exactly the invalid settings: minimax on a tree
-    /// with chance nodes, and a depth cut that reaches a node without eval.
+    /// The engine refuses exactly the invalid searches: minimax on a tree
+    /// with chance nodes, and a search that enters a node at the depth cut
+    /// that has no eval (FORMAT.md 1: a node it prunes needs none).
     #[test]
     fn invalid_settings_are_rejected(case in case(), algorithm in 0u8..3, depth in 0u32..8) {
         let prepared = Preparer::prepare(&case);
@@ -745,16 +746,19 @@ proptest! {
         let algorithm = Algorithm::ALL[algorithm as usize];
         let settings = SearchSettings { algorithm, depth: Some(depth), prune_on_equal: true };
         match search(&tree, &settings) {
-            Ok(_) => {
+            Ok(outcome) => {
                 prop_assert!(algorithm != Algorithm::Minimax || !prepared.has_chance());
-                prop_assert!(prepared.depth_is_valid(depth));
+                for &visited in &outcome.visited {
+                    let node = tree.node(visited);
+                    prop_assert!(node.ply != depth || node.kind == NodeKind::Terminal || node.eval.is_some());
+                }
             }
             Err(SearchError::ChanceUnderMinimax { node, .. }) => {
                 prop_assert_eq!(algorithm, Algorithm::Minimax);
                 prop_assert_eq!(tree.node(node).kind, NodeKind::Chance);
             }
             Err(SearchError::MissingEval { node, depth: reported, .. }) => {
-                prop_assert!(!prepared.depth_is_valid(depth));
+                prop_assert!(!prepared.depth_is_valid(depth), "every cut node has an eval, yet one is missing");
                 prop_assert_eq!(reported, depth);
                 let node = tree.node(node);
                 prop_assert!(node.ply == depth && node.kind != NodeKind::Terminal && node.eval.is_none());

@@ -44,3 +44,21 @@ fn bad_options_are_usage_errors() {
         assert!(!output.stderr.is_empty());
     }
 }
+
+#[test]
+fn generated_trees_are_never_fragile() {
+    use treegrade::generator::{GenOptions, generate, is_fragile};
+    use treegrade::tree::NodeKind;
+    let kinds = [
+        vec![NodeKind::Max, NodeKind::Chance],
+        vec![NodeKind::Max, NodeKind::Min, NodeKind::Chance],
+        vec![NodeKind::Chance, NodeKind::Max],
+    ];
+    for (k, kinds) in kinds.iter().enumerate() {
+        for seed in 0..150 {
+            let options = GenOptions { seed, depth: 4, kinds: kinds.clone(), ties: 0.5, ..GenOptions::default() };
+            let tree = generate(&options, seed % 3, &format!("t{k}-{seed}"));
+            assert!(!is_fragile(&tree), "seed {seed}, kinds {kinds:?}");
+        }
+    }
+}
