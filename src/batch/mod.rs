@@ -36,18 +36,65 @@ pub struct Submission {
     pub dir: PathBuf,
 }
 
-/// Lists the subfolders of `dir`, sorted by name; files and hidden folders are ignored.
-pub fn list_submissions(dir: &Path) -> std::io::Result<Vec<Submission>> {
-    let mut submissions = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type()?.is_dir() && !name.starts_with('.') {
-            submissions.push(Submission { student: name, dir: entry.path() });
+/// The submissions of a folder, and what in it is not one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// One per subfolder, sorted by student id.
+    pub submissions: Vec<Submission>,
+    /// Every other entry, with why it is not graded.
+    pub skipped: Vec<(String, &'static str)>,
+}
+
+/// Lists the subfolders of `dir` as submissions, sorted by student id; files,
+/// hidden folders and symbolic links are listed as skipped, with the reason.
+/// A folder name that is not UTF-8 keeps its other bytes as `\xNN`, so two
+/// such names never become one student; two entries that would still share
+/// an id are refused.
+pub fn list_submissions(dir: &Path) -> Result<Listing, String> {
+    let cannot = |error: std::io::Error| format!("cannot list the submissions in {}: {error}", dir.display());
+    let mut listing = Listing::default();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let student = student_id(&entry.file_name());
+        let kind = entry.file_type().map_err(|e| format!("cannot inspect {}: {e}", entry.path().display()))?;
+        let reason = if kind.is_symlink() {
+            Some("a symbolic link, not followed: copy the folder in instead")
+        } else if !kind.is_dir() {
+            Some("not a folder")
+        } else if student.starts_with('.') {
+            Some("a hidden folder")
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => listing.skipped.push((student, reason)),
+            None => listing.submissions.push(Submission { student, dir: entry.path() }),
         }
     }
-    submissions.sort_by(|a, b| a.student.cmp(&b.student));
-    Ok(submissions)
+    listing.submissions.sort_by(|a, b| a.student.cmp(&b.student));
+    listing.skipped.sort();
+    if let Some(pair) = listing.submissions.windows(2).find(|pair| pair[0].student == pair[1].student) {
+        return Err(format!(
+            "two submission folders, {} and {}, would both be student `{}`: rename one",
+            pair[0].dir.display(),
+            pair[1].dir.display(),
+            pair[0].student
+        ));
+    }
+    Ok(listing)
+}
+
+/// A folder name as a student id: its UTF-8 text, with any other byte as `\xNN`.
+fn student_id(name: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt as _;
+    let mut id = String::new();
+    for chunk in name.as_bytes().utf8_chunks() {
+        id.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            id.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    id
 }
 
 /// What happened to one submission, for progress display.
@@ -85,8 +132,20 @@ pub struct BatchConfig {
     pub out: PathBuf,
     /// Regrade even unchanged submissions.
     pub force: bool,
-    /// Extra text that changes the fingerprint when grading settings change.
-    pub settings_key: String,
+    /// The settings that change grades, beyond the assignment's files.
+    pub settings: GradingSettings,
+}
+
+/// Every setting of a batch that can change a grade. The fingerprint hashes
+/// all of it, so a setting added here cannot be forgotten there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GradingSettings {
+    /// The per-test time limit.
+    pub time_limit: std::time::Duration,
+    /// The memory limit of a program, in MiB.
+    pub memory_mb: u64,
+    /// How programs are confined.
+    pub sandbox: crate::grader::sandbox::SandboxMode,
 }
 
 /// Grades every submission not already graded with the same inputs.
@@ -102,9 +161,14 @@ pub fn run_batch(
     mut on_event: impl FnMut(&Event),
 ) -> std::io::Result<Vec<StoredResult>> {
     output::prepare(&config.out)?;
+    let _lock = output::lock(&config.out)?;
     let secret_key = hex(&Sha256::digest(plan.secret.as_bytes()));
-    let assignment_key =
-        assignment_fingerprint(plan.assignment, plan.tests, &format!("{}; {secret_key}", config.settings_key))?;
+    let assignment_key = assignment_fingerprint(
+        BUILD_IDENTITY,
+        plan.assignment,
+        plan.tests,
+        &format!("{:?}; {secret_key}", config.settings),
+    )?;
     // Every row of the output folder, this run's and earlier ones', kept in
     // memory so that the gradebook is rewritten without re-reading them.
     let mut book: BTreeMap<String, StoredResult> =
@@ -112,9 +176,11 @@ pub fn run_batch(
     let mut results = Vec::new();
     let mut pending = Vec::new();
     for submission in submissions {
-        let fingerprint = submission_fingerprint(&assignment_key, &submission.dir)?;
+        // A submission whose files cannot be read gets a not-gradable row
+        // naming the file, and is looked at again on every run; the others go on.
+        let fingerprint = submission_fingerprint(&assignment_key, &submission.dir).map_err(|e| e.to_string());
         match book.get(&submission.student) {
-            Some(stored) if !config.force && stored.fingerprint == fingerprint => {
+            Some(stored) if !config.force && Ok(&stored.fingerprint) == fingerprint.as_ref() => {
                 on_event(&Event::Skipped(stored.clone()));
                 results.push(stored.clone());
             }
@@ -169,11 +235,21 @@ pub fn run_batch(
 fn grade_one(
     plan: &Plan<'_>,
     submission: &Submission,
-    fingerprint: &str,
+    fingerprint: &Result<String, String>,
 ) -> (StoredResult, Option<output::RenderedReports>) {
     let Plan { assignment, selected, tests, kits, secret, sandbox } = *plan;
     let mut tests = tests.to_vec();
     let started = Instant::now();
+    let fingerprint = match fingerprint {
+        Ok(fingerprint) => fingerprint.as_str(),
+        Err(unreadable) => {
+            let message = format!("the submission cannot be read: {unreadable}");
+            let rendered = output::render_not_gradable(&message);
+            let elapsed = started.elapsed();
+            let stored = StoredResult::not_gradable(&submission.student, "", assignment, selected, message, elapsed);
+            return (stored, Some(rendered));
+        }
+    };
     match generated_tests(assignment, selected, &submission.student, secret) {
         Ok(generated) => tests.extend(generated),
         Err(errors) => {
@@ -217,25 +293,46 @@ fn grade_one(
 const SKIPPED_FOLDERS: [&str; 4] = ["target", "__pycache__", ".git", "node_modules"];
 
 /// Copies a submission's regular files; symbolic links are not followed.
-fn copy_submission(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
+/// An error names the file or folder it is about.
+fn copy_submission(from: &Path, to: &Path) -> Result<(), PathError> {
+    std::fs::create_dir_all(to).map_err(|e| PathError::new("create", to, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| PathError::new("list", from, e))? {
+        let entry = entry.map_err(|e| PathError::new("list", from, e))?;
+        let kind = entry.file_type().map_err(|e| PathError::new("inspect", &entry.path(), e))?;
         let name = entry.file_name();
         if kind.is_dir() && !SKIPPED_FOLDERS.contains(&name.to_string_lossy().as_ref()) {
             copy_submission(&entry.path(), &to.join(&name))?;
         } else if kind.is_file() {
-            std::fs::copy(entry.path(), to.join(&name))?;
+            std::fs::copy(entry.path(), to.join(&name)).map_err(|e| PathError::new("copy", &entry.path(), e))?;
         }
     }
     Ok(())
 }
 
+/// An I/O error with what was being done and to which path.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}: {source}", path.display())]
+pub struct PathError {
+    action: &'static str,
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+impl PathError {
+    fn new(action: &'static str, path: &Path, source: std::io::Error) -> PathError {
+        PathError { action, path: path.to_path_buf(), source }
+    }
+}
+
 /// A hash of everything about the assignment that can change a grade.
-fn assignment_fingerprint(assignment: &Assignment, tests: &[PlannedTest], settings: &str) -> std::io::Result<String> {
+fn assignment_fingerprint(
+    identity: &str,
+    assignment: &Assignment,
+    tests: &[PlannedTest],
+    settings: &str,
+) -> std::io::Result<String> {
     let mut hasher = Sha256::new();
-    hasher.update(concat!("treegrade ", env!("CARGO_PKG_VERSION"), "\n"));
+    hasher.update(identity);
     hasher.update(settings.as_bytes());
     let file = assignment.dir.join(crate::load::assignment::ASSIGNMENT_FILE);
     hasher.update(std::fs::read(&file).unwrap_or_default());
@@ -246,8 +343,13 @@ fn assignment_fingerprint(assignment: &Assignment, tests: &[PlannedTest], settin
     Ok(hex(&hasher.finalize()))
 }
 
+/// The grader's version and build identity (a hash of its sources, set by
+/// `build.rs`): a grader rebuilt with a fix regrades everyone.
+pub const BUILD_IDENTITY: &str =
+    concat!("treegrade ", env!("CARGO_PKG_VERSION"), " build ", env!("TREEGRADE_BUILD_ID"), "\n");
+
 /// A hash of the assignment's fingerprint and every file of the submission.
-fn submission_fingerprint(assignment_key: &str, dir: &Path) -> std::io::Result<String> {
+fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
     let mut hasher = Sha256::new();
     hasher.update(assignment_key.as_bytes());
     let mut files = Vec::new();
@@ -256,17 +358,18 @@ fn submission_fingerprint(assignment_key: &str, dir: &Path) -> std::io::Result<S
     for relative in files {
         hasher.update(relative.to_string_lossy().as_bytes());
         hasher.update([0]);
-        let contents = std::fs::read(dir.join(&relative))?;
+        let path = dir.join(&relative);
+        let contents = std::fs::read(&path).map_err(|e| PathError::new("read", &path, e))?;
         hasher.update((contents.len() as u64).to_le_bytes());
         hasher.update(contents);
     }
     Ok(hex(&hasher.finalize()))
 }
 
-fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
+fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> Result<(), PathError> {
+    for entry in std::fs::read_dir(dir).map_err(|e| PathError::new("list", dir, e))? {
+        let entry = entry.map_err(|e| PathError::new("list", dir, e))?;
+        let kind = entry.file_type().map_err(|e| PathError::new("inspect", &entry.path(), e))?;
         let name = entry.file_name();
         if kind.is_dir() && !SKIPPED_FOLDERS.contains(&name.to_string_lossy().as_ref()) {
             collect_files(&entry.path(), &relative.join(&name), files)?;
@@ -279,4 +382,39 @@ fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> std::
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_build_identity_carries_a_hash_of_the_sources() {
+        let id = BUILD_IDENTITY.trim_end().rsplit(' ').next().unwrap();
+        assert_eq!(id.len(), 16, "{BUILD_IDENTITY}");
+        assert!(id.chars().all(|c| c.is_ascii_hexdigit()), "{BUILD_IDENTITY}");
+    }
+
+    #[test]
+    fn a_rebuilt_grader_changes_every_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        let assignment = Assignment {
+            name: "a".into(),
+            title: "A".into(),
+            dir: dir.path().to_path_buf(),
+            time_limit: std::time::Duration::from_secs(1),
+            languages: Vec::new(),
+            questions: Vec::new(),
+        };
+        let before = assignment_fingerprint("treegrade 0.1.0 build 1\n", &assignment, &[], "s").unwrap();
+        let after = assignment_fingerprint("treegrade 0.1.0 build 2\n", &assignment, &[], "s").unwrap();
+        assert_ne!(before, after);
+    }
+
+    #[test]
+    fn student_ids_keep_bytes_that_are_not_utf8() {
+        use std::os::unix::ffi::OsStrExt as _;
+        assert_eq!(student_id(std::ffi::OsStr::from_bytes(b"caf\xe9")), "caf\\xe9");
+        assert_eq!(student_id(std::ffi::OsStr::new("café")), "café");
+    }
 }

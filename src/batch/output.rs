@@ -66,6 +66,36 @@ pub fn prepare(out: &Path) -> io::Result<()> {
     std::fs::create_dir_all(out.join("reports"))
 }
 
+/// The lock file that keeps two batches from writing one output folder.
+const LOCK_FILE: &str = ".treegrade-batch.lock";
+
+/// Takes the output folder for this batch: a second batch writing into the
+/// same folder at the same time would lose rows, so it is refused. The lock
+/// is released when the returned file is dropped, or when the process dies.
+pub fn lock(out: &Path) -> io::Result<std::fs::File> {
+    let path = out.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|error| io::Error::new(error.kind(), format!("cannot open {}: {error}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            format!(
+                "another treegrade batch is writing into {} (it holds {}): wait for it to finish, or give another --out",
+                out.display(),
+                path.display()
+            ),
+        )),
+        Err(std::fs::TryLockError::Error(error)) => {
+            Err(io::Error::new(error.kind(), format!("cannot lock {}: {error}", path.display())))
+        }
+    }
+}
+
 fn result_path(out: &Path, student: &str) -> PathBuf {
     out.join("results").join(format!("{student}.json"))
 }
@@ -190,6 +220,9 @@ fn copy_reports(from: &Path, to: &Path) -> io::Result<()> {
 /// runs see the old file or the new one, never half of one.
 fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let temporary = path.with_extension("partial");
-    std::fs::write(&temporary, contents)?;
-    std::fs::rename(&temporary, path)
+    let named = |error: io::Error, what: &Path| {
+        io::Error::new(error.kind(), format!("cannot write {}: {error}", what.display()))
+    };
+    std::fs::write(&temporary, contents).map_err(|error| named(error, &temporary))?;
+    std::fs::rename(&temporary, path).map_err(|error| named(error, path))
 }

@@ -14,7 +14,7 @@ use super::check::{BUNDLED_ASSIGNMENT, SECRET_VARIABLE, plan};
 use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
-use crate::batch::{BatchConfig, Event, Plan, list_submissions, output, run_batch};
+use crate::batch::{BatchConfig, Event, GradingSettings, Plan, list_submissions, output, run_batch};
 use crate::grader::sandbox::{Sandbox, SandboxMode};
 use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
@@ -83,8 +83,11 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let tests = plan(&assignment, &selected)?;
-    let mut submissions = list_submissions(&args.submissions)
-        .map_err(|e| Failure::Usage(format!("cannot list submissions in {}: {e}", args.submissions.display())))?;
+    let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
+    for (entry, reason) in &listing.skipped {
+        eprintln!("skipped {entry}: {reason}");
+    }
+    let mut submissions = listing.submissions;
     if let Some(shard) = args.shard {
         submissions.retain(|s| shard.contains(&s.student));
     }
@@ -93,12 +96,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         out: args.out.clone(),
         force: args.force,
-        settings_key: format!(
-            "time limit {:?}; memory {} MB; sandbox {}",
-            assignment.time_limit,
-            args.memory,
-            args.sandbox.name()
-        ),
+        settings: GradingSettings { time_limit: assignment.time_limit, memory_mb: args.memory, sandbox: args.sandbox },
     };
     let stop = stop_on_interrupt()?;
     let progress = Progress::new(submissions.len());
@@ -120,7 +118,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         sandbox: &sandbox,
     };
     let results = run_batch(&plan, &submissions, &config, &stop, |event| progress.record(event))
-        .map_err(|e| Failure::Usage(format!("cannot write to {}: {e}", config.out.display())))?;
+        .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;
     progress.finish();
     emit(&closing_line(&results, submissions.len(), &config));
     if let Some(times) = usage::cpu_times() {

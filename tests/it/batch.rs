@@ -210,3 +210,89 @@ fn a_tight_memory_limit_still_grades_a_correct_submission() {
     let rows = gradebook(&out);
     assert_eq!((rows[0][0].as_str(), rows[0][1].as_str(), rows[0][5].as_str()), ("alice", "4", "ok"), "{rows:?}");
 }
+
+/// A class of three copies of the reference.
+fn honest_class(dir: &Path, names: &[&std::ffi::OsStr]) -> PathBuf {
+    let class = dir.join("class");
+    let reference = std::fs::read_to_string(repo().join("reference/python/search.py")).unwrap();
+    for name in names {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("search.py"), &reference).unwrap();
+    }
+    class
+}
+
+#[test]
+fn a_second_batch_into_the_same_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(dir.path());
+    let class = honest_class(dir.path(), &["alice".as_ref()]);
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // A batch in progress holds the folder's lock.
+    let held = std::fs::File::create(out.join(".treegrade-batch.lock")).unwrap();
+    held.lock().unwrap();
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("another treegrade batch is writing into"), "{stderr}");
+    drop(held);
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn folder_names_that_are_not_utf8_stay_separate_students() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(dir.path());
+    let names = [std::ffi::OsStr::from_bytes(b"caf\xe9"), std::ffi::OsStr::from_bytes(b"caf\xe8")];
+    let class = honest_class(dir.path(), &names);
+    let out = dir.path().join("out");
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let students: Vec<String> = gradebook(&out).iter().map(|row| row[0].clone()).collect();
+    assert_eq!(students, ["caf\\xe8", "caf\\xe9"]);
+}
+
+#[test]
+fn every_skipped_entry_is_listed_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(dir.path());
+    let class = honest_class(dir.path(), &["alice".as_ref()]);
+    std::fs::write(class.join("notes.txt"), "not a student").unwrap();
+    std::fs::create_dir_all(class.join(".git")).unwrap();
+    std::os::unix::fs::symlink(class.join("alice"), class.join("mallory")).unwrap();
+    let out = dir.path().join("out");
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("skipped notes.txt: not a folder"), "{stderr}");
+    assert!(stderr.contains("skipped .git: a hidden folder"), "{stderr}");
+    assert!(stderr.contains("skipped mallory: a symbolic link, not followed"), "{stderr}");
+    assert_eq!(gradebook(&out).len(), 1);
+}
+
+#[test]
+fn an_unreadable_folder_costs_only_its_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(dir.path());
+    let class = honest_class(dir.path(), &["alice".as_ref(), "bob".as_ref(), "carol".as_ref()]);
+    // A folder nested past PATH_MAX cannot be listed by its path, even by root.
+    let name = "d".repeat(250);
+    let script = format!(
+        "import os\nfor _ in range(20):\n    os.mkdir('{name}'); os.chdir('{name}')\nopen('f', 'w').write('x')\n"
+    );
+    let made =
+        std::process::Command::new("python3").args(["-c", &script]).current_dir(class.join("bob")).status().unwrap();
+    assert!(made.success());
+    let out = dir.path().join("out");
+    let output = batch(&assignment, &class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = gradebook(&out);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!((rows[0][0].as_str(), rows[0][1].as_str()), ("alice", "4"));
+    assert_eq!((rows[2][0].as_str(), rows[2][1].as_str()), ("carol", "4"));
+    assert_eq!((rows[1][0].as_str(), rows[1][5].as_str()), ("bob", "not-gradable"));
+    assert!(rows[1][7].contains("cannot list") && rows[1][7].contains("dddd"), "{:?}", rows[1]);
+}
