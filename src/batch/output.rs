@@ -4,8 +4,10 @@
 //! OUT/gradebook.csv            one row per student
 //! OUT/summary.md               histogram, pass rates, the tests most students fail
 //! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
-//! OUT/reports/STUDENT/         every format check has: report.txt, report.json, junit.xml,
-//!                              results.json (Gradescope), report.md, report.html, prairielearn.json
+//! OUT/reports/STUDENT/         every format check has, as the student may see it: report.txt,
+//!                              report.json, junit.xml, results.json (Gradescope), report.md,
+//!                              report.html, prairielearn.json; and instructor-report.json, the
+//!                              full report with hidden tests' expectations (not for students)
 //! ```
 //!
 //! Every file is written to a temporary name and renamed, so a run killed at
@@ -19,7 +21,7 @@ use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-use crate::report::{Format, render, render_html, render_prairielearn_not_gradable};
+use crate::report::{Format, render, render_html, render_prairielearn_not_gradable, student_view};
 
 /// The report files written for each student: every format `check` has.
 pub const REPORT_FILES: [(Format, &str); 7] = [
@@ -35,19 +37,27 @@ pub const REPORT_FILES: [(Format, &str); 7] = [
 /// A student's reports, rendered (by the worker that graded them).
 pub type RenderedReports = Vec<(&'static str, String)>;
 
-/// Renders every report file of a graded submission; HTML draws the failed
-/// searches on the trees of `tests`.
+/// The instructor's full report of a student: hidden tests' expectations,
+/// traces and output included. Not for the student's eyes.
+pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
+
+/// Renders every report file of a graded submission: each format from the
+/// student's view (meant to be handed out), and the instructor's full JSON
+/// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
-    REPORT_FILES
+    let shown = student_view(report);
+    let mut files: RenderedReports = REPORT_FILES
         .iter()
         .map(|&(format, file)| {
             let text = match format {
-                Format::Html => render_html(report, tests),
-                _ => render(report, format, false),
+                Format::Html => render_html(&shown, tests),
+                _ => render(&shown, format, false),
             };
             (file, text)
         })
-        .collect()
+        .collect();
+    files.push((INSTRUCTOR_REPORT, render(report, Format::Json, false)));
+    files
 }
 
 /// The report files of a submission that could not be graded at all: the

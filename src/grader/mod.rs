@@ -108,11 +108,7 @@ pub fn grade_sandboxed(
                 prepared.run.as_ref(),
                 &prepared.home,
             );
-            let jobs: Vec<SearchJob<'_>> = tests
-                .iter()
-                .map(|test| SearchJob { name: &test.name, tree: &test.tree, settings: test.settings })
-                .collect();
-            session::run_searches(&spec, &jobs, SessionLimits { per_search: assignment.time_limit })
+            serve_public_then_hidden(&spec, tests, SessionLimits { per_search: assignment.time_limit })
         }
     };
     let results = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
@@ -129,6 +125,37 @@ pub fn grade_sandboxed(
         elapsed_ms: started.elapsed().as_millis() as u64,
         sandbox: prepared.layers,
     })
+}
+
+/// Serves the public tests in one program, then the hidden tests in a fresh
+/// one, and gives the records back in the tests' order. A program that has
+/// seen a hidden tree never serves a public test after it, so nothing it
+/// learnt there can reach a public test's output (the student's view of a
+/// hidden test shows none of its output either).
+fn serve_public_then_hidden(
+    spec: &runner::ProgramSpec,
+    tests: &[PlannedTest],
+    limits: SessionLimits,
+) -> Vec<SearchRecord> {
+    let (public, hidden): (Vec<usize>, Vec<usize>) = (0..tests.len()).partition(|&index| !tests[index].hidden);
+    let mut records: Vec<Option<SearchRecord>> = (0..tests.len()).map(|_| None).collect();
+    for group in [public, hidden] {
+        if group.is_empty() {
+            continue;
+        }
+        let jobs: Vec<SearchJob<'_>> = group
+            .iter()
+            .map(|&index| SearchJob {
+                name: &tests[index].name,
+                tree: &tests[index].tree,
+                settings: tests[index].settings,
+            })
+            .collect();
+        for (index, record) in group.into_iter().zip(session::run_searches(spec, &jobs, limits)) {
+            records[index] = Some(record);
+        }
+    }
+    records.into_iter().map(|record| record.expect("every test is served once")).collect()
 }
 
 fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {

@@ -1,8 +1,9 @@
 //! Grading reports: one [`GradeReport`], many formats.
 //!
-//! Renderers only read results; a new format touches nothing else. Hidden
-//! tests show whether they passed and which check failed, never the tree's
-//! expected answers.
+//! Renderers only read results; a new format touches nothing else. What a
+//! student sees is rendered from [`student_view`], where hidden tests carry
+//! whether they passed and which check failed, never the tree's expected
+//! answers, the student's trace of it or what the program printed there.
 
 mod diff;
 mod gradescope;
@@ -11,12 +12,14 @@ mod junit;
 mod markdown;
 mod prairielearn;
 mod text;
+mod view;
 
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
 pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
+pub use view::student_view;
 
 use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 

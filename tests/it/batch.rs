@@ -239,6 +239,10 @@ fn a_second_batch_into_the_same_folder_is_refused() {
     drop(held);
     let output = batch(&assignment, &class, &out, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    // What is handed to students names no folder of the instructor's; the full report is named as such.
+    let student_report = std::fs::read_to_string(out.join("reports/alice/report.json")).unwrap();
+    assert!(!student_report.contains(repo().join("test-cases").to_str().unwrap()), "{student_report}");
+    assert!(out.join("reports/alice/instructor-report.json").is_file());
 }
 
 #[test]

@@ -211,3 +211,66 @@ fn junit_parses_and_keeps_to_the_common_schema_for_any_student_text() {
         }
     }
 }
+
+/// A program that remembers every tree it is served (in its scratch home)
+/// and prints all it remembers on every test.
+fn hoarding_client() -> String {
+    let hoard = "import os\n    \
+                 path = os.path.join(os.environ.get('HOME', '.'), 'seen.txt')\n    \
+                 open(path, 'a').write(m['root'] + ' ' + m['test'] + '\\n')\n    \
+                 sys.stderr.write('seen so far: ' + open(path).read())";
+    with_hooks(MINIMAX_CLIENT, &[("SEARCH", hoard)])
+}
+
+#[test]
+fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
+    let hidden_dir = tempfile::tempdir().unwrap();
+    let hidden_tree = hidden_dir.path().join("secret-tree.yaml");
+    std::fs::write(
+        &hidden_tree,
+        "root: HIDDENROOT\nnodes:\n  HIDDENROOT: {max: [HIDDENB, 7]}\n  HIDDENB: {min: [9, 3]}\n",
+    )
+    .unwrap();
+    let question = |id: &str, tests: Vec<TestFile>| Question {
+        id: id.into(),
+        title: id.into(),
+        points: treegrade::points::Points::whole(2),
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        prune_on_equal: None,
+        scoring: Scoring::PerTest,
+        tests,
+        generate: None,
+    };
+    let assignment = Assignment {
+        name: "leak".into(),
+        title: "Hidden leak".into(),
+        dir: cases.clone(),
+        time_limit: Duration::from_secs(10),
+        languages: Vec::new(),
+        questions: vec![
+            // The hidden test comes first in the assignment; public tests follow it.
+            question("q1", vec![TestFile { path: hidden_tree.clone(), hidden: true }]),
+            question("q2", vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }]),
+        ],
+    };
+    let tests = plan_tests(&assignment, &[0, 1], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let kits = tempfile::tempdir().unwrap();
+    let command = vec!["python3".to_string(), "-c".to_string(), hoarding_client()];
+    let target = Target { dir: cases, command: Some(command), name: Some("mallory".into()) };
+    let report = grade(&assignment, &[0, 1], &tests, &target, kits.path()).unwrap();
+    let full = render(&report, Format::Json, false);
+    assert!(full.contains("HIDDENROOT"), "the instructor's report has the hidden test: {full}");
+    let view = treegrade::report::student_view(&report);
+    for format in
+        [Format::Text, Format::Markdown, Format::Junit, Format::Gradescope, Format::Json, Format::Prairielearn]
+    {
+        let rendered = render(&view, format, false);
+        assert!(!rendered.contains("HIDDEN"), "{format:?} leaks the hidden tree:\n{rendered}");
+        assert!(!rendered.contains(hidden_dir.path().to_str().unwrap()), "{format:?} names the instructor's folder");
+    }
+    let html = treegrade::report::render_html(&view, &tests);
+    assert!(!html.contains("HIDDEN"), "HTML leaks the hidden tree");
+    assert!(view.tests().any(|t| t.stderr.contains("seen so far: A q2/aima-fig5-2")), "public output is kept");
+}
