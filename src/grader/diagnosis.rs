@@ -27,8 +27,12 @@ pub struct StudentTrace<'a> {
 pub struct Diagnosis {
     /// A stable name for the mistake (`reverse-children`, ...).
     pub bug: &'static str,
-    /// What the student did and what to do instead.
+    /// What the student did and what to do instead; when several mistakes
+    /// reproduce the trace, it names each ("either ..., or ...").
     pub explanation: String,
+    /// Other mistakes that reproduce the trace just as exactly.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<&'static str>,
 }
 
 /// A known mistake: how the reference reproduces it, and how to explain it.
@@ -61,16 +65,32 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
         .count()
 }
 
-/// The mistake whose trace equals the student's, if any.
+/// The mistake whose trace equals the student's, if any. When several
+/// mistakes reproduce it exactly, the diagnosis says so and names each: the
+/// trace cannot tell them apart, so none is presented as the fact.
 pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
-    candidates(tree, settings).into_iter().find_map(|candidate| {
-        let outcome = search_with_quirks(tree, &candidate.settings, candidate.quirks).ok()?;
+    let mut matching: Vec<Candidate> = Vec::new();
+    for candidate in candidates(tree, settings) {
+        let Ok(outcome) = search_with_quirks(tree, &candidate.settings, candidate.quirks) else { continue };
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
             && values_match(outcome.value, student.value)
             && action == student.action;
-        same.then_some(Diagnosis { bug: candidate.bug, explanation: candidate.explanation })
-    })
+        if same && !matching.iter().any(|known| known.bug == candidate.bug) {
+            matching.push(candidate);
+        }
+    }
+    let mut matching = matching.into_iter();
+    let first = matching.next()?;
+    let others: Vec<Candidate> = matching.collect();
+    if others.is_empty() {
+        return Some(Diagnosis { bug: first.bug, explanation: first.explanation, alternatives: Vec::new() });
+    }
+    let mut explanation = format!("your trace fits more than one mistake: either {}", first.explanation);
+    for other in &others {
+        explanation.push_str(&format!("; or {}", other.explanation));
+    }
+    Some(Diagnosis { bug: first.bug, explanation, alternatives: others.iter().map(|other| other.bug).collect() })
 }
 
 /// The mistakes that make sense for these settings, most specific first.
@@ -281,5 +301,28 @@ mod tests {
         let outcome = search(&tree, &strict_alphabeta()).unwrap();
         let trace = StudentTrace { value: 42.0, action: Some("B"), visited: &outcome.visited };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
+    }
+
+    #[test]
+    fn a_trace_two_mistakes_explain_names_both() {
+        // max(min(3, 3), min(3, 3)) under AIMA's convention prunes C.2; a
+        // search that never prunes and one that prunes only on strict
+        // inequality both enter it, so the trace cannot tell them apart.
+        let mut builder = TreeBuilder::new("ties", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 3.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[3.0, 3.0])));
+        let tree = builder.build().unwrap();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
+        let action = minimax.action.map(|child| tree.action(child));
+        let trace = StudentTrace { value: minimax.value, action, visited: &minimax.visited };
+        let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
+        let mut named = vec![diagnosis.bug];
+        named.extend(&diagnosis.alternatives);
+        named.sort();
+        assert_eq!(named, ["no-pruning", "prune-on-equal"]);
+        assert!(diagnosis.explanation.starts_with("your trace fits more than one mistake: either "), "{diagnosis:?}");
+        assert!(diagnosis.explanation.contains("; or "), "{diagnosis:?}");
     }
 }

@@ -242,6 +242,9 @@ fn translate_question(
             }
         }
     }
+    // Overlapping globs (a file named alone and matched by a glob) list a test once.
+    let mut listed = HashSet::new();
+    tests.retain(|test| listed.insert(test.path.clone()));
     let generate = raw.generate.and_then(|spec| translate_generate(spec, diagnostics));
     if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() && generate.is_none() {
         diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
@@ -343,6 +346,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(ASSIGNMENT_FILE), text).unwrap();
         load_assignment(dir.path())
+    }
+
+    #[test]
+    fn a_test_named_twice_is_listed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.yaml"), "root: A\nnodes: {A: 1}\n").unwrap();
+        let text = "questions:\n  - {id: q1, points: 1, algorithm: minimax, tests: [a.yaml, \"?.yaml\"]}\n";
+        std::fs::write(dir.path().join(ASSIGNMENT_FILE), text).unwrap();
+        let assignment = load_assignment(dir.path()).unwrap();
+        assert_eq!(assignment.questions[0].tests.len(), 1);
     }
 
     #[test]
