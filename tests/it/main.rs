@@ -23,6 +23,7 @@ mod readme;
 mod render;
 mod reports;
 mod snapshots;
+mod students;
 
 /// Every `.rs` file of `tests/it` is a module of this binary, and the only
 /// other test target is the hostile suite.
