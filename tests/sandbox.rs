@@ -492,3 +492,37 @@ fn peak_memory_kib() -> u64 {
     let line = status.lines().find(|line| line.starts_with("VmHWM:")).unwrap();
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
+
+/// `treegrade check` of the Python reference run under a seccomp shim that
+/// makes the landlock system calls fail, as on kernels before 5.13.
+fn check_without_landlock(mode: &str) -> std::process::Output {
+    let _machine = shared();
+    std::process::Command::new("python3")
+        .arg(repo().join("tests/fixtures/shims/no-landlock.py"))
+        .arg(env!("CARGO_BIN_EXE_treegrade"))
+        .args(["check", "--sandbox", mode, "--submission"])
+        .arg(repo().join("reference/python"))
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn without_landlock_auto_grades_with_the_other_layers() {
+    let output = check_without_landlock("auto");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("Total: 20/20"), "{stdout}");
+    let header = stdout.lines().next().unwrap_or_default();
+    assert!(header.contains("no network") && !header.contains("landlock"), "{header}");
+}
+
+#[test]
+fn without_landlock_strict_refuses_naming_the_layer() {
+    let output = check_without_landlock("strict");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("filesystem isolation") && stderr.contains("landlock"), "{stderr}");
+}

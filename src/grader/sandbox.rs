@@ -526,7 +526,8 @@ impl Sandbox {
             },
             user_namespace: !layers.root && layers.process_limit,
             isolate_network: layers.network_namespace,
-            block_tcp: layers.network_isolation,
+            // Landlock adds TCP rules where it exists; the network namespace never depends on it.
+            block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
             fs: layers.filesystem_isolation.then(|| FsRules {
                 read: existing([vec![plan.submission.to_path_buf(), kits.clone()], toolchain_paths()].concat()),
                 read_write: existing(vec![home.clone(), PathBuf::from("/dev/null")]),
