@@ -526,3 +526,66 @@ fn without_landlock_strict_refuses_naming_the_layer() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("filesystem isolation") && stderr.contains("landlock"), "{stderr}");
 }
+
+#[test]
+fn every_program_has_a_session_of_its_own_even_with_the_sandbox_off() {
+    let _machine = shared();
+    let ws = workspace();
+    let assignment = assignment(&ws);
+    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let kits = tempfile::tempdir().unwrap();
+    let command = vec!["python3".to_string(), "-u".to_string(), "terminal.py".to_string()];
+    let target = Target { dir: ws.submission.clone(), command: Some(command), name: None };
+    let report = grade_sandboxed(&assignment, &[0], &tests, &target, kits.path(), &sandbox(SandboxMode::Off)).unwrap();
+    let stderr: String = report.tests().map(|test| test.stderr.clone()).collect();
+    assert!(stderr.contains("own session: True; no controlling terminal"), "{stderr}");
+}
+
+/// Processes whose command line holds `marker`, with the CPU time each used (in clock ticks).
+fn processes_with(marker: &str) -> Vec<u64> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let dir = entry.ok()?.path();
+            let cmdline = std::fs::read(dir.join("cmdline")).ok()?;
+            if !String::from_utf8_lossy(&cmdline).contains(marker) {
+                return None;
+            }
+            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            // Fields after the command's closing parenthesis; utime is the 14th field overall.
+            let after = &stat[stat.rfind(')')? + 2..];
+            after.split(' ').nth(11)?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn killing_the_grader_kills_the_students_it_was_running() {
+    let _machine = shared();
+    let ws = workspace();
+    let marker = format!("spin-{}", std::process::id());
+    let mut grader = std::process::Command::new(env!("CARGO_BIN_EXE_treegrade"))
+        .args(["check", "--submission"])
+        .arg(&ws.submission)
+        .args(["--", "python3", "-u", "spin_forever.py", &marker])
+        .current_dir(repo())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // Wait until the student spins (a third of a second of CPU): it has been
+    // served its first search, so only the grader's death can stop it now.
+    let spinning = || processes_with(&marker).iter().any(|&ticks| ticks >= 30);
+    while !spinning() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(spinning(), "the student program spins");
+    grader.kill().unwrap();
+    grader.wait().unwrap();
+    let killed = Instant::now();
+    while !processes_with(&marker).is_empty() && killed.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(processes_with(&marker).is_empty(), "the student outlived the grader");
+}

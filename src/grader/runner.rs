@@ -124,8 +124,9 @@ pub struct RunningProgram {
 }
 
 impl RunningProgram {
-    /// Starts the program in its own process group with exactly `spec.env`,
-    /// through the sandbox's trampoline when `spec.policy` asks for one.
+    /// Starts the program in its own process group (its own session through
+    /// the trampoline) with exactly `spec.env`, through the sandbox's
+    /// trampoline when `spec.policy` asks for one.
     pub fn start(spec: &ProgramSpec) -> io::Result<RunningProgram> {
         let (program, args) = spec
             .command
@@ -150,8 +151,12 @@ impl RunningProgram {
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        if spec.policy.is_none() {
+            // The trampoline makes its own session (and so its own group);
+            // a program started directly gets a group of its own here.
+            command.process_group(0);
+        }
         let mut child = {
             // Registered before any orphan sweep can see it (see `reap_orphans`).
             let mut spawned = spawned_children();

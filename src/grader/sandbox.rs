@@ -126,6 +126,17 @@ impl Limits {
         }
     }
 
+    /// No limits at all (`--sandbox off`): setting them changes nothing.
+    pub fn unlimited() -> Limits {
+        Limits {
+            cpu_seconds: u64::MAX,
+            memory_mb: u64::MAX,
+            file_size_mb: u64::MAX,
+            open_files: u64::MAX,
+            processes: None,
+        }
+    }
+
     /// Limits of a build: compilers need more memory, files and processes.
     pub fn for_build(time_limit: Duration) -> Limits {
         Limits {
@@ -168,6 +179,21 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// The policy of `--sandbox off`: no confinement, but the program still
+    /// gets a session of its own (no controlling terminal, so no keystrokes
+    /// pushed into the instructor's shell) and dies with the grader.
+    pub fn session_only(helper: PathBuf) -> Policy {
+        Policy {
+            helper,
+            limits: Limits::unlimited(),
+            user_namespace: false,
+            isolate_network: false,
+            block_tcp: false,
+            fs: None,
+            run_as: None,
+        }
+    }
+
     /// The policy as the trampoline's argument.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a policy is plain data")
@@ -517,7 +543,7 @@ impl Sandbox {
         };
         setup().map_err(|error| format!("cannot prepare the scratch folder {}: {error}", scratch.path().display()))?;
         let helper = self.helper.clone().filter(|_| layers.resource_limits);
-        let run = helper.as_ref().map(|helper| Policy {
+        let run = helper.as_ref().filter(|_| self.mode != SandboxMode::Off).map(|helper| Policy {
             helper: helper.clone(),
             limits: Limits {
                 processes: Some(Limits::PROCESSES).filter(|_| layers.process_limit),
@@ -550,6 +576,8 @@ impl Sandbox {
             }),
             _ => None,
         };
+        // Off: no confinement, but a session of its own and death with the grader.
+        let run = run.or_else(|| self.helper.clone().map(Policy::session_only));
         Ok(Prepared { layers, home, kits, run, build, _scratch: scratch })
     }
 }
@@ -751,6 +779,10 @@ fn setup_error(layer: &'static str) -> impl Fn(String) -> SetupError {
 /// describes. Call it only in a fresh single-threaded process (the
 /// trampoline): namespaces and user switches apply to the calling thread.
 pub fn apply(policy: &Policy) -> Result<(), SetupError> {
+    let grader = rustix::process::getppid();
+    // A session of its own: no controlling terminal (no TIOCSTI into the
+    // instructor's shell), and a process group the runner kills as a whole.
+    rustix::process::setsid().map_err(|error| format!("setsid: {error}")).map_err(setup_error("own session"))?;
     set_limits(&policy.limits).map_err(setup_error("resource limits"))?;
     if policy.user_namespace {
         enter_user_namespace().map_err(setup_error("user namespace"))?;
@@ -772,15 +804,30 @@ pub fn apply(policy: &Policy) -> Result<(), SetupError> {
     if let Some(id) = policy.run_as {
         become_user(id).map_err(setup_error("separate user"))?;
     }
+    // Last: a change of user clears the parent-death signal.
+    die_with(grader).map_err(setup_error("own session"))
+}
+
+/// Asks the kernel to kill this process when the grader (its parent) dies,
+/// so a killed grader leaves no student running; if the grader is already
+/// gone, stops at once.
+fn die_with(grader: Option<rustix::process::Pid>) -> Result<(), String> {
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+        .map_err(|error| format!("prctl(PR_SET_PDEATHSIG): {error}"))?;
+    if rustix::process::getppid() != grader {
+        return Err("the grader is gone".to_string());
+    }
     Ok(())
 }
 
 fn set_limits(limits: &Limits) -> Result<(), String> {
     use rustix::process::Resource;
     const MIB: u64 = 1 << 20;
-    lower_limit(Resource::Cpu, limits.cpu_seconds, limits.cpu_seconds + 1)?;
-    lower_limit(Resource::Data, limits.memory_mb * MIB, limits.memory_mb * MIB)?;
-    lower_limit(Resource::Fsize, limits.file_size_mb * MIB, limits.file_size_mb * MIB)?;
+    let memory = limits.memory_mb.saturating_mul(MIB);
+    let file_size = limits.file_size_mb.saturating_mul(MIB);
+    lower_limit(Resource::Cpu, limits.cpu_seconds, limits.cpu_seconds.saturating_add(1))?;
+    lower_limit(Resource::Data, memory, memory)?;
+    lower_limit(Resource::Fsize, file_size, file_size)?;
     lower_limit(Resource::Nofile, limits.open_files, limits.open_files)?;
     lower_limit(Resource::Core, 0, 0)
 }
