@@ -474,15 +474,16 @@ fn strict_through_the_command_line() {
         assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
         assert!(stderr.contains(&missing[0]), "{stderr}");
     }
-    if rustix::process::getuid().is_root() {
-        // A folder only root can read leaves no room for the dedicated user.
+    if missing.is_empty() {
+        // A folder only its owner can read changes nothing: the program gets a private copy.
         let private = tempfile::tempdir().unwrap();
         std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
         std::fs::copy(repo().join("reference/python/search.py"), private.path().join("search.py")).unwrap();
+        std::fs::set_permissions(private.path().join("search.py"), std::fs::Permissions::from_mode(0o600)).unwrap();
         let output = check().arg(private.path()).output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("separate user (other users cannot read the submission folder"), "{stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.lines().next().unwrap().contains("[sandbox strict: "), "{stdout}");
     }
 }
 
@@ -588,4 +589,32 @@ fn killing_the_grader_kills_the_students_it_was_running() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(processes_with(&marker).is_empty(), "the student outlived the grader");
+}
+
+#[test]
+fn a_private_file_or_folder_never_turns_the_separate_user_off() {
+    let _machine = shared();
+    let ws = workspace();
+    // A submission under a mode-0700 folder, holding a mode-0600 file.
+    let private = ws.root.path().join("private");
+    let submission = private.join("student");
+    std::fs::create_dir_all(&submission).unwrap();
+    for file in ["client.py", "identity.py"] {
+        std::fs::copy(ws.submission.join(file), submission.join(file)).unwrap();
+    }
+    std::fs::write(submission.join("notes.txt"), "mine").unwrap();
+    std::fs::set_permissions(submission.join("notes.txt"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let moved = Workspace { submission, ..ws };
+    let graded = grade_hostile(&moved, "identity.py", &[]);
+    graded.assert_others_pass(&[]);
+    let stderr = graded.all_stderr();
+    assert!(stderr.contains("copy mode 700"), "the copy is private: {stderr}");
+    if layers().root {
+        assert!(graded.report.sandbox.separate_user, "{}", graded.text);
+        let uid = graded.printed_uid().expect("the program printed its uid");
+        assert!(uid >= treegrade::grader::sandbox::DEDICATED_ID_BASE, "ran as uid {uid}");
+        assert!(stderr.contains("shadow: denied"), "{stderr}");
+        assert!(stderr.contains(&format!("owned by {uid}")), "the copy belongs to the sandbox user: {stderr}");
+    }
 }

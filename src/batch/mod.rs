@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
+use crate::grader::scratch::{PathError, SKIPPED_FOLDERS};
 use crate::grader::{NotGradable, Target, grade_sandboxed};
 use gradebook::StoredResult;
 
@@ -262,18 +263,9 @@ fn grade_one(
             return (stored, Some(rendered));
         }
     }
-    let outcome = tempfile::Builder::new()
-        .prefix("treegrade-scratch-")
-        .tempdir()
-        .map_err(|error| NotGradable(format!("cannot make a scratch folder: {error}")))
-        .and_then(|scratch| {
-            let copy = scratch.path().join(&submission.student);
-            copy_submission(&submission.dir, &copy)
-                .map_err(|error| NotGradable(format!("cannot copy the submission: {error}")))?;
-            // Reports and messages name the student, not the scratch copy.
-            let target = Target { dir: copy, command: None, name: Some(submission.student.clone()) };
-            grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox)
-        });
+    // The sandbox grades a private copy of the folder; reports name the student.
+    let target = Target { dir: submission.dir.clone(), command: None, name: Some(submission.student.clone()) };
+    let outcome = grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox);
     let elapsed = started.elapsed();
     match outcome {
         Ok(report) => {
@@ -286,41 +278,6 @@ fn grade_one(
                 StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed);
             (stored, Some(rendered))
         }
-    }
-}
-
-/// Folders a copy leaves out: build output, caches and version control.
-const SKIPPED_FOLDERS: [&str; 4] = ["target", "__pycache__", ".git", "node_modules"];
-
-/// Copies a submission's regular files; symbolic links are not followed.
-/// An error names the file or folder it is about.
-fn copy_submission(from: &Path, to: &Path) -> Result<(), PathError> {
-    std::fs::create_dir_all(to).map_err(|e| PathError::new("create", to, e))?;
-    for entry in std::fs::read_dir(from).map_err(|e| PathError::new("list", from, e))? {
-        let entry = entry.map_err(|e| PathError::new("list", from, e))?;
-        let kind = entry.file_type().map_err(|e| PathError::new("inspect", &entry.path(), e))?;
-        let name = entry.file_name();
-        if kind.is_dir() && !SKIPPED_FOLDERS.contains(&name.to_string_lossy().as_ref()) {
-            copy_submission(&entry.path(), &to.join(&name))?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), to.join(&name)).map_err(|e| PathError::new("copy", &entry.path(), e))?;
-        }
-    }
-    Ok(())
-}
-
-/// An I/O error with what was being done and to which path.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot {action} {}: {source}", path.display())]
-pub struct PathError {
-    action: &'static str,
-    path: PathBuf,
-    source: std::io::Error,
-}
-
-impl PathError {
-    fn new(action: &'static str, path: &Path, source: std::io::Error) -> PathError {
-        PathError { action, path: path.to_path_buf(), source }
     }
 }
 

@@ -13,6 +13,7 @@ pub mod plan;
 pub mod protocol;
 pub mod runner;
 pub mod sandbox;
+pub mod scratch;
 pub mod session;
 pub mod submission;
 pub mod usage;
@@ -96,6 +97,9 @@ pub fn grade_sandboxed(
             protected,
         })
         .map_err(NotGradable)?;
+    // The program and its build see the staged copy, never the original folder.
+    let dir = prepared.submission.clone();
+    provide_rust_kit(&dir, &prepared).map_err(|error| NotGradable(error.to_string()))?;
     let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
     let records = match build {
         Some(Err(failure)) => vec![build_failure_record(&failure); tests.len()],
@@ -156,6 +160,17 @@ fn serve_public_then_hidden(
         }
     }
     records.into_iter().map(|record| record.expect("every test is served once")).collect()
+}
+
+/// A Rust submission builds against the kit in its `kit` folder; where the
+/// copy has none (a link, say, which staging does not follow), the grader's
+/// own kit is put there.
+fn provide_rust_kit(dir: &Path, prepared: &sandbox::Prepared) -> Result<(), scratch::PathError> {
+    if !dir.join("Cargo.toml").is_file() || dir.join("kit").exists() {
+        return Ok(());
+    }
+    let owner = prepared.run.as_ref().and_then(|policy| policy.run_as);
+    scratch::stage(&prepared.kits.join("rust"), &dir.join("kit"), owner)
 }
 
 fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {

@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -40,6 +40,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+use super::scratch::{self, Scratch};
 
 /// The hidden subcommand of the treegrade binary that applies a policy and `exec`s.
 pub const TRAMPOLINE_SUBCOMMAND: &str = "__sandbox-exec";
@@ -491,25 +493,23 @@ pub struct Prepared {
     pub run: Option<Policy>,
     /// The policy of the build (`None`: start it directly).
     pub build: Option<Policy>,
+    /// The submission as the program sees it: a private copy in the scratch
+    /// folder (owned by the dedicated user when there is one), so that file
+    /// modes and parent folders of the original never decide the sandbox.
+    pub submission: PathBuf,
     /// Owns the scratch folder.
-    _scratch: tempfile::TempDir,
+    _scratch: Scratch,
 }
 
 impl Sandbox {
     /// Probes (once), decides the layers of this run and prepares its scratch
     /// folder. Refuses, naming the missing layers, in strict mode.
     pub fn prepare(&self, plan: &RunPlan<'_>) -> Result<Prepared, String> {
-        let mut layers = match self.mode {
+        let layers = match self.mode {
             SandboxMode::Off => Layers { subreaper: become_subreaper(), ..Layers::built_in(SandboxMode::Off) },
             _ => self.probe(),
         };
         let dedicated = layers.separate_user.then(dedicated_id);
-        if let (Some(_), Some(why)) = (dedicated, unreadable_by_others(plan.submission)) {
-            layers.separate_user = false;
-            layers.process_limit = false;
-            layers.notes.push(format!("separate user: {why}; make it readable by all users to use one"));
-            layers.notes.push(ROOT_NEEDS_SEPARATE_USER.to_string());
-        }
         if self.mode == SandboxMode::Strict {
             let missing = layers.missing();
             if !missing.is_empty() {
@@ -521,10 +521,9 @@ impl Sandbox {
             }
         }
         let run_as = dedicated.filter(|_| layers.separate_user);
-        let scratch = tempfile::Builder::new()
-            .prefix("treegrade-run-")
-            .tempdir()
-            .map_err(|error| format!("cannot make a scratch folder: {error}"))?;
+        let scratch = Scratch::new("run").map_err(|error| format!("cannot make a scratch folder: {error}"))?;
+        let submission = scratch.path().join("submission");
+        scratch::stage(plan.submission, &submission, run_as).map_err(|error| error.to_string())?;
         let home = scratch.path().join("home");
         let kits = match run_as {
             Some(_) => scratch.path().join("kits"),
@@ -555,7 +554,7 @@ impl Sandbox {
             // Landlock adds TCP rules where it exists; the network namespace never depends on it.
             block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
             fs: layers.filesystem_isolation.then(|| FsRules {
-                read: existing([vec![plan.submission.to_path_buf(), kits.clone()], toolchain_paths()].concat()),
+                read: existing([vec![submission.clone(), kits.clone()], toolchain_paths()].concat()),
                 read_write: existing(vec![home.clone(), PathBuf::from("/dev/null")]),
             }),
             run_as,
@@ -571,14 +570,14 @@ impl Sandbox {
                 // the dedicated user cannot enter: builds keep the grader's user.
                 run_as: None,
                 user_namespace: run.user_namespace,
-                fs: run.fs.as_ref().map(|_| build_fs_rules(plan, &home)),
+                fs: run.fs.as_ref().map(|_| build_fs_rules(plan, &submission, scratch.path(), &home)),
                 ..run.clone()
             }),
             _ => None,
         };
         // Off: no confinement, but a session of its own and death with the grader.
         let run = run.or_else(|| self.helper.clone().map(Policy::session_only));
-        Ok(Prepared { layers, home, kits, run, build, _scratch: scratch })
+        Ok(Prepared { layers, home, kits, run, build, submission, _scratch: scratch })
     }
 }
 
@@ -592,44 +591,6 @@ pub fn dedicated_id() -> u32 {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let counter = NEXT.fetch_add(1, Ordering::Relaxed) & 0xff;
     DEDICATED_ID_BASE + (((std::process::id() & 0x3f_ffff) << 8) | counter)
-}
-
-/// Why another user could not read `dir` (its files, or a folder on the way), if so.
-fn unreadable_by_others(dir: &Path) -> Option<String> {
-    for ancestor in dir.ancestors().skip(1) {
-        match std::fs::metadata(ancestor) {
-            Ok(meta) if meta.mode() & 0o001 == 0 => {
-                return Some(format!(
-                    "other users cannot enter {} (mode {:o})",
-                    ancestor.display(),
-                    meta.mode() & 0o777
-                ));
-            }
-            Ok(_) => {}
-            Err(error) => return Some(format!("cannot inspect {}: {error}", ancestor.display())),
-        }
-    }
-    let mode = std::fs::metadata(dir).map(|meta| meta.mode()).unwrap_or(0);
-    if mode & 0o005 != 0o005 {
-        return Some(format!(
-            "other users cannot read the submission folder {} (mode {:o})",
-            dir.display(),
-            mode & 0o777
-        ));
-    }
-    let entries = std::fs::read_dir(dir).ok()?;
-    for entry in entries.flatten() {
-        let Ok(meta) = entry.metadata() else { continue };
-        let needed = if meta.is_dir() { 0o005 } else { 0o004 };
-        if (meta.is_file() || meta.is_dir()) && meta.mode() & needed != needed {
-            return Some(format!(
-                "other users cannot read {} (mode {:o})",
-                entry.path().display(),
-                meta.mode() & 0o777
-            ));
-        }
-    }
-    None
 }
 
 /// Copies a small folder (the kits) so that everyone can read it.
@@ -707,21 +668,25 @@ pub fn toolchain_paths() -> Vec<PathBuf> {
 /// submissions beside this one (it needs the toolchain and whatever path
 /// dependencies the submission names), and writes only the submission folder
 /// (`target/`) and the scratch folder.
-fn build_fs_rules(plan: &RunPlan<'_>, home: &Path) -> FsRules {
+/// A build reads everything but the assignment, the other students beside
+/// the original submission and the other grading runs beside this one's
+/// scratch folder; it writes only its staged copy and its home.
+fn build_fs_rules(plan: &RunPlan<'_>, staged: &Path, scratch: &Path, home: &Path) -> FsRules {
     let real = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let submission = real(plan.submission);
     let mut protected: Vec<PathBuf> = plan.protected.iter().map(|path| real(path)).collect();
-    if let Some(parent) = submission.parent()
-        && let Ok(entries) = std::fs::read_dir(parent)
-    {
-        protected.extend(entries.flatten().map(|entry| entry.path()).filter(|path| *path != submission));
+    for own in [real(plan.submission), real(scratch)] {
+        if let Some(parent) = own.parent()
+            && let Ok(entries) = std::fs::read_dir(parent)
+        {
+            protected.extend(entries.flatten().map(|entry| entry.path()).filter(|path| *path != own));
+        }
     }
-    let keep = [submission];
+    let keep = [real(scratch)];
     let mut read = Vec::new();
     readable_except(Path::new("/"), &protected, &keep, &mut read);
     FsRules {
         read: existing([read, vec![plan.kits.to_path_buf()]].concat()),
-        read_write: existing(vec![plan.submission.to_path_buf(), home.to_path_buf(), PathBuf::from("/dev/null")]),
+        read_write: existing(vec![staged.to_path_buf(), home.to_path_buf(), PathBuf::from("/dev/null")]),
     }
 }
 

@@ -89,6 +89,11 @@ pub fn write_kits() -> io::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new().prefix("treegrade-kits-").tempdir()?;
     std::fs::create_dir_all(dir.path().join("python"))?;
     std::fs::write(dir.path().join("python/treegrade_kit.py"), PYTHON_KIT)?;
+    for (file, text) in RUST_KIT {
+        let path = dir.path().join("rust").join(file);
+        std::fs::create_dir_all(path.parent().expect("kit files are in a folder"))?;
+        std::fs::write(path, text)?;
+    }
     Ok(dir)
 }
 

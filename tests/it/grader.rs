@@ -59,7 +59,8 @@ fn grade_command(command: Vec<String>, time_limit: Duration) -> GradeReport {
     let assignment = assignment(time_limit);
     let tests = plan(&assignment);
     let kits = tempfile::tempdir().unwrap();
-    let target = Target { dir: std::env::temp_dir(), command: Some(command), name: None };
+    let submission = tempfile::tempdir().unwrap();
+    let target = Target { dir: submission.path().to_path_buf(), command: Some(command), name: Some("student".into()) };
     grade(&assignment, &[0], &tests, &target, kits.path()).expect("a command is always gradable")
 }
 
