@@ -100,6 +100,7 @@ pub enum Failure {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
+    keep_memory_private();
     let cli = Cli::parse();
     if let Ok(exe) = std::env::current_exe() {
         // This binary is the sandbox's trampoline for every grading run it starts.
@@ -132,6 +133,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Makes this process non-dumpable: its memory and environment (the course's
+/// `TREEGRADE_SECRET`, the hidden tests it holds) cannot be read through
+/// `/proc/PID/mem` or `/proc/PID/environ` by a student program that runs as
+/// the same user. The trampoline's `exec` of a student program resets it.
+fn keep_memory_private() {
+    // Nothing to do where the kernel refuses: the other layers still stand.
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
 /// Writes results to stdout. A reader that went away (`treegrade solve | head`)
