@@ -57,6 +57,10 @@ pub const EXEC_FAILED_STATUS: i32 = 127;
 /// across graders running at once.
 pub const DEDICATED_ID_BASE: u32 = 1_000_000_000;
 
+/// What the memory limit does not count: there is no per-run cgroup yet.
+pub const SHARED_MEMORY_NOTE: &str =
+    "memory limit: RLIMIT_DATA counts private memory only; shared memory (MAP_SHARED) is not counted";
+
 /// Why root graders have no process limit without a dedicated user.
 const ROOT_NEEDS_SEPARATE_USER: &str = "process limit: root ignores RLIMIT_NPROC, so it needs the separate user";
 
@@ -300,6 +304,10 @@ impl Layers {
         layers.filesystem_isolation = probe.landlock_abi.is_some();
         layers.landlock_abi = probe.landlock_abi;
         layers.notes = probe.problems.clone();
+        if probe.trampoline {
+            // Said in every report, so that nobody reads more into the memory limit than it holds.
+            layers.notes.push(SHARED_MEMORY_NOTE.to_string());
+        }
         if !probe.network_namespace && layers.network_isolation {
             layers.notes.push("network isolation: TCP only, through landlock (no network namespace)".to_string());
         }
