@@ -10,12 +10,12 @@
 //! Also: `--probe` tries every layer on itself and prints what worked (JSON);
 //! `--kill-user UID` becomes that dedicated user and kills all its processes.
 
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitCode};
 
 use clap::Args;
 
-use crate::grader::sandbox::{self, EXEC_FAILED_STATUS, Policy, SETUP_FAILED_STATUS};
+use crate::grader::sandbox::{self, EXEC_FAILED_STATUS, Next, Policy, SETUP_FAILED_STATUS, TRAMPOLINE_SUBCOMMAND};
 
 /// Flags of `treegrade __sandbox-exec`.
 #[derive(Debug, Args)]
@@ -55,12 +55,40 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
     let Some((program, program_args)) = args.command.split_first() else {
         return fail(SETUP_FAILED_STATUS, "no command given after `--`");
     };
-    if let Err(error) = sandbox::apply(&policy) {
-        return fail(SETUP_FAILED_STATUS, &error.to_string());
+    match sandbox::apply(&policy) {
+        Err(error) => fail(SETUP_FAILED_STATUS, &error.to_string()),
+        Ok(Next::StartInner) => start_inner(&policy, &args.command),
+        Ok(Next::Exec) => {
+            // Only returns on failure; the environment and working folder are inherited as they are.
+            let error = Command::new(program).args(program_args).exec();
+            fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: {error}"))
+        }
     }
-    // Only returns on failure; the environment and working folder are inherited as they are.
-    let error = Command::new(program).args(program_args).exec();
-    fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: {error}"))
+}
+
+/// Runs the second stage as the first process of the new PID namespace
+/// and ends as it ends: same exit status, or the same signal.
+fn start_inner(policy: &Policy, command: &[String]) -> ExitCode {
+    let helper = match std::env::current_exe() {
+        Ok(helper) => helper,
+        Err(error) => return fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox helper: {error}")),
+    };
+    let inner = policy.inner_stage().to_json();
+    let status = Command::new(helper).args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--"]).args(command).status();
+    match status {
+        Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot start the PID namespace: {error}")),
+        Ok(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => ExitCode::from(code as u8),
+            (None, Some(signal)) => {
+                // Die of the same signal, so the grader reports it as it happened.
+                if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
+                    let _ = rustix::process::kill_process(rustix::process::getpid(), signal);
+                }
+                ExitCode::from((128 + signal) as u8)
+            }
+            (None, None) => ExitCode::from(SETUP_FAILED_STATUS as u8),
+        },
+    }
 }
 
 /// Says what failed on stderr (the report shows it) and exits with `status`.

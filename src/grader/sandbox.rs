@@ -182,6 +182,15 @@ pub struct Policy {
     pub fs: Option<FsRules>,
     /// Run as this uid and gid, with no supplementary groups (root graders only).
     pub run_as: Option<u32>,
+    /// Start the program as the first process of a PID namespace of its
+    /// own, so that every process it starts dies with it, even those that
+    /// left its session.
+    #[serde(default)]
+    pub pid_namespace: bool,
+    /// The second stage inside the PID namespace: the session, limits and
+    /// namespaces are already in place.
+    #[serde(default)]
+    pub inner: bool,
 }
 
 impl Policy {
@@ -197,6 +206,8 @@ impl Policy {
             block_tcp: false,
             fs: None,
             run_as: None,
+            pid_namespace: false,
+            inner: false,
         }
     }
 
@@ -222,6 +233,9 @@ pub struct Probe {
     pub user_namespace: bool,
     /// A new network namespace can be created.
     pub network_namespace: bool,
+    /// A new PID namespace can be created.
+    #[serde(default)]
+    pub pid_namespace: bool,
     /// The landlock ABI version, when a ruleset could be enforced.
     pub landlock_abi: Option<u32>,
     /// Root could switch to a dedicated uid and gid.
@@ -251,6 +265,9 @@ pub struct Layers {
     pub resource_limits: bool,
     /// A process-count limit (a fork bomb stops there).
     pub process_limit: bool,
+    /// The program is the first process of a PID namespace: everything it
+    /// starts dies with it, whatever the user it runs as.
+    pub pid_namespace: bool,
     /// Student programs run as a dedicated unprivileged user (root graders).
     pub separate_user: bool,
     /// No network.
@@ -282,6 +299,7 @@ impl Layers {
             scratch_folder: true,
             resource_limits: false,
             process_limit: false,
+            pid_namespace: false,
             separate_user: false,
             network_isolation: false,
             filesystem_isolation: false,
@@ -299,6 +317,7 @@ impl Layers {
         layers.resource_limits = probe.trampoline;
         layers.separate_user = probe.root && probe.separate_user;
         layers.network_namespace = probe.network_namespace;
+        layers.pid_namespace = probe.pid_namespace;
         layers.network_isolation = probe.network_namespace || probe.landlock_abi.is_some_and(|abi| abi >= 4);
         layers.process_limit = layers.separate_user || (!probe.root && probe.user_namespace);
         layers.filesystem_isolation = probe.landlock_abi.is_some();
@@ -326,6 +345,7 @@ impl Layers {
             (self.subreaper, "child subreaper"),
             (self.resource_limits, "resource limits"),
             (self.process_limit, "process limit"),
+            (self.pid_namespace, "pid namespace"),
             (self.separate_user || !self.root, "separate user"),
             (self.network_isolation, "network isolation"),
             (self.filesystem_isolation, "filesystem isolation"),
@@ -354,6 +374,9 @@ impl Layers {
         }
         if self.process_limit {
             active.push("process limit".to_string());
+        }
+        if self.pid_namespace {
+            active.push("own pids".to_string());
         }
         if self.separate_user {
             active.push("own user".to_string());
@@ -566,6 +589,8 @@ impl Sandbox {
                 read_write: existing(vec![home.clone(), PathBuf::from("/dev/null")]),
             }),
             run_as,
+            pid_namespace: layers.pid_namespace,
+            inner: false,
         });
         let build = match (&run, plan.build_time_limit) {
             (Some(run), Some(limit)) => Some(Policy {
@@ -751,18 +776,29 @@ fn setup_error(layer: &'static str) -> impl Fn(String) -> SetupError {
 /// Applies `policy` to the calling process, in the order the module
 /// describes. Call it only in a fresh single-threaded process (the
 /// trampoline): namespaces and user switches apply to the calling thread.
-pub fn apply(policy: &Policy) -> Result<(), SetupError> {
-    let grader = rustix::process::getppid();
-    // A session of its own: no controlling terminal (no TIOCSTI into the
-    // instructor's shell), and a process group the runner kills as a whole.
-    rustix::process::setsid().map_err(|error| format!("setsid: {error}")).map_err(setup_error("own session"))?;
+pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
+    // The grader, or the first stage in a PID namespace's second.
+    let parent = rustix::process::getppid();
+    if !policy.inner {
+        // A session of its own: no controlling terminal (no TIOCSTI into the
+        // instructor's shell), and a process group the runner kills as a whole.
+        rustix::process::setsid().map_err(|error| format!("setsid: {error}")).map_err(setup_error("own session"))?;
+        if policy.user_namespace {
+            enter_user_namespace().map_err(setup_error("user namespace"))?;
+        }
+        if policy.isolate_network {
+            unshare(rustix::thread::UnshareFlags::NEWNET).map_err(setup_error("network isolation"))?;
+        }
+        if policy.pid_namespace {
+            // The next child is the namespace's first process; when it dies,
+            // the kernel kills everything else in the namespace. The limits
+            // are the second stage's: this one must still start it.
+            unshare(rustix::thread::UnshareFlags::NEWPID).map_err(setup_error("pid namespace"))?;
+            die_with(parent).map_err(setup_error("own session"))?;
+            return Ok(Next::StartInner);
+        }
+    }
     set_limits(&policy.limits).map_err(setup_error("resource limits"))?;
-    if policy.user_namespace {
-        enter_user_namespace().map_err(setup_error("user namespace"))?;
-    }
-    if policy.isolate_network {
-        unshare(rustix::thread::UnshareFlags::NEWNET).map_err(setup_error("network isolation"))?;
-    }
     if let Some(processes) = policy.limits.processes {
         // After the user namespace: the count is then this sandbox's alone.
         lower_limit(rustix::process::Resource::Nproc, processes, processes).map_err(setup_error("process limit"))?;
@@ -778,7 +814,26 @@ pub fn apply(policy: &Policy) -> Result<(), SetupError> {
         become_user(id).map_err(setup_error("separate user"))?;
     }
     // Last: a change of user clears the parent-death signal.
-    die_with(grader).map_err(setup_error("own session"))
+    die_with(parent).map_err(setup_error("own session"))?;
+    Ok(Next::Exec)
+}
+
+/// What the trampoline does once [`apply`] has set up its part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Execute the student's program.
+    Exec,
+    /// Start the second stage (this binary again, with [`Policy::inner_stage`])
+    /// as the first process of the new PID namespace, and wait for it.
+    StartInner,
+}
+
+impl Policy {
+    /// The policy of the second stage, inside the PID namespace: what is left
+    /// to apply in the process that executes the program.
+    pub fn inner_stage(&self) -> Policy {
+        Policy { inner: true, pid_namespace: false, ..self.clone() }
+    }
 }
 
 /// Asks the kernel to kill this process when the grader (its parent) dies,
@@ -905,6 +960,11 @@ pub fn probe_here() -> Probe {
         Ok(()) => probe.network_namespace = true,
         Err(error) => probe.problems.push(format!("network isolation: cannot create a network namespace: {error}")),
     }
+    // Affects only the children of this process, of which the probe has none.
+    match unshare(rustix::thread::UnshareFlags::NEWPID) {
+        Ok(()) => probe.pid_namespace = true,
+        Err(error) => probe.problems.push(format!("pid namespace: cannot create a PID namespace: {error}")),
+    }
     let policy = Policy {
         helper: PathBuf::new(),
         limits: Limits::for_session(1, Duration::from_secs(1)),
@@ -913,6 +973,8 @@ pub fn probe_here() -> Probe {
         block_tcp: true,
         fs: Some(FsRules { read: vec![PathBuf::from("/")], read_write: Vec::new() }),
         run_as: None,
+        pid_namespace: false,
+        inner: false,
     };
     match restrict_with_landlock(&policy) {
         Ok(abi) => probe.landlock_abi = abi.or(Some(1)),
@@ -966,6 +1028,7 @@ mod tests {
             root: true,
             user_namespace: false,
             network_namespace: true,
+            pid_namespace: true,
             landlock_abi: Some(7),
             separate_user: true,
             problems: Vec::new(),
@@ -977,7 +1040,10 @@ mod tests {
         let mut layers = Layers::from_probe(SandboxMode::Strict, &everything());
         layers.subreaper = true;
         assert_eq!(layers.missing(), Vec::<String>::new());
-        assert_eq!(layers.summary(), "sandbox strict: limits, process limit, own user, no network, landlock v7");
+        assert_eq!(
+            layers.summary(),
+            "sandbox strict: limits, process limit, own pids, own user, no network, landlock v7"
+        );
     }
 
     #[test]
@@ -1047,6 +1113,8 @@ mod tests {
             block_tcp: true,
             fs: Some(FsRules { read: vec!["/usr".into()], read_write: vec!["/tmp/x".into()] }),
             run_as: Some(DEDICATED_ID_BASE + 5),
+            pid_namespace: true,
+            inner: false,
         };
         let back = Policy::from_json(&policy.to_json()).unwrap();
         assert_eq!(back, Policy { helper: PathBuf::new(), ..policy });
