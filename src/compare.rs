@@ -4,14 +4,7 @@
 //! reference) and the grader (a student against the reference), so both
 //! apply the same tolerance and describe a difference the same way.
 
-/// Values agree within 1e-9, relative or absolute (FORMAT.md section 4).
-pub const VALUE_TOLERANCE: f64 = 1e-9;
-
-/// Whether two root values agree within [`VALUE_TOLERANCE`].
-pub fn values_match(expected: f64, actual: f64) -> bool {
-    let difference = (expected - actual).abs();
-    difference <= VALUE_TOLERANCE || difference <= VALUE_TOLERANCE * expected.abs().max(actual.abs())
-}
+pub use crate::engine::{VALUE_TOLERANCE, values_match};
 
 /// Where two visited orders first differ.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -7,6 +7,8 @@
 //!   classic mistakes it can reproduce on purpose;
 //! - [`compare`]: value tolerance and visited-order divergence; [`points`]:
 //!   exact points, shared among tests so that every sum is exact;
+//! - [`assignment`]: the assignment model, plain data below the loader and
+//!   the grader;
 //! - [`load`]: the only place that knows YAML: tree files, `assignment.yaml`,
 //!   and writing trees back;
 //! - [`grader`]: the grading pipeline: plan, submission, sandbox, runner,
@@ -20,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod assignment;
 pub mod batch;
 pub mod cli;
 pub mod compare;

@@ -7,6 +7,7 @@
 //! thread's stack.
 
 mod fragile;
+pub mod mistakes;
 mod settings;
 
 pub use fragile::FragileComparison;
@@ -16,6 +17,15 @@ pub use settings::{Algorithm, ParseAlgorithmError, SearchSettings};
 use thiserror::Error;
 
 use crate::tree::{NodeIndex, NodeKind, Tree};
+
+/// Values agree within 1e-9, relative or absolute (FORMAT.md section 4).
+pub const VALUE_TOLERANCE: f64 = 1e-9;
+
+/// Whether two root values agree within [`VALUE_TOLERANCE`].
+pub fn values_match(expected: f64, actual: f64) -> bool {
+    let difference = (expected - actual).abs();
+    difference <= VALUE_TOLERANCE || difference <= VALUE_TOLERANCE * expected.abs().max(actual.abs())
+}
 
 /// The result of one search.
 #[derive(Clone, Debug, PartialEq)]

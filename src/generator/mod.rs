@@ -4,7 +4,7 @@
 //! Trees are made from a ChaCha stream (identical on every platform and
 //! release) seeded by the seed and the tree's index. With
 //! `discriminating`, several candidates are drawn and the first on which
-//! every known mistake (see [`crate::grader::diagnosis`]) changes the result
+//! every known mistake (see [`crate::engine::mistakes`]) changes the result
 //! is kept, so a wrong searcher cannot pass it by luck.
 
 use std::collections::BTreeMap;
@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::engine::mistakes::undetected_mistakes;
 use crate::engine::{self, Algorithm, SearchSettings};
-use crate::grader::diagnosis::undetected_mistakes;
 use crate::tree::{ChildSpec, Expectation, NodeBody, NodeKind, NodeSpec, SearchDefaults, Tree, TreeBuilder};
 
 /// How to make trees.

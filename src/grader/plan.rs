@@ -1,106 +1,20 @@
-//! What to grade: an assignment's questions and the tests they run.
+//! What to grade: each test of an assignment paired with its tree, its
+//! settings and the reference's answer.
 //!
-//! Plain data. The YAML loader fills an [`Assignment`]; [`plan_tests`] pairs
-//! each test with its tree, its settings and the reference's answer.
+//! The assignment itself is plain data ([`crate::assignment`]), filled by
+//! the YAML loader; [`plan_tests`] and [`generated_tests`] plan file tests
+//! and generated tests through one function, with the same checks.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::engine::{self, SearchOutcome, SearchSettings};
 use crate::generator::{GenOptions, generate};
-use crate::points::Points;
 use crate::tree::Tree;
 
-/// An assignment: questions worth points, and how submissions are run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Assignment {
-    /// Short name (folder name by default).
-    pub name: String,
-    /// Title for reports.
-    pub title: String,
-    /// The folder holding `assignment.yaml`.
-    pub dir: PathBuf,
-    /// Wall-clock limit per test.
-    pub time_limit: Duration,
-    /// Languages a submission may be written in, tried in order.
-    pub languages: Vec<Language>,
-    /// The questions, in report order.
-    pub questions: Vec<Question>,
-}
-
-/// How submissions in one language are recognised, built and run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Language {
-    /// `python`, `rust`, ...
-    pub name: String,
-    /// Files whose presence in a submission selects this language.
-    pub detect: Vec<String>,
-    /// Build command, run once in the submission folder.
-    pub build: Option<Vec<String>>,
-    /// Limit for the build.
-    pub build_time_limit: Duration,
-    /// Command that starts the searcher.
-    pub run: Vec<String>,
-    /// Extra environment; `{kits}` in values is replaced by the kits folder.
-    pub env: Vec<(String, String)>,
-}
-
-/// How a question's points are earned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Scoring {
-    /// Each test is worth an equal share of the points.
-    PerTest,
-    /// The points go to a question whose tests all pass (as in CS188).
-    AllOrNothing,
-}
-
-/// One question of an assignment.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Question {
-    /// Short id (`q1`), used by `-q`.
-    pub id: String,
-    /// Title for reports.
-    pub title: String,
-    /// Points the question is worth.
-    pub points: Points,
-    /// The search students implement.
-    pub algorithm: Algorithm,
-    /// Overrides each tree's `search.depth`.
-    pub depth: Option<u32>,
-    /// Overrides each tree's `search.prune_on_equal`.
-    pub prune_on_equal: Option<bool>,
-    /// How points are earned.
-    pub scoring: Scoring,
-    /// The tree files, resolved and sorted.
-    pub tests: Vec<TestFile>,
-    /// Trees generated for each student, in addition to `tests`.
-    pub generate: Option<Generated>,
-}
-
-/// A question's generated trees.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Generated {
-    /// How the trees are made (the seed is derived, see [`generated_tests`]).
-    pub options: GenOptions,
-    /// Trees per student.
-    pub count: u32,
-    /// `seed_from: student`: every student gets their own trees; otherwise
-    /// everyone gets the trees of `options.seed`.
-    pub per_student: bool,
-}
-
-/// One tree file a question runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TestFile {
-    /// Where the tree is.
-    pub path: PathBuf,
-    /// Hidden tests show students only whether they passed.
-    pub hidden: bool,
-}
+pub use crate::assignment::{Assignment, Generated, Language, Question, Scoring, TestFile};
 
 /// A test ready to run: the tree, the settings and the reference's answer.
 #[derive(Clone, Debug)]

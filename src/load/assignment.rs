@@ -19,9 +19,9 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
+use crate::assignment::{Assignment, Generated, Language, Question, Scoring, TestFile};
 use crate::engine::Algorithm;
 use crate::generator::GenOptions;
-use crate::grader::plan::{Assignment, Generated, Language, Question, Scoring, TestFile};
 use crate::points::Points;
 use crate::tree::NodeKind;
 

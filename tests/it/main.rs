@@ -7,6 +7,7 @@
 //! it takes the machine for itself at times (a fork bomb, an output flood),
 //! and CI runs it again as a normal user and without landlock.
 
+mod architecture;
 mod batch;
 mod check_cli;
 mod cli;

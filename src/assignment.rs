@@ -1,0 +1,99 @@
+//! The assignment model: questions worth points, the tests they run, and
+//! how submissions are run. Plain data, below both the loader (which fills
+//! it from `assignment.yaml`) and the grader (which plans and grades it),
+//! as [`crate::tree`] is for trees.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::engine::Algorithm;
+use crate::generator::GenOptions;
+use crate::points::Points;
+
+/// An assignment: questions worth points, and how submissions are run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assignment {
+    /// Short name (folder name by default).
+    pub name: String,
+    /// Title for reports.
+    pub title: String,
+    /// The folder holding `assignment.yaml`.
+    pub dir: PathBuf,
+    /// Wall-clock limit per test.
+    pub time_limit: Duration,
+    /// Languages a submission may be written in, tried in order.
+    pub languages: Vec<Language>,
+    /// The questions, in report order.
+    pub questions: Vec<Question>,
+}
+
+/// How submissions in one language are recognised, built and run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Language {
+    /// `python`, `rust`, ...
+    pub name: String,
+    /// Files whose presence in a submission selects this language.
+    pub detect: Vec<String>,
+    /// Build command, run once in the submission folder.
+    pub build: Option<Vec<String>>,
+    /// Limit for the build.
+    pub build_time_limit: Duration,
+    /// Command that starts the searcher.
+    pub run: Vec<String>,
+    /// Extra environment; `{kits}` in values is replaced by the kits folder.
+    pub env: Vec<(String, String)>,
+}
+
+/// How a question's points are earned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// Each test is worth an equal share of the points.
+    PerTest,
+    /// The points go to a question whose tests all pass (as in CS188).
+    AllOrNothing,
+}
+
+/// One question of an assignment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// Short id (`q1`), used by `-q`.
+    pub id: String,
+    /// Title for reports.
+    pub title: String,
+    /// Points the question is worth.
+    pub points: Points,
+    /// The search students implement.
+    pub algorithm: Algorithm,
+    /// Overrides each tree's `search.depth`.
+    pub depth: Option<u32>,
+    /// Overrides each tree's `search.prune_on_equal`.
+    pub prune_on_equal: Option<bool>,
+    /// How points are earned.
+    pub scoring: Scoring,
+    /// The tree files, resolved and sorted.
+    pub tests: Vec<TestFile>,
+    /// Trees generated for each student, in addition to `tests`.
+    pub generate: Option<Generated>,
+}
+
+/// A question's generated trees.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// How the trees are made (the seed is derived per student when grading).
+    pub options: GenOptions,
+    /// Trees per student.
+    pub count: u32,
+    /// `seed_from: student`: every student gets their own trees; otherwise
+    /// everyone gets the trees of `options.seed`.
+    pub per_student: bool,
+}
+
+/// One tree file a question runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFile {
+    /// Where the tree is.
+    pub path: PathBuf,
+    /// Hidden tests show students only whether they passed.
+    pub hidden: bool,
+}
