@@ -31,8 +31,9 @@ use treegrade::report::{Format, render};
 /// The public trees, in order; the hostile programs misbehave on the second.
 const TREES: [&str; 4] = ["aima-fig5-2.yaml", "three-bin-minimax.yaml", "tie-at-root-first-wins.yaml", "min-root.yaml"];
 
-/// Per-test wall-clock limit: short, so that hangs cost little.
-const TIME_LIMIT: Duration = Duration::from_secs(2);
+/// Per-test wall-clock limit: short, so that hangs cost little, and long
+/// enough for an interpreter to start on a loaded 2-core machine.
+const TIME_LIMIT: Duration = Duration::from_secs(4);
 
 /// In the hidden test file and in another student's folder: must never reach a report.
 const HIDDEN_SECRET: &str = "HIDDEN-TEST-SECRET-7f3a9c";
@@ -260,7 +261,7 @@ fn an_infinite_loop_times_out_and_the_rest_is_graded() {
     let ws = workspace();
     let graded = grade_hostile(&ws, "infinite_loop.py", &[]);
     assert_eq!(graded.attacked().status, TestStatus::Error(FailureKind::TimedOut), "{}", graded.text);
-    assert!(reason(graded.attacked()).contains("did not answer within 2 s"), "{}", graded.text);
+    assert!(reason(graded.attacked()).contains("did not answer within 4 s"), "{}", graded.text);
     graded.assert_others_pass(&[1]);
     assert_prompt(&graded, 1);
 }
@@ -616,5 +617,37 @@ fn a_private_file_or_folder_never_turns_the_separate_user_off() {
         assert!(uid >= treegrade::grader::sandbox::DEDICATED_ID_BASE, "ran as uid {uid}");
         assert!(stderr.contains("shadow: denied"), "{stderr}");
         assert!(stderr.contains(&format!("owned by {uid}")), "the copy belongs to the sandbox user: {stderr}");
+    }
+}
+
+#[test]
+fn unix_sockets_outside_the_sandbox_are_out_of_reach() {
+    let _machine = shared();
+    let ws = workspace();
+    let path = ws.outside.join("server.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let graded = grade_hostile(&ws, "unix_socket.py", &[path.display().to_string()]);
+    graded.assert_others_pass(&[]);
+    let stderr = graded.all_stderr();
+    if graded.report.sandbox.syscall_filter {
+        assert!(stderr.contains("unix socket: refused"), "{stderr}");
+        assert!(listener.accept().is_err(), "nothing connected to the server");
+    } else {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI machines allow seccomp filters");
+    }
+}
+
+#[test]
+fn shared_memory_does_not_escape_the_memory_limit() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "shared_memory.py", &[]);
+    let stderr = graded.all_stderr();
+    assert!(!stderr.contains("shared memory: got"), "{stderr}");
+    if graded.report.sandbox.syscall_filter {
+        graded.assert_others_pass(&[]);
+        assert!(stderr.contains("shared memory: refused"), "{stderr}");
     }
 }

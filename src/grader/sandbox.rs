@@ -191,6 +191,11 @@ pub struct Policy {
     /// namespaces are already in place.
     #[serde(default)]
     pub inner: bool,
+    /// A seccomp filter: no Unix-domain sockets (which could reach servers
+    /// or other students outside the sandbox), no anonymous shared memory
+    /// (which the memory limit does not count), no `TIOCSTI`.
+    #[serde(default)]
+    pub syscall_filter: bool,
 }
 
 impl Policy {
@@ -208,6 +213,7 @@ impl Policy {
             run_as: None,
             pid_namespace: false,
             inner: false,
+            syscall_filter: false,
         }
     }
 
@@ -236,6 +242,9 @@ pub struct Probe {
     /// A new PID namespace can be created.
     #[serde(default)]
     pub pid_namespace: bool,
+    /// A seccomp filter can be installed.
+    #[serde(default)]
+    pub syscall_filter: bool,
     /// The landlock ABI version, when a ruleset could be enforced.
     pub landlock_abi: Option<u32>,
     /// Root could switch to a dedicated uid and gid.
@@ -268,6 +277,8 @@ pub struct Layers {
     /// The program is the first process of a PID namespace: everything it
     /// starts dies with it, whatever the user it runs as.
     pub pid_namespace: bool,
+    /// A seccomp filter: no Unix-domain sockets, no anonymous shared memory.
+    pub syscall_filter: bool,
     /// Student programs run as a dedicated unprivileged user (root graders).
     pub separate_user: bool,
     /// No network.
@@ -300,6 +311,7 @@ impl Layers {
             resource_limits: false,
             process_limit: false,
             pid_namespace: false,
+            syscall_filter: false,
             separate_user: false,
             network_isolation: false,
             filesystem_isolation: false,
@@ -318,6 +330,7 @@ impl Layers {
         layers.separate_user = probe.root && probe.separate_user;
         layers.network_namespace = probe.network_namespace;
         layers.pid_namespace = probe.pid_namespace;
+        layers.syscall_filter = probe.syscall_filter;
         layers.network_isolation = probe.network_namespace || probe.landlock_abi.is_some_and(|abi| abi >= 4);
         layers.process_limit = layers.separate_user || (!probe.root && probe.user_namespace);
         layers.filesystem_isolation = probe.landlock_abi.is_some();
@@ -346,6 +359,7 @@ impl Layers {
             (self.resource_limits, "resource limits"),
             (self.process_limit, "process limit"),
             (self.pid_namespace, "pid namespace"),
+            (self.syscall_filter, "syscall filter"),
             (self.separate_user || !self.root, "separate user"),
             (self.network_isolation, "network isolation"),
             (self.filesystem_isolation, "filesystem isolation"),
@@ -377,6 +391,9 @@ impl Layers {
         }
         if self.pid_namespace {
             active.push("own pids".to_string());
+        }
+        if self.syscall_filter {
+            active.push("no unix sockets".to_string());
         }
         if self.separate_user {
             active.push("own user".to_string());
@@ -591,6 +608,7 @@ impl Sandbox {
             run_as,
             pid_namespace: layers.pid_namespace,
             inner: false,
+            syscall_filter: layers.syscall_filter,
         });
         let build = match (&run, plan.build_time_limit) {
             (Some(run), Some(limit)) => Some(Policy {
@@ -815,7 +833,43 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
     }
     // Last: a change of user clears the parent-death signal.
     die_with(parent).map_err(setup_error("own session"))?;
+    if policy.syscall_filter {
+        deny_escape_syscalls().map_err(setup_error("syscall filter"))?;
+    }
     Ok(Next::Exec)
+}
+
+/// Installs a seccomp filter on this process and everything it starts:
+/// `socket(AF_UNIX)` fails (a search needs no Unix sockets, and a pathname
+/// socket could reach a server or another student outside the sandbox),
+/// `memfd_create` and anonymous `MAP_SHARED` mappings fail (shared memory
+/// escapes the memory limit), and so does `ioctl(TIOCSTI)`.
+fn deny_escape_syscalls() -> Result<(), String> {
+    use seccompiler::{
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+        TargetArch,
+    };
+    let condition = |arg: u8, op: SeccompCmpOp, value: u64| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+    };
+    let rule = |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(|e| e.to_string());
+    let shared_anonymous = (libc::MAP_SHARED | libc::MAP_ANONYMOUS) as u64;
+    let rules = vec![
+        (libc::SYS_socket, vec![rule(vec![condition(0, SeccompCmpOp::Eq, libc::AF_UNIX as u64)?])?]),
+        (libc::SYS_memfd_create, Vec::new()),
+        (libc::SYS_mmap, vec![rule(vec![condition(3, SeccompCmpOp::MaskedEq(shared_anonymous), shared_anonymous)?])?]),
+        (libc::SYS_ioctl, vec![rule(vec![condition(1, SeccompCmpOp::Eq, libc::TIOCSTI)?])?]),
+    ];
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())?;
+    let filter = SeccompFilter::new(
+        rules.into_iter().collect(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let program: BpfProgram = filter.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?;
+    seccompiler::apply_filter(&program).map_err(|e| e.to_string())
 }
 
 /// What the trampoline does once [`apply`] has set up its part.
@@ -975,6 +1029,7 @@ pub fn probe_here() -> Probe {
         run_as: None,
         pid_namespace: false,
         inner: false,
+        syscall_filter: false,
     };
     match restrict_with_landlock(&policy) {
         Ok(abi) => probe.landlock_abi = abi.or(Some(1)),
@@ -985,6 +1040,10 @@ pub fn probe_here() -> Probe {
             Ok(()) => probe.separate_user = true,
             Err(error) => probe.problems.push(format!("separate user: {error}")),
         }
+    }
+    match rustix::thread::set_no_new_privs(true).map_err(|e| e.to_string()).and_then(|()| deny_escape_syscalls()) {
+        Ok(()) => probe.syscall_filter = true,
+        Err(error) => probe.problems.push(format!("syscall filter: seccomp: {error}")),
     }
     probe
 }
@@ -1029,6 +1088,7 @@ mod tests {
             user_namespace: false,
             network_namespace: true,
             pid_namespace: true,
+            syscall_filter: true,
             landlock_abi: Some(7),
             separate_user: true,
             problems: Vec::new(),
@@ -1042,7 +1102,7 @@ mod tests {
         assert_eq!(layers.missing(), Vec::<String>::new());
         assert_eq!(
             layers.summary(),
-            "sandbox strict: limits, process limit, own pids, own user, no network, landlock v7"
+            "sandbox strict: limits, process limit, own pids, no unix sockets, own user, no network, landlock v7"
         );
     }
 
@@ -1115,6 +1175,7 @@ mod tests {
             run_as: Some(DEDICATED_ID_BASE + 5),
             pid_namespace: true,
             inner: false,
+            syscall_filter: true,
         };
         let back = Policy::from_json(&policy.to_json()).unwrap();
         assert_eq!(back, Policy { helper: PathBuf::new(), ..policy });
