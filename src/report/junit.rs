@@ -4,12 +4,14 @@
 //! (Jenkins xunit's, Ant's, pytest's `xunit2`): `testsuites` and `testsuite`
 //! carry `name`, `tests`, `failures`, `errors`, `skipped` and `time`;
 //! `testcase` carries `name`, `classname` and `time`. Every text goes through
-//! [`xml_text`], so no student text can make the file unparseable.
+//! [`escape`] (student text was already made safe to show where it entered
+//! the report), so no student text can make the file unparseable.
 
 use std::fmt::Write as _;
 
 use super::{details_plain, visible_reason};
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::render::escape;
 
 /// The JUnit XML of a grading run.
 pub fn render(report: &GradeReport) -> String {
@@ -18,7 +20,7 @@ pub fn render(report: &GradeReport) -> String {
     let _ = writeln!(
         out,
         "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{}\">",
-        xml_text(&format!("treegrade {}", report.assignment)),
+        escape(&format!("treegrade {}", report.assignment)),
         count(|_| true),
         count(is_failure),
         count(is_error),
@@ -37,7 +39,7 @@ fn suite(out: &mut String, report: &GradeReport, question: &QuestionResult) {
     let _ = writeln!(
         out,
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\">",
-        xml_text(&format!("{} {}", question.id, question.title)),
+        escape(&format!("{} {}", question.id, question.title)),
         question.tests.len(),
         count(is_failure),
         count(is_error),
@@ -53,8 +55,8 @@ fn case(out: &mut String, classname: &str, test: &TestResult) {
     let _ = write!(
         out,
         "    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
-        xml_text(&test.name),
-        xml_text(classname),
+        escape(&test.name),
+        escape(classname),
         seconds(test.elapsed_ms)
     );
     if test.status == TestStatus::Passed && test.stderr.is_empty() {
@@ -67,13 +69,13 @@ fn case(out: &mut String, classname: &str, test: &TestResult) {
         let _ = writeln!(
             out,
             "      <{element} message=\"{}\" type=\"{}\">{}</{element}>",
-            xml_text(&visible_reason(test).unwrap_or_default()),
+            escape(&visible_reason(test).unwrap_or_default()),
             status_type(test.status),
-            xml_text(&details_plain(test))
+            escape(&details_plain(test))
         );
     }
     if !test.stderr.is_empty() {
-        let _ = writeln!(out, "      <system-err>{}</system-err>", xml_text(&test.stderr));
+        let _ = writeln!(out, "      <system-err>{}</system-err>", escape(&test.stderr));
     }
     out.push_str("    </testcase>\n");
 }
@@ -97,40 +99,5 @@ fn status_type(status: TestStatus) -> String {
             serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
         }
         _ => "wrong-answer".to_string(),
-    }
-}
-
-/// Text escaped for an XML attribute or element: markup characters as
-/// entities, and any character XML 1.0 cannot carry (student text is escaped
-/// where it enters the report, this is the last line of defence) as `\u{..}`.
-fn xml_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' | '\t' => out.push(c),
-            '\r' => out.push_str("&#13;"),
-            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xml_text_escapes_markup_and_characters_xml_cannot_carry() {
-        assert_eq!(xml_text("a<b>&\"c\"'"), "a&lt;b&gt;&amp;&quot;c&quot;&apos;");
-        assert_eq!(xml_text("]]>\u{0}\u{1b}\u{fffe}"), "]]&gt;\\u{0}\\u{1b}\\u{fffe}");
-        assert_eq!(xml_text("line\nnext\tx"), "line\nnext\tx");
     }
 }
