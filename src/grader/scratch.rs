@@ -47,8 +47,11 @@ impl Drop for Scratch {
     }
 }
 
-/// Folders a copy leaves out: build output, caches and version control.
-pub const SKIPPED_FOLDERS: [&str; 4] = ["target", "__pycache__", ".git", "node_modules"];
+/// Folders a copy leaves out: build output, caches, virtual environments
+/// and version control (a student checking a project folder often has a
+/// `.venv` of thousands of files beside the code).
+pub const SKIPPED_FOLDERS: [&str; 9] =
+    ["target", "__pycache__", ".git", "node_modules", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache"];
 
 /// An I/O error with what was being done and to which path.
 #[derive(Debug, thiserror::Error)]
@@ -93,8 +96,12 @@ struct Budget {
 }
 
 fn too_large(from: &Path) -> PathError {
-    let message =
-        format!("a submission holds at most {MAX_STAGED_ENTRIES} files and folders and {} MiB", MAX_STAGED_BYTES >> 20);
+    let message = format!(
+        "a submission holds at most {MAX_STAGED_ENTRIES} files and folders and {} MiB; \
+         leave out data and build output ({} are left out already)",
+        MAX_STAGED_BYTES >> 20,
+        SKIPPED_FOLDERS.join(", ")
+    );
     PathError::new("copy the submission", from, io::Error::new(io::ErrorKind::FileTooLarge, message))
 }
 
@@ -217,5 +224,21 @@ mod tests {
         let scratch = Scratch::new("test").unwrap();
         let error = stage(source.path(), &scratch.path().join("copy"), None).unwrap_err();
         assert!(error.to_string().contains("at most"), "{error}");
+    }
+
+    #[test]
+    fn virtual_environments_and_build_output_are_not_copied() {
+        let source = tempfile::tempdir().unwrap();
+        std::fs::write(source.path().join("search.py"), "print(1)").unwrap();
+        for skipped in [".venv/lib", "target/release", ".git/objects"] {
+            std::fs::create_dir_all(source.path().join(skipped)).unwrap();
+            std::fs::write(source.path().join(skipped).join("f"), "x").unwrap();
+        }
+        let scratch = Scratch::new("test").unwrap();
+        let copy = scratch.path().join("copy");
+        stage(source.path(), &copy, None).unwrap();
+        let names: Vec<String> =
+            std::fs::read_dir(&copy).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["search.py"]);
     }
 }
