@@ -317,7 +317,7 @@ fn parsing_is_pure_and_matches_the_file_wrapper() {
 fn the_cs188_suite_is_reproduced() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cs188");
     if !root.is_dir() {
-        println!("note: {} is absent; the CS188 suite is not checked (the fixtures still are)", root.display());
+        crate::common::unavailable(&format!("the CS188 suite at {}", root.display()));
         return;
     }
     let mut total = 0;

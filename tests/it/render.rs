@@ -274,7 +274,7 @@ fn assert_non_trivial_png(png: &Path) {
 #[test]
 fn pages_render_in_a_real_browser() {
     if !Path::new("/usr/bin/chromium").exists() {
-        eprintln!("note: /usr/bin/chromium is missing; the browser check is skipped (apt-get install chromium)");
+        crate::common::unavailable("/usr/bin/chromium (apt-get install chromium)");
         return;
     }
     let scratch = Scratch::new();
