@@ -111,6 +111,19 @@ pub fn search_with_details(
     Ok((search.finish(value, action), details))
 }
 
+/// The value of the subtree under `node` with the depth limit of `settings`
+/// (plies counted from the tree's root): minimax, or expectimax where there
+/// are chance nodes, without pruning, so it is the node's true value. Reports
+/// use it to show what a student's chosen action is worth.
+pub fn value_of(tree: &Tree, node: NodeIndex, settings: &SearchSettings) -> Result<f64, SearchError> {
+    let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
+    let settings = SearchSettings { algorithm, ..*settings };
+    let mut search = Search::new(tree, &settings, Quirks::default());
+    let (value, _) = search.explore_from(node.0);
+    search.valued_only_by_evals(settings.depth)?;
+    Ok(value)
+}
+
 /// The first fragile comparison (FORMAT.md 2.1) the reference search makes
 /// with `settings`, if any: a comparison that a last-bit difference in a
 /// chance value could turn around. Without chance nodes every value is exact
@@ -292,7 +305,12 @@ impl<'t> Search<'t> {
 
     /// The search loop: the root's value and chosen child.
     fn explore(&mut self) -> (f64, Option<NodeIndex>) {
-        let root = match self.enter(0, f64::NEG_INFINITY, f64::INFINITY) {
+        self.explore_from(0)
+    }
+
+    /// The search loop from `start` (the root, or a subtree's top node).
+    fn explore_from(&mut self, start: u32) -> (f64, Option<NodeIndex>) {
+        let root = match self.enter(start, f64::NEG_INFINITY, f64::INFINITY) {
             Entered::Valued(value) => return (value, None),
             Entered::Expanding(frame) => frame,
         };

@@ -182,7 +182,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         Ok(answer) => {
             result.actual.value = Some(answer.value);
             result.actual.action = answer.action;
-            judge_answer(&mut result);
+            judge_answer(&mut result, test);
             if result.status == TestStatus::Failed {
                 let trace = StudentTrace {
                     value: answer.value,
@@ -196,7 +196,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
     result
 }
 
-fn judge_answer(result: &mut TestResult) {
+fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
     // The action is compared as the program sent it, and shown escaped.
     let action_ok = result.expected.action == result.actual.action;
     result.actual.action = result.actual.action.as_deref().map(shown_line);
@@ -212,11 +212,9 @@ fn judge_answer(result: &mut TestResult) {
         ));
     }
     if !action_ok {
-        reasons.push(format!(
-            "action: expected {}, you chose {}",
-            describe_action(expected.action.as_deref()),
-            describe_action(actual.action.as_deref())
-        ));
+        let expected_action = describe_action(expected.action.as_deref(), test);
+        let chosen = describe_choice(result.actual.action.as_deref(), test);
+        reasons.push(format!("action: expected {expected_action}, you chose {chosen}"));
     }
     if let Some(divergence) = &result.divergence {
         reasons.push(format!("visited order: {}", divergence.describe("you")));
@@ -229,11 +227,33 @@ fn judge_answer(result: &mut TestResult) {
     }
 }
 
-fn describe_action(action: Option<&str>) -> String {
-    match action {
-        Some(action) => action.to_string(),
-        None => "no action (null)".to_string(),
+/// An action of the root with the value of the child behind it:
+/// `Stop (value 5)`.
+fn describe_action(action: Option<&str>, test: &PlannedTest) -> String {
+    let Some(action) = action else { return "no action (null)".to_string() };
+    let tree = &test.tree;
+    let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
+    match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {
+        Some(value) => format!("{action} (value {})", format_value(value)),
+        None => action.to_string(),
     }
+}
+
+/// What the student chose, with its value when it is an action of the
+/// root, or what it is when it is the id of a root child instead.
+fn describe_choice(chosen: Option<&str>, test: &PlannedTest) -> String {
+    let tree = &test.tree;
+    let root = crate::tree::NodeIndex::ROOT;
+    if let Some(chosen) = chosen
+        && !tree.children(root).any(|child| tree.action(child) == chosen)
+        && let Some(child) = tree.children(root).find(|&child| tree.id(child) == chosen)
+    {
+        return format!(
+            "{chosen}, which is the id of the child behind the action {}: return the action, not the id",
+            tree.action(child)
+        );
+    }
+    describe_action(chosen, test)
 }
 
 /// Groups judged tests by question and awards points.

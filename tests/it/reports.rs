@@ -274,3 +274,51 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
     assert!(!html.contains("HIDDEN"), "HTML leaks the hidden tree");
     assert!(view.tests().any(|t| t.stderr.contains("seen so far: A q2/aima-fig5-2")), "public output is kept");
 }
+
+/// The reason of a minimax test on the tree whose root actions are Left,
+/// Right and Stop, graded with the client's action expression replaced.
+fn action_reason(action_expression: &str) -> String {
+    let client = MINIMAX_CLIENT.replace("root[\"actions\"][vals.index(best)]", action_expression);
+    assert_ne!(client, MINIMAX_CLIENT, "the client's action is replaced");
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
+    let assignment = Assignment {
+        name: "actions".into(),
+        title: "Actions".into(),
+        dir: cases.clone(),
+        time_limit: Duration::from_secs(10),
+        languages: Vec::new(),
+        questions: vec![Question {
+            id: "q1".into(),
+            title: "Minimax".into(),
+            points: treegrade::points::Points::whole(1),
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            scoring: Scoring::PerTest,
+            tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
+            generate: None,
+        }],
+    };
+    let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let kits = tempfile::tempdir().unwrap();
+    let command = vec!["python3".to_string(), "-c".to_string(), client];
+    let target = Target { dir: cases, command: Some(command), name: Some("student".into()) };
+    let report = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap();
+    report.tests().next().unwrap().reason.clone().unwrap_or_default()
+}
+
+#[test]
+fn a_wrong_action_shows_what_each_action_is_worth() {
+    let reason = action_reason("root[\"actions\"][0]");
+    assert_eq!(reason, "action: expected Stop (value 7), you chose Left (value 4)");
+}
+
+#[test]
+fn an_id_returned_for_an_action_is_named_as_such() {
+    let reason = action_reason("root[\"children\"][vals.index(best)]");
+    assert_eq!(
+        reason,
+        "action: expected Stop (value 7), you chose c, which is the id of the child behind the action Stop: \
+         return the action, not the id"
+    );
+}
