@@ -121,22 +121,50 @@ fn open_to_everyone(path: &Path) {
     }
 }
 
-/// Every file under `dir` with its contents, and every folder.
-fn contents(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+/// What a file or folder is: its contents (files), mode, modification time
+/// and extended attributes.
+#[derive(Debug, PartialEq, Eq)]
+struct Entry {
+    contents: Option<Vec<u8>>,
+    mode: u32,
+    modified: std::time::SystemTime,
+    xattrs: Vec<u8>,
+}
+
+/// Every file and folder under `dir`, as [`Entry`].
+fn contents(dir: &Path) -> BTreeMap<PathBuf, Entry> {
     let mut found = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(folder) = pending.pop() {
         for entry in std::fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_dir() {
-                found.insert(path.clone(), None);
-                pending.push(path);
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let contents = if meta.is_dir() {
+                pending.push(path.clone());
+                None
             } else {
-                found.insert(path.clone(), Some(std::fs::read(&path).unwrap()));
-            }
+                Some(std::fs::read(&path).unwrap())
+            };
+            let entry = Entry {
+                contents,
+                mode: meta.permissions().mode(),
+                modified: meta.modified().unwrap(),
+                xattrs: xattrs(&path),
+            };
+            found.insert(path, entry);
         }
     }
     found
+}
+
+/// The names of a path's extended attributes, as the kernel lists them.
+fn xattrs(path: &Path) -> Vec<u8> {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    let mut buffer = vec![0u8; 4096];
+    // SAFETY: `name` is NUL-terminated and `buffer` is writable for its length.
+    let length = unsafe { libc::llistxattr(name.as_ptr(), buffer.as_mut_ptr().cast(), buffer.len()) };
+    buffer.truncate(length.max(0) as usize);
+    buffer
 }
 
 fn assignment(ws: &Workspace) -> Assignment {
@@ -347,13 +375,16 @@ fn the_hidden_tests_and_other_students_stay_unreadable() {
     let ws = workspace();
     let folders = [ws.hidden.display().to_string(), ws.other_student.display().to_string()];
     let graded = grade_hostile(&ws, "read_hidden.py", &folders);
-    if !graded.report.sandbox.filesystem_isolation {
-        unavailable("filesystem isolation (landlock)");
+    let sandbox = &graded.report.sandbox;
+    if !sandbox.filesystem_isolation && !sandbox.filesystem_view {
+        unavailable("filesystem isolation (a filesystem view or landlock)");
         return;
     }
     let test = graded.attacked();
     assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
-    assert!(test.stderr.contains("PermissionError"), "{}", graded.text);
+    // In a filesystem view the folders do not exist; under landlock alone they are refused.
+    let refusal = if sandbox.filesystem_view { "FileNotFoundError" } else { "PermissionError" };
+    assert!(test.stderr.contains(refusal), "{}", graded.text);
     for secret in [HIDDEN_SECRET, OTHER_STUDENT_SECRET] {
         for output in [&graded.text, &graded.json, &graded.all_stderr()] {
             assert!(!output.contains(secret), "{secret} leaked:\n{output}");
@@ -396,8 +427,8 @@ fn files_outside_the_scratch_folder_cannot_be_deleted_or_planted() {
     let test = graded.attacked();
     assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
     assert!(reason(test).contains("exited with status 3 during this test"), "{}", graded.text);
-    if !graded.report.sandbox.filesystem_isolation {
-        unavailable("filesystem isolation (landlock)");
+    if !graded.report.sandbox.filesystem_isolation && !graded.report.sandbox.filesystem_view {
+        unavailable("filesystem isolation (a filesystem view or landlock)");
         return;
     }
     assert!(!test.stderr.contains("DONE"), "{}", test.stderr);
@@ -406,6 +437,131 @@ fn files_outside_the_scratch_folder_cannot_be_deleted_or_planted() {
     assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
     graded.assert_others_pass(&[1]);
     assert_prompt(&graded, 0);
+}
+
+#[test]
+fn modes_times_and_extended_attributes_outside_the_scratch_folder_stay_as_they_were() {
+    let _machine = shared();
+    let ws = workspace();
+    let before = contents(ws.root.path());
+    let targets = [&ws.outside, &ws.other_student, &ws.canary, &ws.submission, &ws.hidden];
+    let args: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
+    let graded = grade_hostile(&ws, "tamper.py", &args);
+    let test = graded.attacked();
+    assert!(reason(test).contains("exited with status 3 during this test"), "{}", graded.text);
+    if !graded.report.sandbox.filesystem_view {
+        unavailable("a filesystem view (mount namespace)");
+        return;
+    }
+    assert!(!test.stderr.contains("DONE"), "{}", test.stderr);
+    assert_eq!(test.stderr.matches("refused:").count(), 15, "{}", test.stderr);
+    assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
+    graded.assert_others_pass(&[1]);
+    assert_prompt(&graded, 0);
+}
+
+/// What a hostile build may not read or change: hidden tests, another
+/// student, a folder outside, `/etc/shadow`, `/root`.
+fn build_targets(ws: &Workspace) -> Vec<String> {
+    let targets = [&ws.hidden, &ws.other_student, &ws.outside, &PathBuf::from("/etc/shadow"), &PathBuf::from("/root")];
+    targets.iter().map(|path| path.display().to_string()).collect()
+}
+
+/// Grades `dir` in `language` (detected by its files) and checks that its
+/// failing, hostile build changed nothing and leaked nothing.
+fn grade_hostile_build(ws: &Workspace, dir: &Path, language: treegrade::assignment::Language) -> String {
+    open_to_everyone(ws.root.path());
+    let before = contents(ws.root.path());
+    let mut assignment = assignment(ws);
+    assignment.languages = vec![language];
+    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let kits = repo().join("grader/kits");
+    let target = Target { dir: dir.to_path_buf(), command: None, name: None };
+    let report = grade_sandboxed(&assignment, &[0], &tests, &target, &kits, &sandbox(SandboxMode::Auto))
+        .expect("a submission in a known language is gradable");
+    let text = render(&report, Format::Text, false);
+    let json = render(&report, Format::Json, false);
+    eprintln!("hostile build graded:\n{text}");
+    assert!(text.contains("hostile build done"), "the build log reaches the report:\n{text}");
+    assert!(report.tests().all(|test| test.status != TestStatus::Passed), "{text}");
+    let sandbox = &report.sandbox;
+    if !sandbox.filesystem_isolation && !sandbox.filesystem_view {
+        unavailable("filesystem isolation (a filesystem view or landlock)");
+        return text;
+    }
+    for secret in [HIDDEN_SECRET, OTHER_STUDENT_SECRET, "READ ", "CHMOD "] {
+        for output in [&text, &json] {
+            assert!(!output.contains(secret), "{secret} leaked:\n{output}");
+        }
+    }
+    assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
+    if sandbox.separate_user && sandbox.filesystem_view {
+        let uid: u32 = text
+            .split("build uid=")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+            .unwrap_or_else(|| panic!("the build says its uid:\n{text}"));
+        assert!(uid >= treegrade::grader::sandbox::DEDICATED_ID_BASE, "the build ran as uid {uid}");
+    }
+    text
+}
+
+#[test]
+fn a_hostile_build_step_runs_in_the_same_sandbox_as_the_program() {
+    let _machine = shared();
+    let ws = workspace();
+    let mut build = vec!["python3".to_string(), "build.py".to_string()];
+    build.extend(build_targets(&ws));
+    let language = treegrade::assignment::Language {
+        name: "python-with-build".into(),
+        detect: vec!["build.py".into()],
+        build: Some(build),
+        build_time_limit: Duration::from_secs(30),
+        run: vec!["python3".into(), "fake_results.py".into()],
+        env: Vec::new(),
+    };
+    grade_hostile_build(&ws, &ws.submission, language);
+}
+
+#[test]
+fn a_root_graders_rust_build_runs_as_the_students_user_with_the_toolchain_in_reach() {
+    if !rustix::process::getuid().is_root() {
+        // The toolchain under a private /root, and the user switch, are a root grader's.
+        eprintln!("note: not root; the build-as-a-dedicated-user check is a root grader's");
+        return;
+    }
+    let _machine = shared();
+    let ws = workspace();
+    let build = ws.root.path().join("submissions/hostile-build");
+    copy_folder(&repo().join("tests/fixtures/hostile-build"), &build);
+    std::fs::write(build.join("targets.txt"), build_targets(&ws).join("\n")).unwrap();
+    let language = treegrade::assignment::Language {
+        name: "rust".into(),
+        detect: vec!["Cargo.toml".into()],
+        build: Some(["cargo", "build", "--release", "--offline", "--quiet"].map(String::from).to_vec()),
+        build_time_limit: Duration::from_secs(120),
+        run: vec!["target/release/search".into()],
+        env: Vec::new(),
+    };
+    let text = grade_hostile_build(&ws, &build, language);
+    assert!(text.contains("build uid="), "cargo ran the build script:\n{text}");
+}
+
+/// Copies a fixture folder (no links, no `target/`).
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == "target" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 #[test]

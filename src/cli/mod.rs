@@ -105,10 +105,6 @@ pub fn main() -> ExitCode {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
     }
-    if let Ok(exe) = std::env::current_exe() {
-        // This binary is the sandbox's trampoline for every grading run it starts.
-        crate::grader::sandbox::set_helper_program(exe);
-    }
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),

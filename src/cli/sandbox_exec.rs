@@ -55,9 +55,15 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
     let Some((program, program_args)) = args.command.split_first() else {
         return fail(SETUP_FAILED_STATUS, "no command given after `--`");
     };
+    // Found before a filesystem view replaces the machine's: the view shows
+    // this binary at the same path, for the PID namespace's second stage.
+    let helper = std::env::current_exe();
     match sandbox::apply(&policy) {
         Err(error) => fail(SETUP_FAILED_STATUS, &error.to_string()),
-        Ok(Next::StartInner) => start_inner(&policy, &args.command),
+        Ok(Next::StartInner) => match helper {
+            Ok(helper) => start_inner(&helper, &policy, &args.command),
+            Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox helper: {error}")),
+        },
         Ok(Next::Exec) => {
             // Only returns on failure; the environment and working folder are inherited as they are.
             let error = Command::new(program).args(program_args).exec();
@@ -68,11 +74,7 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
 
 /// Runs the second stage as the first process of the new PID namespace
 /// and ends as it ends: same exit status, or the same signal.
-fn start_inner(policy: &Policy, command: &[String]) -> ExitCode {
-    let helper = match std::env::current_exe() {
-        Ok(helper) => helper,
-        Err(error) => return fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox helper: {error}")),
-    };
+fn start_inner(helper: &std::path::Path, policy: &Policy, command: &[String]) -> ExitCode {
     let inner = policy.inner_stage().to_json();
     let status = Command::new(helper).args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--"]).args(command).status();
     match status {

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use plan::{Assignment, PlannedTest};
-use sandbox::{RunPlan, Sandbox};
+use sandbox::{RunPlan, Sandbox, SandboxMode};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
 use verdict::GradeReport;
 
@@ -50,9 +50,10 @@ impl Target {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotGradable(pub String);
 
-/// Grades one submission on the planned tests, sandboxed as the process
-/// allows ([`Sandbox::from_process`]: `auto` when the treegrade binary is the
-/// trampoline, the built-in defences only otherwise).
+/// Grades one submission on the planned tests with the built-in defences
+/// only (process group, time limits, output caps, empty environment,
+/// scratch folder): a library caller has no trampoline. The command line
+/// grades through [`grade_sandboxed`], with the treegrade binary as one.
 pub fn grade(
     assignment: &Assignment,
     selected: &[usize],
@@ -60,7 +61,7 @@ pub fn grade(
     target: &Target,
     kits: &Path,
 ) -> Result<GradeReport, NotGradable> {
-    grade_sandboxed(assignment, selected, tests, target, kits, &Sandbox::from_process())
+    grade_sandboxed(assignment, selected, tests, target, kits, &Sandbox::new(SandboxMode::Auto, None))
 }
 
 /// Grades one submission on the planned tests in `sandbox`. In strict mode,
@@ -85,8 +86,6 @@ pub fn grade_sandboxed(
         (None, None) => return Err(NotGradable(no_language_message(assignment, &target.name()))),
     };
     let builds = language.filter(|_| target.command.is_none());
-    let mut protected = vec![assignment.dir.clone()];
-    protected.extend(tests.iter().filter_map(|test| test.path.parent().map(Path::to_path_buf)));
     let prepared = sandbox
         .prepare(&RunPlan {
             submission: &dir,
@@ -94,7 +93,6 @@ pub fn grade_sandboxed(
             tests: tests.len(),
             per_test: assignment.time_limit,
             build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
-            protected,
         })
         .map_err(NotGradable)?;
     // The program and its build see the staged copy, never the original folder.

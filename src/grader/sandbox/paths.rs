@@ -1,0 +1,78 @@
+//! Which paths a sandboxed program needs: the toolchains, and a readable
+//! copy of the kits.
+
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// Copies a small folder (the kits) so that everyone can read it.
+pub(super) fn copy_readable(from: &Path, to: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_readable(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644))?;
+        }
+    }
+    Ok(())
+}
+
+/// The paths that exist, each once.
+pub(super) fn existing(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        if path.exists() && !kept.contains(&path) {
+            kept.push(path);
+        }
+    }
+    kept
+}
+
+/// Where interpreters and compilers live: the system folders, and the
+/// grader's own toolchains (`~/.cargo`, `~/.rustup`, and the top folder of
+/// `$HOME` holding each `PATH` entry, such as `~/.pyenv`).
+pub fn toolchain_paths() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = [
+        "/usr",
+        "/lib",
+        "/lib64",
+        "/lib32",
+        "/bin",
+        "/sbin",
+        "/etc",
+        "/opt",
+        "/proc/self",
+        "/sys/devices/system/cpu",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/zero",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from).filter(|home| home.is_absolute() && home != Path::new("/"));
+    if let Some(home) = &home {
+        paths.push(home.join(".cargo"));
+        paths.push(home.join(".rustup"));
+    }
+    for entry in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+        if !entry.is_absolute() {
+            continue;
+        }
+        match home.as_ref().and_then(|home| entry.strip_prefix(home).ok().map(|rest| (home, rest))) {
+            Some((home, rest)) => {
+                if let Some(top) = rest.components().next() {
+                    paths.push(home.join(top));
+                }
+            }
+            None => paths.push(entry),
+        }
+    }
+    paths
+}
