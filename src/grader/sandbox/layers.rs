@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{SHARED_MEMORY_NOTE, SandboxMode};
+use super::{BOUNDED_MEMORY_NOTE, SHARED_MEMORY_NOTE, SandboxMode};
 
 /// Why root graders have no process limit without a dedicated user.
 const ROOT_NEEDS_SEPARATE_USER: &str = "process limit: root ignores RLIMIT_NPROC, so it needs the separate user";
@@ -126,7 +126,10 @@ impl Layers {
         layers.notes = probe.problems.clone();
         if probe.trampoline {
             // Said in every report, so that nobody reads more into the memory limit than it holds.
-            layers.notes.push(SHARED_MEMORY_NOTE.to_string());
+            layers.notes.push(
+                if layers.syscall_filter && layers.filesystem_view { BOUNDED_MEMORY_NOTE } else { SHARED_MEMORY_NOTE }
+                    .to_string(),
+            );
         }
         if !probe.network_namespace && layers.network_isolation {
             layers.notes.push("network isolation: TCP only, through landlock (no network namespace)".to_string());

@@ -76,9 +76,14 @@ pub const EXEC_FAILED_STATUS: i32 = 127;
 /// across graders running at once.
 pub const DEDICATED_ID_BASE: u32 = 1_000_000_000;
 
-/// What the memory limit does not count: there is no per-run cgroup yet.
+/// What the memory limit does not count where shared memory cannot be refused.
 pub const SHARED_MEMORY_NOTE: &str =
     "memory limit: RLIMIT_DATA counts private memory only; shared memory (MAP_SHARED) is not counted";
+
+/// What the memory limit holds with the seccomp filter and a filesystem
+/// view: shared memory is refused, and files live in a bounded home.
+pub const BOUNDED_MEMORY_NOTE: &str = "memory limit: RLIMIT_DATA counts private memory; shared memory is refused, \
+     and files written live in a home of 64 MiB, counted apart";
 
 /// How much sandboxing to ask for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -279,6 +284,7 @@ impl Sandbox {
             root: view_root.clone(),
             read: view_paths(&paths.read, helper),
             read_write: paths.read_write.clone(),
+            fresh_home: None,
         };
         let run = helper.as_ref().filter(|_| self.mode != SandboxMode::Off).map(|helper| Policy {
             helper: helper.clone(),
@@ -292,7 +298,10 @@ impl Sandbox {
             // Landlock adds TCP rules where it exists; the network namespace never depends on it.
             block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
             fs: layers.filesystem_isolation.then(|| paths.clone()),
-            view: layers.filesystem_view.then(|| view_of(&paths, helper)),
+            // A searcher's home is a tmpfs as small as its largest file may be.
+            view: layers
+                .filesystem_view
+                .then(|| View { fresh_home: Some((home.clone(), Limits::FILE_SIZE_MB)), ..view_of(&paths, helper) }),
             run_as,
             pid_namespace: layers.pid_namespace,
             inner: false,

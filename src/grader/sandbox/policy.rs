@@ -94,6 +94,12 @@ pub struct View {
     pub read: Vec<PathBuf>,
     /// Shown writable: the program's home and, for a build, its submission copy.
     pub read_write: Vec<PathBuf>,
+    /// A home of its own: a fresh tmpfs of this many MiB at this path
+    /// (instead of the scratch folder bound there), owned by the program's
+    /// user. Everything the program writes is then bounded in total, not
+    /// only file by file, and nothing passes from one program to the next.
+    #[serde(default)]
+    pub fresh_home: Option<(PathBuf, u64)>,
 }
 
 /// What the trampoline applies before it `exec`s the student's program.
@@ -193,7 +199,12 @@ mod tests {
             isolate_network: true,
             block_tcp: true,
             fs: Some(FsRules { read: vec!["/usr".into()], read_write: vec!["/tmp/x".into()] }),
-            view: Some(View { root: "/tmp/v".into(), read: vec!["/usr".into()], read_write: vec!["/tmp/x".into()] }),
+            view: Some(View {
+                root: "/tmp/v".into(),
+                read: vec!["/usr".into()],
+                read_write: vec!["/tmp/x".into()],
+                fresh_home: Some(("/tmp/x".into(), 64)),
+            }),
             run_as: Some(crate::grader::sandbox::DEDICATED_ID_BASE + 5),
             pid_namespace: true,
             inner: false,

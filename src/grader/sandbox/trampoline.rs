@@ -44,9 +44,14 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
         }
         if policy.isolate_network {
             unshare(rustix::thread::UnshareFlags::NEWNET).map_err(setup_error("network isolation"))?;
+            // System V message queues and semaphores of its own, not shared
+            // with other students; where the kernel has no IPC namespaces,
+            // the seccomp filter still refuses System V shared memory.
+            let _ = unshare(rustix::thread::UnshareFlags::NEWIPC);
         }
         if let Some(view) = &policy.view {
-            view::enter(view).map_err(setup_error("filesystem view"))?;
+            let owner = policy.run_as.unwrap_or_else(|| rustix::process::getuid().as_raw());
+            view::enter(view, owner).map_err(setup_error("filesystem view"))?;
         }
         if policy.pid_namespace {
             // The next child is the namespace's first process; when it dies,
@@ -87,8 +92,9 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
 /// Installs a seccomp filter on this process and everything it starts:
 /// `socket(AF_UNIX)` fails (a search needs no Unix sockets, and a pathname
 /// socket could reach a server or another student outside the sandbox),
-/// `memfd_create` and anonymous `MAP_SHARED` mappings fail (shared memory
-/// escapes the memory limit), and so does `ioctl(TIOCSTI)`.
+/// `memfd_create`, System V `shmget` and anonymous `MAP_SHARED` mappings
+/// fail (shared memory escapes the memory limit), and so does
+/// `ioctl(TIOCSTI)`.
 fn deny_escape_syscalls() -> Result<(), String> {
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
@@ -102,6 +108,7 @@ fn deny_escape_syscalls() -> Result<(), String> {
     let rules = vec![
         (libc::SYS_socket, vec![rule(vec![condition(0, SeccompCmpOp::Eq, libc::AF_UNIX as u64)?])?]),
         (libc::SYS_memfd_create, Vec::new()),
+        (libc::SYS_shmget, Vec::new()),
         (libc::SYS_mmap, vec![rule(vec![condition(3, SeccompCmpOp::MaskedEq(shared_anonymous), shared_anonymous)?])?]),
         (libc::SYS_ioctl, vec![rule(vec![condition(1, SeccompCmpOp::Eq, libc::TIOCSTI)?])?]),
     ];

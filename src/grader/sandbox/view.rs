@@ -25,8 +25,9 @@ use rustix::mount::{MountFlags, MountPropagationFlags, UnmountFlags};
 use super::policy::View;
 
 /// Enters a mount namespace whose root holds only the view's paths, and
-/// returns to the working folder, which must be one of them.
-pub(super) fn enter(view: &View) -> Result<(), String> {
+/// returns to the working folder, which must be one of them. `owner` (a uid
+/// and gid) owns the fresh home.
+pub(super) fn enter(view: &View, owner: u32) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|error| format!("cannot read the working folder: {error}"))?;
     let root = &view.root;
     private_root_at(root)?;
@@ -38,6 +39,9 @@ pub(super) fn enter(view: &View) -> Result<(), String> {
     }
     for path in &view.read_write {
         place(root, path, true, &mut bound, 0)?;
+    }
+    if let Some((home, size_mb)) = &view.fresh_home {
+        mount_home(root, home, *size_mb, owner)?;
     }
     device_links(root).map_err(|error| format!("linking /dev/fd: {error}"))?;
     pivot_into(root)?;
@@ -71,6 +75,17 @@ pub(super) fn trial(root: &Path) -> Result<(), String> {
 pub(super) fn mount_own_proc() -> Result<(), String> {
     let flags = MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC;
     rustix::mount::mount("proc", "/proc", "proc", flags, None).map_err(|error| format!("mounting /proc: {error}"))
+}
+
+/// A tmpfs of `size_mb` MiB at `home`, over whatever was placed there.
+fn mount_home(root: &Path, home: &Path, size_mb: u64, owner: u32) -> Result<(), String> {
+    let target = inside(root, home).ok_or_else(|| format!("the home {} cannot be placed", home.display()))?;
+    std::fs::create_dir_all(&target).map_err(|error| format!("making the home {}: {error}", home.display()))?;
+    let options = std::ffi::CString::new(format!("mode=0700,size={size_mb}m,uid={owner},gid={owner}"))
+        .expect("no NUL in numbers");
+    let flags = MountFlags::NOSUID | MountFlags::NODEV;
+    rustix::mount::mount("tmpfs", &target, "tmpfs", flags, options.as_c_str())
+        .map_err(|error| format!("mounting a home of {size_mb} MiB at {}: {error}", home.display()))
 }
 
 /// Binds `path` into the view at the same place; a symbolic link is
