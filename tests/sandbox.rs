@@ -651,6 +651,51 @@ fn strict_through_the_command_line() {
     }
 }
 
+#[test]
+fn the_course_secret_and_the_graders_environment_stay_out_of_reach() {
+    let _machine = shared();
+    let ws = workspace();
+    let secret = "COURSE-SECRET-e41b07";
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .current_dir(repo())
+        .env("TREEGRADE_SECRET", secret)
+        .args(["check", "-q", "q1", "--submission"])
+        .arg(&ws.submission)
+        .args(["--", "python3", "-u", "environ.py"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{stdout}");
+    assert!(stdout.contains("environ scan: "), "the scan ran and its stderr is shown:\n{stdout}");
+    assert!(!stdout.contains(secret) && !stdout.contains("LOOT"), "the secret leaked:\n{stdout}");
+    if layers().root && layers().filesystem_view && layers().pid_namespace {
+        // Its own /proc: the program, its trampoline, nothing else.
+        let seen: u32 = stdout
+            .split("environ scan: ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next()?.parse().ok())
+            .expect("the scan says how many processes it saw");
+        assert!(seen <= 3, "saw {seen} processes:\n{stdout}");
+    }
+}
+
+#[test]
+fn links_in_a_submission_are_not_followed_into_hidden_tests_or_other_students() {
+    let _machine = shared();
+    let ws = workspace();
+    std::os::unix::fs::symlink(ws.hidden.join("secret-tree.yaml"), ws.submission.join("tree-link.yaml")).unwrap();
+    std::os::unix::fs::symlink(&ws.other_student, ws.submission.join("friend")).unwrap();
+    let graded = grade_hostile(&ws, "read_hidden.py", &[".".to_string(), "friend".to_string()]);
+    for secret in [HIDDEN_SECRET, OTHER_STUDENT_SECRET] {
+        for output in [&graded.text, &graded.json, &graded.all_stderr()] {
+            assert!(!output.contains(secret), "{secret} leaked:\n{output}");
+        }
+    }
+    assert!(graded.all_stderr().contains("FileNotFoundError"), "the link was left out of the copy:\n{}", graded.text);
+    graded.assert_others_pass(&[1]);
+}
+
 /// The peak resident memory of this process (`VmHWM`), in KiB.
 fn peak_memory_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();

@@ -119,12 +119,26 @@ fn stage_within(from: &Path, to: &Path, owner: Option<u32>, budget: &mut Budget)
         } else if kind.is_file() {
             let size = entry.metadata().map_or(0, |meta| meta.len());
             budget.bytes = budget.bytes.checked_sub(size).ok_or_else(|| too_large(from))?;
-            std::fs::copy(entry.path(), &target).map_err(|e| PathError::new("copy", &entry.path(), e))?;
+            copy_no_follow(&entry.path(), &target).map_err(|e| PathError::new("copy", &entry.path(), e))?;
             let executable = entry.metadata().is_ok_and(|meta| meta.permissions().mode() & 0o100 != 0);
             private(&target, if executable { 0o700 } else { 0o600 }, owner)?;
         }
     }
     Ok(())
+}
+
+/// Copies a regular file without following a link: were the file replaced
+/// by a link after it was listed, the copy fails rather than reading,
+/// with the grader's rights, whatever the link points to.
+fn copy_no_follow(from: &Path, to: &Path) -> io::Result<u64> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut source =
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(from)?;
+    if !source.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut target = std::fs::OpenOptions::new().write(true).create_new(true).open(to)?;
+    io::copy(&mut source, &mut target)
 }
 
 fn private(path: &Path, mode: u32, owner: Option<u32>) -> Result<(), PathError> {
