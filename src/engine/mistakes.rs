@@ -1,36 +1,54 @@
 //! The classic mistakes of students, as variants of the reference search.
 //!
-//! Each [`Candidate`] is a mistake the engine can reproduce on purpose (a
-//! [`Quirks`] flag or other settings). The grader's diagnosis runs them to
+//! Each [`Candidate`] is a mistake the [`variant`] search reproduces on
+//! purpose (a [`Slips`] switch or other settings). The grader's diagnosis runs them to
 //! name a failing student's bug by its trace; the generator uses
 //! [`undetected_mistakes`] to keep only trees on which every one of them
 //! shows.
 
-use super::{Algorithm, Quirks, SearchSettings, search_with_quirks, values_match};
-use crate::tree::Tree;
+use super::variant::{self, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
+use super::{Algorithm, SearchSettings, search, values_match};
+use crate::tree::{NodeIndex, NodeKind, Tree};
 
-/// A known mistake: how the reference reproduces it, and how to explain it.
+/// A known mistake: how the variant search reproduces it, and how to explain it.
 #[derive(Clone, Debug)]
 pub struct Candidate {
     /// A stable name for the mistake.
     pub bug: &'static str,
+    /// What the student does, the same on every test: `bug`, or `bug` and
+    /// the convention where the bug's name alone does not say it (a student
+    /// who always prunes on equality fails only where a tree asks for the
+    /// strict convention, and passes the others).
+    pub key: &'static str,
     /// The settings the mistaken search runs with.
     pub settings: SearchSettings,
-    /// The quirks it runs with.
-    pub quirks: Quirks,
+    /// The mistakes it runs with.
+    pub slips: Slips,
     /// What the student did and what to do instead.
     pub explanation: String,
+    /// One of the first nine mistakes, which the generator's
+    /// `--discriminating` trees must each expose.
+    pub classic: bool,
 }
 
-/// How many known mistakes produce exactly the reference's result on this
+impl Candidate {
+    /// The trace a student making this mistake produces, if the mistake
+    /// lets the search finish on this tree.
+    pub fn run(&self, tree: &Tree) -> Option<VariantOutcome> {
+        variant::search(tree, &self.settings, self.slips).ok()
+    }
+}
+
+/// How many classic mistakes produce exactly the reference's result on this
 /// tree (so a student making them would pass it): 0 for a tree that catches
 /// every one of them.
 pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
-    let Ok(reference) = search_with_quirks(tree, settings, Quirks::default()) else { return 0 };
+    let Ok(reference) = search(tree, settings) else { return 0 };
     candidates(tree, settings)
         .iter()
+        .filter(|candidate| candidate.classic)
         .filter(|candidate| {
-            search_with_quirks(tree, &candidate.settings, candidate.quirks).is_ok_and(|outcome| {
+            candidate.run(tree).is_some_and(|outcome| {
                 outcome.visited == reference.visited
                     && values_match(outcome.value, reference.value)
                     && outcome.action == reference.action
@@ -41,14 +59,180 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
 
 /// The mistakes that make sense for these settings, most specific first.
 pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
-    let quirk = |bug, quirks, explanation: &str| Candidate {
+    let mut list = classic(tree, settings);
+    list.extend(window_mistakes(settings));
+    list.extend(turn_mistakes(tree, settings));
+    list.extend(depth_mistakes(tree, settings));
+    list.extend(chance_mistakes(tree, settings));
+    list
+}
+
+/// A candidate with the question's settings and one slip.
+fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation: &str) -> Candidate {
+    Candidate { bug, key: bug, settings: *settings, slips, explanation: explanation.to_string(), classic: false }
+}
+
+/// Mistakes in carrying alpha-beta's window.
+fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.algorithm != Algorithm::AlphaBeta {
+        return Vec::new();
+    }
+    let window = |window| Slips { window, ..Slips::default() };
+    vec![
+        slip(
+            "root-window-not-updated",
+            settings,
+            window(WindowSlip::RootNotUpdated),
+            "at the root you search every child with the full window (-inf, +inf): carry the root's window \
+             from child to child as at any other node (raise alpha at a max root, lower beta at a min root)",
+        ),
+        slip(
+            "swapped-updates",
+            settings,
+            window(WindowSlip::SwappedUpdates),
+            "your max nodes lower beta and your min nodes raise alpha: it is the other way round, a max node \
+             raises alpha (alpha = max(alpha, v)) and a min node lowers beta (beta = min(beta, v))",
+        ),
+        slip(
+            "swapped-window-arguments",
+            settings,
+            window(WindowSlip::SwappedArguments),
+            "you pass alpha and beta to the recursive call in swapped order: pass them in the order your \
+             function takes them, (alpha, beta)",
+        ),
+    ]
+}
+
+/// Mistakes in deciding whose turn it is.
+fn turn_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+    let with = |bug, slips, explanation: &str| slip(bug, settings, slips, explanation);
+    let mut list = vec![with(
+        "strict-alternation",
+        Slips { strict_alternation: true, ..Slips::default() },
+        "you decide whose turn it is by depth (MAX, MIN, MAX, ...) instead of asking game.player(node); \
+         this tree does not alternate (a MIN root, or several MIN levels in a row, as with two ghosts): \
+         ask each node's player",
+    )];
+    if tree.node(NodeIndex(0)).kind == NodeKind::Min {
+        list.push(with(
+            "min-root-as-max",
+            Slips { root_as_max: true, ..Slips::default() },
+            "you search the root as a MAX node, but this root is a MIN node: ask game.player(root), and at a \
+             MIN root choose the least value",
+        ));
+    }
+    list
+}
+
+/// Mistakes in counting plies for the depth limit.
+fn depth_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.depth.is_none() {
+        return vec![slip(
+            "iterative-deepening",
+            settings,
+            Slips { iterative_deepening: true, ..Slips::default() },
+            "your search runs shallower searches first (depth 1, 2, ...) before the full one: the grader \
+             sees every node those searches enter; run one search",
+        )];
+    }
+    let depth = |depth| Slips { depth, ..Slips::default() };
+    let mut list = vec![
+        slip(
+            "depth-in-rounds",
+            settings,
+            depth(DepthSlip::Rounds),
+            "you count the depth limit in rounds of all agents (MAX and every MIN after it, as in Pacman); \
+             this assignment counts plies: every level is one ply, whoever moves (the root is ply 0)",
+        ),
+        slip(
+            "iterative-deepening",
+            settings,
+            Slips { iterative_deepening: true, ..Slips::default() },
+            "your search runs shallower searches first (depth 1, 2, ...) before the one the test asks for: \
+             the grader sees every node those searches enter; run one search, to the depth the test gives",
+        ),
+    ];
+    if tree.has_chance_nodes() {
+        list.push(slip(
+            "chance-not-a-ply",
+            settings,
+            depth(DepthSlip::ChanceNotAPly),
+            "a chance level does not count as a ply in your search: every level counts, chance levels \
+             too, so a node's ply is its distance from the root",
+        ));
+    }
+    list
+}
+
+/// Mistakes in valuing chance nodes.
+fn chance_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+    if !tree.has_chance_nodes() {
+        return Vec::new();
+    }
+    let chance = |chance| Slips { chance, ..Slips::default() };
+    let mut list = vec![
+        slip(
+            "chance-as-max",
+            settings,
+            chance(ChanceSlip::AsMax),
+            "your chance node takes its best child's value, as a MAX node would: a chance node's value is \
+             the expectation, the sum of probability x value over its children",
+        ),
+        slip(
+            "chance-as-min",
+            settings,
+            chance(ChanceSlip::AsMin),
+            "your chance node takes its worst child's value, as a MIN node would: a chance node's value is \
+             the expectation, the sum of probability x value over its children",
+        ),
+        slip(
+            "expectation-divided",
+            settings,
+            chance(ChanceSlip::DividedByCount),
+            "your chance node divides the expectation by the number of children: the sum of probability x \
+             value is already the expectation (the probabilities add up to 1), do not divide it again",
+        ),
+    ];
+    if settings.algorithm == Algorithm::AlphaBeta {
+        list.push(slip(
+            "chance-gets-window",
+            settings,
+            Slips { chance_gets_window: true, ..Slips::default() },
+            "under alpha-beta your chance nodes pass their (alpha, beta) window down: a chance node needs \
+             the exact value of every child, so search each child with the full window (-inf, +inf)",
+        ));
+    }
+    if tree.node(NodeIndex(0)).kind == NodeKind::Chance {
+        list.push(slip(
+            "action-at-chance-root",
+            settings,
+            Slips { action_at_chance_root: true, ..Slips::default() },
+            "your search returns an action at a chance root: nobody chooses at a chance node, so return \
+             its value with no action (None)",
+        ));
+    }
+    list
+}
+
+/// The first nine mistakes: pruning conventions, pruning where there should
+/// be none, children order, ties, probabilities, depth off by one.
+fn classic(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+    let quirk = |bug, slips, explanation: &str| Candidate {
         bug,
+        key: bug,
         settings: *settings,
-        quirks,
+        slips,
         explanation: explanation.to_string(),
+        classic: true,
     };
-    let setting =
-        |bug, settings, explanation: String| Candidate { bug, settings, quirks: Quirks::default(), explanation };
+    let setting = |bug, settings, explanation: String| Candidate {
+        bug,
+        key: bug,
+        settings,
+        slips: Slips::default(),
+        explanation,
+        classic: true,
+    };
     let mut list = Vec::new();
     if settings.algorithm == Algorithm::AlphaBeta {
         let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
@@ -59,49 +243,55 @@ pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
             "your trace is what alpha-beta gives when it prunes on equality (v >= beta); \
              this assignment prunes only when v > beta at a max node (v < alpha at a min node)"
         };
-        list.push(setting("prune-on-equal", flipped, explanation.to_string()));
+        let key = if settings.prune_on_equal { "prune-on-equal/never" } else { "prune-on-equal/always" };
+        list.push(Candidate { key, ..setting("prune-on-equal", flipped, explanation.to_string()) });
         let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
         list.push(setting(
             "no-pruning",
             SearchSettings { algorithm: full, ..*settings },
-            "no pruning at all: this is plain minimax; stop searching a node's children once its value \
-             passes the bound"
+            "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
+             its value passes the bound, and give each child the window its earlier siblings tightened (a \
+             window never tightened, or reset to (-inf, +inf) at every node, never prunes)"
                 .to_string(),
         ));
     }
     if settings.algorithm == Algorithm::Minimax {
         for prune_on_equal in [true, false] {
-            list.push(setting(
-                "prunes-in-minimax",
-                SearchSettings { algorithm: Algorithm::AlphaBeta, prune_on_equal, ..*settings },
-                "you prune: this is alpha-beta, but this question asks for plain minimax, which searches \
+            let key = if prune_on_equal { "prunes-in-minimax/on-equal" } else { "prunes-in-minimax/strict" };
+            list.push(Candidate {
+                key,
+                ..setting(
+                    "prunes-in-minimax",
+                    SearchSettings { algorithm: Algorithm::AlphaBeta, prune_on_equal, ..*settings },
+                    "you prune: this is alpha-beta, but this question asks for plain minimax, which searches \
                  every child"
-                    .to_string(),
-            ));
+                        .to_string(),
+                )
+            });
         }
     }
     list.push(quirk(
         "reverse-children",
-        Quirks { reverse_children: true, ..Quirks::default() },
+        Slips { reverse_children: true, ..Slips::default() },
         "you search children in reverse order; search them in the order the game lists them",
     ));
     list.push(quirk(
         "eager-children",
-        Quirks { eager_children: true, ..Quirks::default() },
+        Slips { eager_children: true, ..Slips::default() },
         "you evaluate every child before recursing: you look at all children of a node (with is_terminal, \
          player or utility) before searching the first; look at a child only when you search it",
     ));
     if tree.has_chance_nodes() {
         list.push(quirk(
             "ignore-probabilities",
-            Quirks { uniform_chance: true, ..Quirks::default() },
+            Slips { chance: ChanceSlip::Uniform, ..Slips::default() },
             "your chance node ignores the probabilities: weight each child's value by its probability \
              instead of averaging",
         ));
     }
     list.push(quirk(
         "first-best-last",
-        Quirks { last_best_at_root: true, ..Quirks::default() },
+        Slips { last_best_at_root: true, ..Slips::default() },
         "ties at the root go to your last best action; when actions tie, the first in order should win",
     ));
     if let Some(depth) = settings.depth {

@@ -9,6 +9,7 @@
 mod fragile;
 pub mod mistakes;
 mod settings;
+pub mod variant;
 
 pub use fragile::FragileComparison;
 

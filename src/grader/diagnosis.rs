@@ -7,9 +7,11 @@
 //! student's words. Nothing matches: the report falls back to the first
 //! divergence, which it shows anyway.
 
+use super::plan::PlannedTest;
+use super::verdict::{TestResult, TestStatus};
 use crate::compare::values_match;
+use crate::engine::SearchSettings;
 pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
-use crate::engine::{SearchSettings, search_with_quirks};
 use crate::tree::{NodeIndex, Tree};
 
 /// What a student's search produced.
@@ -36,30 +38,145 @@ pub struct Diagnosis {
     pub alternatives: Vec<&'static str>,
 }
 
+/// At most this many mistakes are named together; a trace that more fit
+/// says too little to name any.
+const MOST_NAMED: usize = 3;
+
 /// The mistake whose trace equals the student's, if any. When several
 /// mistakes reproduce it exactly, the diagnosis says so and names each: the
 /// trace cannot tell them apart, so none is presented as the fact.
 pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
+    describe(&reproducing(tree, settings, student), 1)
+}
+
+/// The candidates (one per mistake) whose trace equals the student's.
+fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Vec<Candidate> {
     let mut matching: Vec<Candidate> = Vec::new();
     for candidate in candidates(tree, settings) {
-        let Ok(outcome) = search_with_quirks(tree, &candidate.settings, candidate.quirks) else { continue };
+        let Some(outcome) = candidate.run(tree) else { continue };
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
             && values_match(outcome.value, student.value)
             && action == student.action;
-        if same && !matching.iter().any(|known| known.bug == candidate.bug) {
+        if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
     }
-    let mut matching = matching.into_iter();
-    let first = matching.next()?;
-    let others: Vec<Candidate> = matching.collect();
-    if others.is_empty() {
-        return Some(Diagnosis { bug: first.bug, explanation: first.explanation, alternatives: Vec::new() });
+    matching
+}
+
+/// The mistakes that would fail this test: a student making one of them
+/// could not have passed it.
+fn failing_here(test: &PlannedTest) -> Vec<&'static str> {
+    // By key: what the student does, the same on every test.
+    let reference = &test.reference;
+    candidates(&test.tree, &test.settings)
+        .into_iter()
+        .filter(|candidate| {
+            candidate.run(&test.tree).is_none_or(|outcome| {
+                outcome.visited != reference.visited
+                    || !values_match(outcome.value, reference.value)
+                    || outcome.action != reference.action
+            })
+        })
+        .map(|candidate| candidate.key)
+        .collect()
+}
+
+/// Names the mistake of each failed test, weighing every test of its
+/// question: a mistake that would have failed a test the student passed is
+/// ruled out, and when one mistake reproduces every failed test of the
+/// question, that mistake alone is named for each (a program makes the same
+/// mistake everywhere; a tree alone often cannot tell two mistakes apart).
+pub fn diagnose_submission(tests: &[PlannedTest], results: &mut [TestResult]) {
+    let questions: std::collections::BTreeSet<usize> = tests.iter().map(|test| test.question).collect();
+    for question in questions {
+        let indices: Vec<usize> = (0..tests.len()).filter(|&index| tests[index].question == question).collect();
+        diagnose_question(tests, results, &indices);
     }
-    let mut explanation = format!("your trace fits more than one mistake: either {}", first.explanation);
-    for other in &others {
-        explanation.push_str(&format!("; or {}", other.explanation));
+}
+
+fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices: &[usize]) {
+    let failed: Vec<usize> =
+        indices.iter().copied().filter(|&index| results[index].status == TestStatus::Failed).collect();
+    if failed.is_empty() {
+        return;
+    }
+    let ruled_out: Vec<&'static str> = indices
+        .iter()
+        .filter(|&&index| results[index].status == TestStatus::Passed)
+        .flat_map(|&index| failing_here(&tests[index]))
+        .collect();
+    let fits: Vec<(usize, Vec<Candidate>)> = failed
+        .iter()
+        .map(|&index| {
+            let candidates = student_trace(&tests[index], &results[index])
+                .map(|trace| reproducing(&tests[index].tree, &tests[index].settings, &trace.borrow()))
+                .unwrap_or_default();
+            (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
+        })
+        .collect();
+    let everywhere: Vec<&'static str> = fits
+        .first()
+        .map(|(_, first)| first.iter().map(|candidate| candidate.key).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|key| fits.iter().all(|(_, list)| list.iter().any(|candidate| candidate.key == *key)))
+        .collect();
+    for (index, list) in fits {
+        let named: Vec<Candidate> = if everywhere.is_empty() {
+            list
+        } else {
+            list.into_iter().filter(|candidate| everywhere.contains(&candidate.key)).collect()
+        };
+        let explained = if everywhere.is_empty() { 1 } else { failed.len() };
+        results[index].diagnosis = describe(&named, explained);
+    }
+}
+
+/// A student's trace as the report holds it, with node ids read back.
+struct OwnedTrace {
+    value: f64,
+    action: Option<String>,
+    visited: Vec<NodeIndex>,
+}
+
+impl OwnedTrace {
+    fn borrow(&self) -> StudentTrace<'_> {
+        StudentTrace { value: self.value, action: self.action.as_deref(), visited: &self.visited }
+    }
+}
+
+fn student_trace(test: &PlannedTest, result: &TestResult) -> Option<OwnedTrace> {
+    let value = result.actual.value?;
+    let visited = result.actual.visited.iter().map(|id| test.tree.find(id)).collect::<Option<Vec<_>>>()?;
+    Some(OwnedTrace { value, action: result.actual.action.clone(), visited })
+}
+
+/// The diagnosis that names `named`: one mistake as a fact, two or three as
+/// "either ... or ...", more as nothing (the trace says too little).
+fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
+    let mut distinct: Vec<&Candidate> = Vec::new();
+    for candidate in named {
+        if !distinct.iter().any(|known| known.bug == candidate.bug) {
+            distinct.push(candidate);
+        }
+    }
+    let (first, others) = distinct.split_first()?;
+    if distinct.len() > MOST_NAMED {
+        return None;
+    }
+    let mut explanation = if others.is_empty() {
+        first.explanation.clone()
+    } else {
+        let mut text = format!("your trace fits more than one mistake: either {}", first.explanation);
+        for other in others {
+            text.push_str(&format!("; or {}", other.explanation));
+        }
+        text
+    };
+    if explained > 1 {
+        explanation.push_str(&format!(" (this explains all {explained} failed tests of this question)"));
     }
     Some(Diagnosis { bug: first.bug, explanation, alternatives: others.iter().map(|other| other.bug).collect() })
 }
@@ -67,7 +184,7 @@ pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Algorithm, Quirks, search};
+    use crate::engine::{Algorithm, Quirks, search, search_with_quirks};
     use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
 
@@ -186,26 +303,65 @@ mod tests {
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
 
-    #[test]
-    fn a_trace_two_mistakes_explain_names_both() {
-        // max(min(3, 3), min(3, 3)) under AIMA's convention prunes C.2; a
-        // search that never prunes and one that prunes only on strict
-        // inequality both enter it, so the trace cannot tell them apart.
+    /// max(min(3, 3), min(3, 3)) under AIMA's convention prunes C.2.
+    fn tied_tree() -> Tree {
         let mut builder = TreeBuilder::new("ties", "A");
         builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
         builder.add(NodeSpec::internal("B", NodeKind::Min, leaves(&[3.0, 3.0])));
         builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[3.0, 3.0])));
-        let tree = builder.build().unwrap();
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn a_trace_two_mistakes_explain_names_both() {
+        // A search that never prunes and one that prunes only on strict
+        // inequality both enter C.2: the trace cannot tell them apart.
+        let tree = tied_tree();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
         let trace = StudentTrace { value: minimax.value, action, visited: &minimax.visited };
-        let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
+        let fitting = reproducing(&tree, &settings, &trace);
+        let both: Vec<Candidate> =
+            fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
+        assert_eq!(both.len(), 2, "both reproduce the trace");
+        let diagnosis = describe(&both, 1).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);
         named.sort();
         assert_eq!(named, ["no-pruning", "prune-on-equal"]);
         assert!(diagnosis.explanation.starts_with("your trace fits more than one mistake: either "), "{diagnosis:?}");
         assert!(diagnosis.explanation.contains("; or "), "{diagnosis:?}");
+    }
+
+    #[test]
+    fn a_trace_that_too_many_mistakes_explain_names_none() {
+        // On so small a tree, four ways of getting the window wrong all look alike.
+        let tree = tied_tree();
+        let settings = SearchSettings::new(Algorithm::AlphaBeta);
+        let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
+        let action = minimax.action.map(|child| tree.action(child));
+        let trace = StudentTrace { value: minimax.value, action, visited: &minimax.visited };
+        assert!(reproducing(&tree, &settings, &trace).len() > MOST_NAMED);
+        assert_eq!(diagnose(&tree, &settings, &trace), None);
+    }
+
+    #[test]
+    fn new_mistakes_are_named_on_trees_that_show_them() {
+        // A MIN root over two MAX nodes: searched as MAX, it picks C.
+        let mut builder = TreeBuilder::new("min-root", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Min, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, leaves(&[3.0, 1.0])));
+        builder.add(NodeSpec::internal("C", NodeKind::Max, leaves(&[8.0, 2.0])));
+        let tree = builder.build().unwrap();
+        let settings = SearchSettings::new(Algorithm::Minimax);
+        let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
+        let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
+        let action = outcome.action.map(|child| tree.action(child));
+        let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+        let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
+        let mut named = vec![diagnosis.bug];
+        named.extend(&diagnosis.alternatives);
+        assert!(named.contains(&"min-root-as-max"), "{diagnosis:?}");
     }
 }

@@ -113,7 +113,8 @@ pub fn grade_sandboxed(
             serve_public_then_hidden(&spec, tests, SessionLimits { per_search: assignment.time_limit })
         }
     };
-    let results = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
+    let mut results: Vec<_> = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
+    diagnosis::diagnose_submission(tests, &mut results);
     let questions = verdict::score(assignment, selected, tests, results);
     let (score, max_score) = verdict::totals(&questions);
     Ok(GradeReport {

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::diagnosis::{Diagnosis, StudentTrace, diagnose};
+use super::diagnosis::Diagnosis;
 use super::plan::{Assignment, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
 use crate::compare::{Divergence, first_divergence, format_value, values_match};
@@ -182,15 +182,9 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         Ok(answer) => {
             result.actual.value = Some(answer.value);
             result.actual.action = answer.action;
+            // The diagnosis weighs every test of the question: see
+            // `diagnosis::diagnose_submission`, which runs once all are judged.
             judge_answer(&mut result, test);
-            if result.status == TestStatus::Failed {
-                let trace = StudentTrace {
-                    value: answer.value,
-                    action: result.actual.action.as_deref(),
-                    visited: &record.visited,
-                };
-                result.diagnosis = diagnose(tree, &test.settings, &trace);
-            }
         }
     }
     result

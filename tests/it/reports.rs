@@ -112,7 +112,7 @@ fn prairielearn_results_score_in_zero_to_one() {
     assert_eq!(tests.len(), 4);
     assert_eq!((tests[0]["points"].as_f64(), tests[0]["max_points"].as_f64()), (Some(1.0), Some(1.0)));
     assert_eq!(tests[1]["points"], 0.0);
-    assert!(tests[1]["output"].as_str().unwrap().contains("likely cause: no pruning"));
+    assert!(tests[1]["output"].as_str().unwrap().contains("likely cause: your alpha-beta never prunes"));
 }
 
 /// A program whose stderr and action are terminal escapes, NUL, U+FFFE, a

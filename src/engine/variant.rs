@@ -1,0 +1,413 @@
+//! The search as students write it, mistakes included.
+//!
+//! A plain recursion, shaped like the `max_value` / `min_value` functions of
+//! textbooks and handouts, with one switch per classic mistake ([`Slips`]).
+//! With every switch off it is the reference search of FORMAT.md sections 2
+//! and 3, node for node (a property test holds it to that); with one on, it
+//! reproduces the exact trace of a student who made that mistake, so that
+//! the diagnosis can name it. It is slower than the reference engine and
+//! recursive, so it only runs on trees of bounded height ([`MAX_HEIGHT`]).
+
+use super::{Algorithm, SearchSettings};
+use crate::tree::{NodeIndex, NodeKind, Tree};
+
+/// Deeper trees are not searched by the variants (the recursion would be
+/// as deep as the tree).
+pub const MAX_HEIGHT: u32 = 2_000;
+
+/// How a node's alpha-beta window is handled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WindowSlip {
+    /// As the reference: tightened after each child, passed down as is.
+    #[default]
+    None,
+    /// Never tightened: every child gets the window the node was given
+    /// (which, everywhere, is no pruning at all).
+    Stale,
+    /// Not tightened at the root (each root child searched with the full
+    /// window); right below it.
+    RootNotUpdated,
+    /// A max node lowers beta and a min node raises alpha.
+    SwappedUpdates,
+    /// Children are called with (beta, alpha).
+    SwappedArguments,
+    /// Every node starts from (-inf, +inf), whatever it was given.
+    Reset,
+}
+
+/// How a chance node is valued.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChanceSlip {
+    /// The expectation, with the node's probabilities.
+    #[default]
+    None,
+    /// The plain average of the children.
+    Uniform,
+    /// The greatest child value.
+    AsMax,
+    /// The least child value.
+    AsMin,
+    /// The expectation divided again by the number of children.
+    DividedByCount,
+}
+
+/// How plies are counted for the depth limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthSlip {
+    /// One ply per edge; a node at ply `depth` is cut.
+    #[default]
+    None,
+    /// In rounds of all agents, as Pacman's: the count goes up only on the
+    /// way into a MAX node, and only MAX nodes are cut.
+    Rounds,
+    /// An edge out of a chance node does not count as a ply.
+    ChanceNotAPly,
+}
+
+/// The classic mistakes, each a switch; all off is the reference.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slips {
+    /// Children searched last to first.
+    pub reverse_children: bool,
+    /// Every child entered (asked about) before the first is searched.
+    pub eager_children: bool,
+    /// Ties at the root go to the last best child.
+    pub last_best_at_root: bool,
+    /// Alpha-beta's window.
+    pub window: WindowSlip,
+    /// Under alpha-beta, chance nodes' children get the chance node's
+    /// window instead of (-inf, +inf).
+    pub chance_gets_window: bool,
+    /// How chance nodes are valued.
+    pub chance: ChanceSlip,
+    /// How the depth limit counts.
+    pub depth: DepthSlip,
+    /// Whose turn it is by ply (MAX at even plies, MIN at odd), not by node.
+    pub strict_alternation: bool,
+    /// The root is searched as MAX even when it is a MIN node.
+    pub root_as_max: bool,
+    /// A chance root returns the action of its best child.
+    pub action_at_chance_root: bool,
+    /// The search runs with depth 1, 2, ... before the real one, and the
+    /// first entries of all of them make the visited order.
+    pub iterative_deepening: bool,
+}
+
+/// A variant search's result, as a student's program would give it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantOutcome {
+    /// The root's value.
+    pub value: f64,
+    /// The chosen root child.
+    pub action: Option<NodeIndex>,
+    /// First entries, in order.
+    pub visited: Vec<NodeIndex>,
+}
+
+/// Why a variant cannot reproduce a trace on this tree: a student making
+/// the mistake would have crashed (an `eval` it needs is missing), or the
+/// tree is too deep for the recursion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unreproducible;
+
+/// Runs the search of `settings` with the mistakes in `slips`.
+pub fn search(tree: &Tree, settings: &SearchSettings, slips: Slips) -> Result<VariantOutcome, Unreproducible> {
+    if tree.height() > MAX_HEIGHT {
+        return Err(Unreproducible);
+    }
+    let mut run = Run { tree, settings, slips, entered: vec![false; tree.len()], visited: Vec::new(), limit: None };
+    if slips.iterative_deepening {
+        let last = settings.depth.unwrap_or_else(|| tree.height());
+        for limit in 1..last {
+            run.limit = Some(limit);
+            run.root()?;
+        }
+    }
+    run.limit = settings.depth;
+    let (value, action) = run.root()?;
+    Ok(VariantOutcome { value, action, visited: run.visited })
+}
+
+struct Run<'t> {
+    tree: &'t Tree,
+    settings: &'t SearchSettings,
+    slips: Slips,
+    entered: Vec<bool>,
+    visited: Vec<NodeIndex>,
+    /// The depth limit of the search under way.
+    limit: Option<u32>,
+}
+
+/// Whose turn it is, as the student's code decides it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    Max,
+    Min,
+    Chance,
+}
+
+impl Run<'_> {
+    fn pruning(&self) -> bool {
+        self.settings.algorithm == Algorithm::AlphaBeta
+    }
+
+    fn enter(&mut self, node: NodeIndex) {
+        if !self.entered[node.get()] {
+            self.entered[node.get()] = true;
+            self.visited.push(node);
+        }
+    }
+
+    fn root(&mut self) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
+        let root = NodeIndex(0);
+        self.node(root, 0, f64::NEG_INFINITY, f64::INFINITY, true)
+    }
+
+    /// The depth counter of `child`, given its parent's.
+    fn count(&self, parent: NodeIndex, plies: u32, child: NodeIndex) -> u32 {
+        match self.slips.depth {
+            DepthSlip::None => plies + 1,
+            DepthSlip::Rounds => plies + u32::from(self.tree.node(child).kind == NodeKind::Max),
+            DepthSlip::ChanceNotAPly => plies + u32::from(self.tree.node(parent).kind != NodeKind::Chance),
+        }
+    }
+
+    fn cut(&self, node: NodeIndex, plies: u32) -> bool {
+        let at_limit = self.limit == Some(plies);
+        match self.slips.depth {
+            DepthSlip::Rounds => at_limit && self.tree.node(node).kind == NodeKind::Max,
+            _ => at_limit,
+        }
+    }
+
+    fn turn(&self, node: NodeIndex, at_root: bool) -> Turn {
+        let kind = self.tree.node(node).kind;
+        if kind == NodeKind::Chance {
+            return Turn::Chance;
+        }
+        if self.slips.strict_alternation {
+            return if self.tree.node(node).ply.is_multiple_of(2) { Turn::Max } else { Turn::Min };
+        }
+        if at_root && self.slips.root_as_max {
+            return Turn::Max;
+        }
+        if kind == NodeKind::Max { Turn::Max } else { Turn::Min }
+    }
+
+    /// The children in the order the student searches them, entered ahead
+    /// of the search when the student looks at them all first.
+    fn children(&mut self, node: NodeIndex) -> Vec<NodeIndex> {
+        let mut children: Vec<NodeIndex> = self.tree.children(node).collect();
+        if self.slips.reverse_children {
+            children.reverse();
+        }
+        if self.slips.eager_children {
+            for &child in &children {
+                self.enter(child);
+            }
+        }
+        children
+    }
+
+    /// A node's value and, at a max or min node, its chosen child.
+    fn node(
+        &mut self,
+        node: NodeIndex,
+        plies: u32,
+        alpha: f64,
+        beta: f64,
+        at_root: bool,
+    ) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
+        self.enter(node);
+        let info = self.tree.node(node);
+        if info.kind == NodeKind::Terminal {
+            return Ok((info.utility, None));
+        }
+        if self.cut(node, plies) {
+            return info.eval.map(|eval| (eval, None)).ok_or(Unreproducible);
+        }
+        let (alpha, beta) = match self.slips.window {
+            WindowSlip::Reset => (f64::NEG_INFINITY, f64::INFINITY),
+            _ => (alpha, beta),
+        };
+        match self.turn(node, at_root) {
+            Turn::Chance => self.chance(node, plies, alpha, beta, at_root),
+            turn => self.max_or_min(node, plies, alpha, beta, turn == Turn::Max, at_root),
+        }
+    }
+
+    fn max_or_min(
+        &mut self,
+        node: NodeIndex,
+        plies: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        maximising: bool,
+        at_root: bool,
+    ) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
+        let (given_alpha, given_beta) = (alpha, beta);
+        let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best_child = None;
+        let later_ties_win = at_root && self.slips.last_best_at_root;
+        for child in self.children(node) {
+            let (child_alpha, child_beta) = match self.slips.window {
+                WindowSlip::Stale => (given_alpha, given_beta),
+                WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
+                WindowSlip::SwappedArguments => (beta, alpha),
+                _ => (alpha, beta),
+            };
+            let plies_below = self.count(node, plies, child);
+            let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
+            let better = if maximising { value > best } else { value < best };
+            if better || (later_ties_win && value == best) {
+                best = value;
+                best_child = Some(child);
+            }
+            if !self.pruning() {
+                continue;
+            }
+            if maximising {
+                if self.exceeds(best, beta) {
+                    break;
+                }
+                match self.slips.window {
+                    WindowSlip::SwappedUpdates => beta = beta.min(best),
+                    _ => alpha = alpha.max(best),
+                }
+            } else {
+                if self.exceeds(alpha, best) {
+                    break;
+                }
+                match self.slips.window {
+                    WindowSlip::SwappedUpdates => alpha = alpha.max(best),
+                    _ => beta = beta.min(best),
+                }
+            }
+        }
+        Ok((best, best_child))
+    }
+
+    fn exceeds(&self, high: f64, low: f64) -> bool {
+        if self.settings.prune_on_equal { high >= low } else { high > low }
+    }
+
+    fn chance(
+        &mut self,
+        node: NodeIndex,
+        plies: u32,
+        alpha: f64,
+        beta: f64,
+        at_root: bool,
+    ) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
+        let (child_alpha, child_beta) = if self.slips.chance_gets_window && self.pruning() {
+            (alpha, beta)
+        } else {
+            (f64::NEG_INFINITY, f64::INFINITY)
+        };
+        let children = self.children(node);
+        let count = children.len() as f64;
+        let mut expectation = 0.0;
+        let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut best_child = None;
+        for child in children {
+            let plies_below = self.count(node, plies, child);
+            let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
+            let probability = match self.slips.chance {
+                ChanceSlip::Uniform => 1.0 / count,
+                _ => self.tree.node(child).probability,
+            };
+            expectation += probability * value;
+            if value > highest {
+                highest = value;
+                best_child = Some(child);
+            }
+            lowest = lowest.min(value);
+        }
+        let value = match self.slips.chance {
+            ChanceSlip::None | ChanceSlip::Uniform => expectation,
+            ChanceSlip::AsMax => highest,
+            ChanceSlip::AsMin => lowest,
+            ChanceSlip::DividedByCount => expectation / count,
+        };
+        let action = best_child.filter(|_| at_root && self.slips.action_at_chance_root);
+        Ok((value, action))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Quirks, search_with_quirks};
+    use crate::generator::{GenOptions, generate};
+
+    /// Trees of the shapes the generator draws: two and three agents, chance
+    /// levels, MIN roots, depth cuts, ties.
+    fn trees() -> Vec<Tree> {
+        use NodeKind::{Chance, Max, Min};
+        let shapes = [
+            (vec![Max, Min], None),
+            (vec![Max, Min, Min], Some(3)),
+            (vec![Max, Chance, Min], None),
+            (vec![Min, Max], Some(2)),
+            (vec![Chance, Max, Min], Some(2)),
+        ];
+        let mut trees = Vec::new();
+        for (kinds, cut) in shapes {
+            let options = GenOptions { depth: 4, kinds, cut, ties: 0.3, ..GenOptions::default() };
+            for index in 0..40 {
+                trees.push(generate(&options, index, &format!("t{index}")));
+            }
+        }
+        trees
+    }
+
+    #[test]
+    fn with_no_slips_it_is_the_reference_node_for_node() {
+        for tree in trees() {
+            for algorithm in Algorithm::ALL {
+                for prune_on_equal in [true, false] {
+                    let settings = SearchSettings {
+                        prune_on_equal,
+                        ..SearchSettings::resolve(algorithm, tree.search_defaults(), None, None)
+                    };
+                    let Ok(reference) = crate::engine::search(&tree, &settings) else { continue };
+                    let variant = search(&tree, &settings, Slips::default()).expect("reproducible");
+                    assert_eq!(variant.visited, reference.visited, "{} {settings:?}", tree.name());
+                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {settings:?}", tree.name());
+                    assert_eq!(variant.action, reference.action, "{} {settings:?}", tree.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn its_classic_slips_are_the_reference_engines_quirks() {
+        let pairs = [
+            (
+                Slips { reverse_children: true, ..Slips::default() },
+                Quirks { reverse_children: true, ..Quirks::default() },
+            ),
+            (Slips { eager_children: true, ..Slips::default() }, Quirks { eager_children: true, ..Quirks::default() }),
+            (
+                Slips { last_best_at_root: true, ..Slips::default() },
+                Quirks { last_best_at_root: true, ..Quirks::default() },
+            ),
+            (
+                Slips { chance: ChanceSlip::Uniform, ..Slips::default() },
+                Quirks { uniform_chance: true, ..Quirks::default() },
+            ),
+        ];
+        for tree in trees() {
+            for algorithm in Algorithm::ALL {
+                let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, None);
+                for (slips, quirks) in pairs {
+                    let Ok(reference) = search_with_quirks(&tree, &settings, quirks) else { continue };
+                    let variant = search(&tree, &settings, slips).expect("reproducible");
+                    assert_eq!(variant.visited, reference.visited, "{} {slips:?}", tree.name());
+                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {slips:?}", tree.name());
+                    assert_eq!(variant.action, reference.action, "{} {slips:?}", tree.name());
+                }
+            }
+        }
+    }
+}
