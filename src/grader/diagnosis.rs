@@ -49,6 +49,26 @@ pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'
     describe(&reproducing(tree, settings, student), 1)
 }
 
+/// The diagnosis of a test that failed after `before` (most recent first)
+/// in the same program, and passed when served alone.
+pub fn state_between_tests(before: &[&str]) -> Diagnosis {
+    let (shown, more) = if before.len() > 3 { (&before[..3], before.len() - 3) } else { (before, 0) };
+    let mut earlier = shown.join(", ");
+    if more > 0 {
+        earlier.push_str(&format!(" and {more} more"));
+    }
+    Diagnosis {
+        bug: "state-between-tests",
+        explanation: format!(
+            "this test passes when your program runs it alone, in a fresh process, so your program keeps \
+             state from one test to the next (a global variable, or a cache or memo table that is never \
+             cleared) and it changed this answer; before this test, the same process ran {earlier}: keep \
+             all state inside the search function, or clear it at its start"
+        ),
+        alternatives: Vec::new(),
+    }
+}
+
 /// The candidates (one per mistake) whose trace equals the student's.
 fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Vec<Candidate> {
     let mut matching: Vec<Candidate> = Vec::new();
@@ -97,8 +117,12 @@ pub fn diagnose_submission(tests: &[PlannedTest], results: &mut [TestResult]) {
 }
 
 fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices: &[usize]) {
-    let failed: Vec<usize> =
-        indices.iter().copied().filter(|&index| results[index].status == TestStatus::Failed).collect();
+    // A test already explained (state kept between tests) is no evidence of a search mistake.
+    let failed: Vec<usize> = indices
+        .iter()
+        .copied()
+        .filter(|&index| results[index].status == TestStatus::Failed && results[index].diagnosis.is_none())
+        .collect();
     if failed.is_empty() {
         return;
     }

@@ -99,8 +99,9 @@ pub fn grade_sandboxed(
     let dir = prepared.submission.clone();
     provide_rust_kit(&dir, &prepared).map_err(|error| NotGradable(error.to_string()))?;
     let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
-    let records = match build {
-        Some(Err(failure)) => vec![build_failure_record(&failure); tests.len()],
+    let limits = SessionLimits { per_search: assignment.time_limit };
+    let (records, spec) = match build {
+        Some(Err(failure)) => (vec![build_failure_record(&failure); tests.len()], None),
         _ => {
             let spec = submission::program_spec(
                 &command,
@@ -110,11 +111,15 @@ pub fn grade_sandboxed(
                 prepared.run.as_ref(),
                 &prepared.home,
             );
-            serve_public_then_hidden(&spec, tests, SessionLimits { per_search: assignment.time_limit })
+            (serve_public_then_hidden(&spec, tests, limits), Some(spec))
         }
     };
+    let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
     let mut results: Vec<_> = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
     diagnosis::diagnose_submission(tests, &mut results);
+    if let Some(spec) = &spec {
+        recheck_alone(spec, tests, &earlier, &mut results, limits);
+    }
     let questions = verdict::score(assignment, selected, tests, results);
     let (score, max_score) = verdict::totals(&questions);
     Ok(GradeReport {
@@ -161,6 +166,47 @@ fn serve_public_then_hidden(
     records.into_iter().map(|record| record.expect("every test is served once")).collect()
 }
 
+/// At most this many failed tests are served again, alone, per submission.
+const MOST_RECHECKS: usize = 8;
+
+/// Serves each failed test that no search mistake explains and that ran
+/// after others in the same program again, alone, in a fresh program. One
+/// that passes there failed because of state the program kept from the
+/// earlier tests (a global, a memo table that is never cleared): the
+/// diagnosis says so and names those tests. The grade stands; the student
+/// learns why. The first test that fails alone too ends the rechecks: its
+/// program's trouble is not state, and the others likely share it.
+fn recheck_alone(
+    spec: &runner::ProgramSpec,
+    tests: &[PlannedTest],
+    earlier: &[usize],
+    results: &mut [verdict::TestResult],
+    limits: SessionLimits,
+) {
+    let suspects = (0..tests.len())
+        .filter(|&index| earlier[index] > 0 && results[index].diagnosis.is_none())
+        .filter(|&index| results[index].status != verdict::TestStatus::Passed)
+        .take(MOST_RECHECKS)
+        .collect::<Vec<_>>();
+    for index in suspects {
+        let test = &tests[index];
+        let job = SearchJob { name: &test.name, tree: &test.tree, settings: test.settings };
+        let Some(alone) = session::run_searches(spec, &[job], limits).pop() else { continue };
+        if verdict::judge(test, alone).status != verdict::TestStatus::Passed {
+            break;
+        }
+        // Public and hidden tests each have their programs, served in order.
+        let before: Vec<&str> = tests[..index]
+            .iter()
+            .rev()
+            .filter(|other| other.hidden == test.hidden)
+            .take(earlier[index])
+            .map(|other| other.name.as_str())
+            .collect();
+        results[index].diagnosis = Some(diagnosis::state_between_tests(&before));
+    }
+}
+
 /// A Rust submission builds against the kit in its `kit` folder; where the
 /// copy has none (a link, say, which staging does not follow), the grader's
 /// own kit is put there.
@@ -182,6 +228,7 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
         visited: Vec::new(),
         stderr: String::new(),
         elapsed: Duration::ZERO,
+        earlier_in_program: 0,
     }
 }
 

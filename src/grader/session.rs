@@ -69,6 +69,10 @@ pub struct SearchRecord {
     pub stderr: String,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
+    /// How many searches the same program served before this one (0: a
+    /// fresh program). A test that fails after others but passes alone
+    /// shows state kept between tests.
+    pub earlier_in_program: usize,
 }
 
 /// Limits applied to every search.
@@ -84,6 +88,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     let mut records = Vec::with_capacity(jobs.len());
     let mut failed_starts = 0;
     let mut last_start_failure: Option<ProgramFailure> = None;
+    let mut served = 0;
     for job in jobs {
         let started = Instant::now();
         let deadline = started + limits.per_search;
@@ -96,6 +101,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
                 Ok(started_program) => {
                     program = Some(started_program);
                     failed_starts = 0;
+                    served = 0;
                 }
                 Err((failure, stderr)) => {
                     failed_starts += 1;
@@ -105,6 +111,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
                         visited: Vec::new(),
                         stderr,
                         elapsed: started.elapsed(),
+                        earlier_in_program: 0,
                     });
                     continue;
                 }
@@ -121,7 +128,8 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
         if fatal {
             program = None;
         }
-        records.push(SearchRecord { answer, visited, stderr, elapsed: started.elapsed() });
+        records.push(SearchRecord { answer, visited, stderr, elapsed: started.elapsed(), earlier_in_program: served });
+        served += 1;
     }
     if let Some(mut running) = program {
         let _ = running.send(&encode(&ToProgram::Bye), Instant::now() + Duration::from_secs(1));
@@ -150,6 +158,7 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
         visited: Vec::new(),
         stderr: String::new(),
         elapsed: Duration::ZERO,
+        earlier_in_program: 0,
     }
 }
 
