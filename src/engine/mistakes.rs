@@ -64,7 +64,53 @@ pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
     list.extend(turn_mistakes(tree, settings));
     list.extend(depth_mistakes(tree, settings));
     list.extend(chance_mistakes(tree, settings));
+    let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
+    list.extend(halves);
+    let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
+    list.extend(twins);
     list
+}
+
+/// The mistake in `max_value` only, or in `min_value` only.
+fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
+    let keys = match candidate.key {
+        "eager-children" => ["eager-children/max", "eager-children/min"],
+        "swapped-updates" => ["swapped-updates/max", "swapped-updates/min"],
+        "swapped-window-arguments" => ["swapped-window-arguments/max", "swapped-window-arguments/min"],
+        _ => return Vec::new(),
+    };
+    [NodeKind::Max, NodeKind::Min]
+        .into_iter()
+        .zip(keys)
+        .map(|(kind, key)| {
+            let slips = if candidate.slips.eager_children {
+                Slips { eager_only_at: Some(kind), ..candidate.slips }
+            } else {
+                Slips { window_only_at: Some(kind), ..candidate.slips }
+            };
+            Candidate { key, slips, ..candidate.clone() }
+        })
+        .collect()
+}
+
+/// The same mistake made below the root only, by a student whose root has
+/// a loop of its own; `None` where that changes nothing.
+fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
+    let key = match candidate.key {
+        "swapped-updates" => "swapped-updates/below-root",
+        "swapped-window-arguments" => "swapped-window-arguments/below-root",
+        "strict-alternation" => "strict-alternation/below-root",
+        "reverse-children" => "reverse-children/below-root",
+        "eager-children" => "eager-children/below-root",
+        "eager-children/max" => "eager-children/max/below-root",
+        "eager-children/min" => "eager-children/min/below-root",
+        "swapped-updates/max" => "swapped-updates/max/below-root",
+        "swapped-updates/min" => "swapped-updates/min/below-root",
+        "swapped-window-arguments/max" => "swapped-window-arguments/max/below-root",
+        "swapped-window-arguments/min" => "swapped-window-arguments/min/below-root",
+        _ => return None,
+    };
+    Some(Candidate { key, slips: Slips { spare_root: true, ..candidate.slips }, ..candidate.clone() })
 }
 
 /// A candidate with the question's settings and one slip.

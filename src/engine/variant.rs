@@ -71,10 +71,16 @@ pub struct Slips {
     pub reverse_children: bool,
     /// Every child entered (asked about) before the first is searched.
     pub eager_children: bool,
+    /// Only at nodes of this kind (a check written into `max_value` alone,
+    /// say); `None`: at every node.
+    pub eager_only_at: Option<NodeKind>,
     /// Ties at the root go to the last best child.
     pub last_best_at_root: bool,
     /// Alpha-beta's window.
     pub window: WindowSlip,
+    /// The window slip only at nodes of this kind (`max_value` written
+    /// wrong, `min_value` right, say); `None`: at every node.
+    pub window_only_at: Option<NodeKind>,
     /// Under alpha-beta, chance nodes' children get the chance node's
     /// window instead of (-inf, +inf).
     pub chance_gets_window: bool,
@@ -91,6 +97,10 @@ pub struct Slips {
     /// The search runs with depth 1, 2, ... before the real one, and the
     /// first entries of all of them make the visited order.
     pub iterative_deepening: bool,
+    /// The root is searched by a loop of its own, written right: the
+    /// window, turn and children slips apply below it only (many students
+    /// write the root's loop apart from `max_value` / `min_value`).
+    pub spare_root: bool,
 }
 
 /// A variant search's result, as a student's program would give it.
@@ -185,7 +195,7 @@ impl Run<'_> {
         if kind == NodeKind::Chance {
             return Turn::Chance;
         }
-        if self.slips.strict_alternation {
+        if self.slips.strict_alternation && !(at_root && self.slips.spare_root) {
             return if self.tree.node(node).ply.is_multiple_of(2) { Turn::Max } else { Turn::Min };
         }
         if at_root && self.slips.root_as_max {
@@ -196,12 +206,14 @@ impl Run<'_> {
 
     /// The children in the order the student searches them, entered ahead
     /// of the search when the student looks at them all first.
-    fn children(&mut self, node: NodeIndex) -> Vec<NodeIndex> {
+    fn children(&mut self, node: NodeIndex, at_root: bool) -> Vec<NodeIndex> {
         let mut children: Vec<NodeIndex> = self.tree.children(node).collect();
-        if self.slips.reverse_children {
+        let spared = at_root && self.slips.spare_root;
+        if self.slips.reverse_children && !spared {
             children.reverse();
         }
-        if self.slips.eager_children {
+        let kind_matches = self.slips.eager_only_at.is_none_or(|kind| kind == self.tree.node(node).kind);
+        if self.slips.eager_children && !spared && kind_matches {
             for &child in &children {
                 self.enter(child);
             }
@@ -249,8 +261,11 @@ impl Run<'_> {
         let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
         let mut best_child = None;
         let later_ties_win = at_root && self.slips.last_best_at_root;
-        for child in self.children(node) {
-            let (child_alpha, child_beta) = match self.slips.window {
+        let kind_matches = self.slips.window_only_at.is_none_or(|kind| kind == self.tree.node(node).kind);
+        let window =
+            if (at_root && self.slips.spare_root) || !kind_matches { WindowSlip::None } else { self.slips.window };
+        for child in self.children(node, at_root) {
+            let (child_alpha, child_beta) = match window {
                 WindowSlip::Stale => (given_alpha, given_beta),
                 WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
                 WindowSlip::SwappedArguments => (beta, alpha),
@@ -270,7 +285,7 @@ impl Run<'_> {
                 if self.exceeds(best, beta) {
                     break;
                 }
-                match self.slips.window {
+                match window {
                     WindowSlip::SwappedUpdates => beta = beta.min(best),
                     _ => alpha = alpha.max(best),
                 }
@@ -278,7 +293,7 @@ impl Run<'_> {
                 if self.exceeds(alpha, best) {
                     break;
                 }
-                match self.slips.window {
+                match window {
                     WindowSlip::SwappedUpdates => alpha = alpha.max(best),
                     _ => beta = beta.min(best),
                 }
@@ -304,7 +319,7 @@ impl Run<'_> {
         } else {
             (f64::NEG_INFINITY, f64::INFINITY)
         };
-        let children = self.children(node);
+        let children = self.children(node, at_root);
         let count = children.len() as f64;
         let mut expectation = 0.0;
         let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);

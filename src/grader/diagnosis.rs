@@ -147,6 +147,12 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
         .into_iter()
         .filter(|key| fits.iter().all(|(_, list)| list.iter().any(|candidate| candidate.key == *key)))
         .collect();
+    if std::env::var_os("TREEGRADE_DEBUG_DIAGNOSIS").is_some() {
+        for (index, list) in &fits {
+            let keys: Vec<&str> = list.iter().map(|c| c.key).collect();
+            eprintln!("{}: fits {keys:?}; everywhere {everywhere:?}; ruled out {ruled_out:?}", tests[*index].name);
+        }
+    }
     for (index, list) in fits {
         let named: Vec<Candidate> = if everywhere.is_empty() {
             list

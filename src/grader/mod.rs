@@ -166,8 +166,9 @@ fn serve_public_then_hidden(
     records.into_iter().map(|record| record.expect("every test is served once")).collect()
 }
 
-/// At most this many failed tests are served again, alone, per submission.
-const MOST_RECHECKS: usize = 8;
+/// At most this many failed tests are served again, alone, per submission
+/// (a program start and one search each).
+const MOST_RECHECKS: usize = 64;
 
 /// Serves each failed test that no search mistake explains and that ran
 /// after others in the same program again, alone, in a fresh program. One
