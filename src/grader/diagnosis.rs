@@ -52,11 +52,7 @@ pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'
 /// The diagnosis of a test that failed after `before` (most recent first)
 /// in the same program, and passed when served alone.
 pub fn state_between_tests(before: &[&str]) -> Diagnosis {
-    let (shown, more) = if before.len() > 3 { (&before[..3], before.len() - 3) } else { (before, 0) };
-    let mut earlier = shown.join(", ");
-    if more > 0 {
-        earlier.push_str(&format!(" and {more} more"));
-    }
+    let earlier = earlier_tests(before);
     Diagnosis {
         bug: "state-between-tests",
         explanation: format!(
@@ -67,6 +63,33 @@ pub fn state_between_tests(before: &[&str]) -> Diagnosis {
         ),
         alternatives: Vec::new(),
     }
+}
+
+/// The diagnosis of a test that failed after `before` in the same program,
+/// when `confirmed` other such tests passed alone and this one was not run
+/// again (the grader reruns a bounded number).
+pub fn state_between_tests_seen_elsewhere(before: &[&str], confirmed: usize) -> Diagnosis {
+    let earlier = earlier_tests(before);
+    Diagnosis {
+        bug: "state-between-tests",
+        explanation: format!(
+            "your program keeps state from one test to the next (a global variable, or a cache or memo \
+             table that is never cleared): {confirmed} of your failed tests pass when your program runs \
+             them alone, in a fresh process (this one was not run again); before this test, the same \
+             process ran {earlier}: keep all state inside the search function, or clear it at its start"
+        ),
+        alternatives: Vec::new(),
+    }
+}
+
+/// Up to three test names, most recent first, and how many more.
+fn earlier_tests(before: &[&str]) -> String {
+    let (shown, more) = if before.len() > 3 { (&before[..3], before.len() - 3) } else { (before, 0) };
+    let mut earlier = shown.join(", ");
+    if more > 0 {
+        earlier.push_str(&format!(" and {more} more"));
+    }
+    earlier
 }
 
 /// The candidates (one per mistake) whose trace equals the student's.
