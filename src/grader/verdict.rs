@@ -75,6 +75,11 @@ pub struct TestResult {
     pub reason: Option<String>,
     /// The classic mistake that reproduces the student's trace exactly, if any.
     pub diagnosis: Option<Diagnosis>,
+    /// What the tree is (its `description:`), so that a student learns it
+    /// has two MIN levels, say, or a chance root; absent for hidden tests
+    /// in a student's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// More detail (a traceback, say).
     pub details: Option<String>,
     /// Where the visited orders first differ.
@@ -164,6 +169,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
         reason: None,
         diagnosis: None,
+        description: tree.description().map(shown),
         details: None,
         divergence: first_divergence(&expected.visited, &visited),
         expected,

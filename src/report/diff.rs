@@ -28,8 +28,8 @@ pub struct DiffLine {
     pub node: String,
 }
 
-/// The header that names the two step columns.
-pub const DIFF_HEADER: &str = "    expected  yours";
+/// The header that names the two step columns, and what the signs mean.
+pub const DIFF_HEADER: &str = "    expected  yours   (-: the expected order only, +: yours only)";
 
 impl DiffLine {
     /// `        5      5  B.3`, `-       6         C.1`, `+              7  C.2`.
@@ -46,7 +46,12 @@ impl DiffLine {
 }
 
 /// Changed lines shown at most, after which the diff is cut.
-const MAX_CHANGED: usize = 8;
+const MAX_CHANGED: usize = 12;
+
+/// Lines shown of one run found in one order only: a long run (a reversed
+/// search enters a whole subtree first) is cut short, so that the other
+/// order's nodes appear too.
+const MAX_RUN: usize = 4;
 
 /// The diff around the first difference: `context` equal steps before it,
 /// then the differing run and a little after, then a gap marker.
@@ -90,7 +95,8 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
     }
     let last_expected = lines.iter().filter_map(|l| l.expected_step).max().unwrap_or(0);
     let last_yours = lines.iter().filter_map(|l| l.your_step).max().unwrap_or(0);
-    if last_expected < expected.len() || last_yours < actual.len() {
+    let ends_in_gap = lines.last().is_some_and(|line| line.tag == DiffTag::Gap);
+    if (last_expected < expected.len() || last_yours < actual.len()) && !ends_in_gap {
         lines.push(gap());
     }
     lines
@@ -110,14 +116,18 @@ fn same(expected: &[String], old: usize, new: usize, len: usize) -> impl Iterato
     })
 }
 
-/// Appends up to `room` lines found in one order only; returns how many.
+/// Appends up to `room` (and [`MAX_RUN`]) lines found in one order only,
+/// with a gap marker where the run goes on; returns how many.
 fn one_side(lines: &mut Vec<DiffLine>, tag: DiffTag, ids: &[String], start: usize, len: usize, room: usize) -> usize {
-    let take = len.min(room);
+    let take = len.min(room).min(MAX_RUN);
     lines.extend(ids[start..start + take].iter().enumerate().map(|(k, id)| {
         let step = Some(start + k + 1);
         let (expected_step, your_step) = if tag == DiffTag::Expected { (step, None) } else { (None, step) };
         DiffLine { tag, expected_step, your_step, node: id.clone() }
     }));
+    if take < len && take == MAX_RUN {
+        lines.push(gap());
+    }
     take
 }
 
@@ -152,6 +162,17 @@ mod tests {
     #[test]
     fn identical_orders_have_no_diff() {
         assert!(order_diff(&ids("A B"), &ids("A B"), 3).is_empty());
+    }
+
+    #[test]
+    fn a_reversed_search_shows_the_expected_nodes_too() {
+        let expected = ids("A B B.1 B.2 B.3 C C.1 C.2 C.3 D D.1 D.2 D.3");
+        let actual = ids("A D D.3 D.2 D.1 C C.3 C.2 C.1 B B.3 B.2 B.1");
+        let lines = order_diff(&expected, &actual, 3);
+        let plain: Vec<String> = lines.iter().map(DiffLine::plain).collect();
+        assert!(lines.iter().any(|l| l.tag == DiffTag::Expected), "{plain:#?}");
+        assert!(lines.iter().filter(|l| l.tag == DiffTag::Yours).count() <= MAX_CHANGED, "{plain:#?}");
+        insta::assert_snapshot!(format!("{DIFF_HEADER}\n{}", plain.join("\n")));
     }
 
     #[test]

@@ -7,7 +7,10 @@
 
 use std::fmt::Write as _;
 
-use super::{DIFF_HEADER, DiffTag, likely_cause, order_diff, shows_diff, status_word, stderr_tail, visible_reason};
+use super::{
+    DIFF_HEADER, DiffTag, about_the_tree, likely_cause, order_diff, shows_diff, status_word, stderr_tail,
+    visible_reason,
+};
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
@@ -104,6 +107,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     );
     if let Some(reason) = visible_reason(test) {
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(&reason));
+    }
+    if let Some(about) = about_the_tree(test) {
+        let _ = writeln!(out, "<p class=\"about\">{}</p>", escape(&about));
     }
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));

@@ -105,6 +105,10 @@ fn details_plain(test: &TestResult) -> String {
         out.push_str(&reason);
         out.push('\n');
     }
+    if let Some(about) = about_the_tree(test) {
+        out.push_str(&about);
+        out.push('\n');
+    }
     if let Some(cause) = likely_cause(test) {
         out.push_str(&cause);
         out.push('\n');
@@ -127,6 +131,12 @@ fn details_plain(test: &TestResult) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The tree's own description, for a failed test the student may see.
+pub fn about_the_tree(test: &TestResult) -> Option<String> {
+    let description = test.description.as_deref().filter(|_| !test.hidden && test.status != TestStatus::Passed)?;
+    Some(format!("the tree: {}", description.trim()))
 }
 
 /// The named mistake, as a sentence for the student.

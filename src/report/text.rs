@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use super::{
-    DIFF_HEADER, DiffTag, details_plain, likely_cause, order_diff, shows_diff, status_word, stderr_tail, visible_reason,
+    DIFF_HEADER, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, shows_diff, status_word,
+    stderr_tail, visible_reason,
 };
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
@@ -55,6 +56,9 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
     }
     if let Some(reason) = visible_reason(test) {
         let _ = writeln!(out, "        {reason}");
+    }
+    if let Some(about) = about_the_tree(test) {
+        let _ = writeln!(out, "        {}", paint.dim(&about));
     }
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "        {}", paint.bold(&cause));

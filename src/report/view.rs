@@ -37,6 +37,7 @@ fn redact(test: &mut TestResult) {
     test.actual = nothing;
     test.divergence = None;
     test.details = None;
+    test.description = None;
     test.stderr = String::new();
 }
 

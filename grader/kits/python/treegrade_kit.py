@@ -27,6 +27,20 @@ match the reference search exactly. So:
   kind of every child before recursing into the first one enters them all);
 * asking again about a node you already entered is free and changes nothing.
 
+Two traps
+---------
+* One program answers every test, one after the other. Anything kept at
+  module level (a global dictionary used as a cache or memo table, a
+  counter, a ``best`` variable) survives from one test to the next, and node
+  ids repeat across trees (``A`` in one tree is not ``A`` in the next). Keep
+  all state inside your search functions, or clear it when a search starts.
+  The grader reruns a test that failed after others alone, and tells you
+  when it passes there.
+* ``game.depth`` is ``None`` when there is no depth limit, and ``0`` is a
+  real limit (the root itself is evaluated). Write
+  ``if game.depth is not None and ply == game.depth:``, never
+  ``if game.depth and ...``, which treats a limit of 0 as no limit.
+
 ``print()`` works as usual for debugging: while :func:`run` is serving, your
 output goes to standard error (the protocol with the grader uses standard
 output), and the grader shows it in the report.

@@ -28,6 +28,17 @@
 //! must match the reference search exactly. So ask about a node only when your
 //! search really enters it; asking again about an entered node is free.
 //!
+//! # Two traps
+//!
+//! - One program answers every test, one after the other: anything kept in
+//!   a `static` or a `thread_local!` (a cache, a memo table, a counter)
+//!   survives from one test to the next, and node ids repeat across trees.
+//!   Keep all state inside your search functions. The grader reruns a test
+//!   that failed after others alone, and tells you when it passes there.
+//! - [`Game::depth`] is `None` without a depth limit, and `Some(0)` is a real
+//!   limit (the root itself is evaluated): compare `game.depth() == Some(ply)`
+//!   rather than treating 0 as "no limit".
+//!
 //! # Debug output
 //!
 //! While [`serve`] runs, `println!` writes to standard error (standard output
