@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use super::color::ColorChoice;
 use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::sandbox::{Sandbox, SandboxMode};
@@ -25,13 +26,13 @@ pub struct CheckArgs {
     /// The submission folder (default: the current folder).
     #[arg(long, value_name = "DIR", default_value = ".")]
     submission: PathBuf,
-    /// Grade only these questions (repeatable), e.g. `-q q2`.
+    /// Grade only these questions (repeatable, any case), e.g. `-q q2`.
     #[arg(short = 'q', long = "question", value_name = "QUESTION")]
     questions: Vec<String>,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Write the report to FILE (the text report still goes to stdout).
+    /// Write the report to FILE (the text report still goes to stdout); `-` is stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Sandbox student programs with every layer this machine allows (auto), refuse to grade
@@ -44,6 +45,15 @@ pub struct CheckArgs {
     /// The student id that generated questions derive trees from (default: the submission folder's name).
     #[arg(long, value_name = "ID")]
     student: Option<String>,
+    /// Grade only this test (repeatable): `q2/aima-fig5-2`, or `aima-fig5-2` in every question that has it.
+    #[arg(long = "test", value_name = "NAME")]
+    pub tests: Vec<String>,
+    /// Print only the total (text report).
+    #[arg(long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also show, for each passed test, the value, action and number of nodes entered (text report).
+    #[arg(long)]
+    pub verbose: bool,
     /// Run this command instead of detecting the submission's language.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -62,7 +72,7 @@ pub(super) fn student_id(dir: &Path) -> String {
 /// The assignment shipped in this repository.
 pub const BUNDLED_ASSIGNMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assignments/adversarial-search");
 
-pub fn run(args: &CheckArgs) -> Result<(), Failure> {
+pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
     let assignment = load_assignment_with_hidden(&assignment_dir(args), args.hidden.as_deref())
         .map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
@@ -77,6 +87,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         }
         tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret).map_err(plan_failure)?);
     }
+    keep_named_tests(&mut tests, &args.tests)?;
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target = Target {
         dir: args.submission.clone(),
@@ -94,18 +105,24 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
                 return Err(Failure::Usage(reason));
             }
         };
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let color = color.colors(std::io::stdout().is_terminal());
     // Whoever runs check may be a student (or Gradescope showing one).
     let shown = report::student_view(&report);
+    let detail = match (args.quiet, args.verbose) {
+        (true, _) => report::Detail::TotalOnly,
+        (_, true) => report::Detail::Everything,
+        _ => report::Detail::Failures,
+    };
     // HTML draws each failed test's tree, so it needs the planned tests.
     let render = |format: Format, color: bool| match format {
         Format::Html => report::render_html(&shown, &tests),
+        Format::Text => report::render_text(&shown, color, detail),
         _ => report::render(&shown, format, color),
     };
-    match &args.output {
+    match args.output.as_deref().filter(|path| *path != Path::new("-")) {
         Some(path) => {
             write_or_emit(Some(path), &render(args.format, false))?;
-            emit(&report::render(&shown, Format::Text, color));
+            emit(&render(Format::Text, color));
         }
         None => emit(&render(args.format, color && args.format == Format::Text)),
     }
@@ -150,12 +167,34 @@ pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Re
     wanted
         .iter()
         .map(|id| {
-            assignment.questions.iter().position(|q| &q.id == id).ok_or_else(|| {
+            assignment.questions.iter().position(|q| q.id.eq_ignore_ascii_case(id)).ok_or_else(|| {
                 let known: Vec<&str> = assignment.questions.iter().map(|q| q.id.as_str()).collect();
                 Failure::Usage(format!("no question `{id}` in this assignment (it has {})", known.join(", ")))
             })
         })
         .collect()
+}
+
+/// Keeps the tests `--test` names (all of them when none is named): a full
+/// name (`q2/aima-fig5-2`), or a tree's name in any question.
+fn keep_named_tests(tests: &mut Vec<PlannedTest>, wanted: &[String]) -> Result<(), Failure> {
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let matches = |test: &PlannedTest, name: &str| {
+        test.name.eq_ignore_ascii_case(name)
+            || test.name.rsplit_once('/').is_some_and(|(_, tree)| tree.eq_ignore_ascii_case(name))
+    };
+    if let Some(missing) = wanted.iter().find(|name| !tests.iter().any(|test| matches(test, name))) {
+        let known: Vec<&str> = tests.iter().take(6).map(|test| test.name.as_str()).collect();
+        return Err(Failure::Usage(format!(
+            "no test `{missing}` in the questions graded (they have {}{})",
+            known.join(", "),
+            if tests.len() > known.len() { ", ..." } else { "" }
+        )));
+    }
+    tests.retain(|test| wanted.iter().any(|name| matches(test, name)));
+    Ok(())
 }
 
 /// Loads every test tree once and pairs it with the reference's answer.

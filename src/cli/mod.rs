@@ -5,6 +5,8 @@
 
 mod batch;
 mod check;
+mod color;
+mod completions;
 mod generate;
 mod gradescope;
 mod import;
@@ -14,7 +16,6 @@ mod sandbox_exec;
 mod solve;
 mod validate;
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -28,6 +29,9 @@ use crate::load::LoadError;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour output: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it), always, never.
+    #[arg(long, global = true, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: color::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,6 +56,10 @@ enum Command {
     Import(import::ImportArgs),
     /// Draw a tree as SVG or HTML: shapes, visit steps, pruning, windows, a student's trace.
     Render(render::RenderArgs),
+    /// Print a shell completion script: `treegrade completions bash > /etc/bash_completion.d/treegrade`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff): `treegrade man > treegrade.1`.
+    Man,
     /// The sandbox's trampoline: applies a policy, then runs a student's command (internal).
     #[command(name = "__sandbox-exec", hide = true)]
     SandboxExec(sandbox_exec::SandboxExecArgs),
@@ -101,6 +109,7 @@ pub enum Failure {
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.color.install();
     if !matches!(cli.command, Command::SandboxExec(_)) {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
@@ -108,7 +117,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => check::run(&args, cli.color),
         Command::Batch(args) => batch::run(&args),
         Command::Merge(args) => batch::run_merge(&args),
         Command::Gen(args) => generate::run(&args),
@@ -116,6 +125,8 @@ pub fn main() -> ExitCode {
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man => completions::run_man(),
         Command::SandboxExec(args) => return sandbox_exec::run(&args),
     };
     match result {
@@ -159,8 +170,8 @@ pub fn emit(text: &str) {
 
 /// Prints a load error to stderr with a snippet, in colour on a terminal.
 pub fn report_load_error(error: &LoadError) {
-    let styled = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    anstream::eprint!("{}", error.render(styled));
+    // `--color` is installed in anstream, which strips styles where they must not show.
+    anstream::eprint!("{}", error.render(true));
 }
 
 fn error_style() -> anstyle::Style {

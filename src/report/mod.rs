@@ -42,6 +42,23 @@ pub enum Format {
     Html,
 }
 
+/// How much of a run the text report shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// The total line only (`--quiet`).
+    TotalOnly,
+    /// Every test's line, and what went wrong in each failed one.
+    #[default]
+    Failures,
+    /// Also each passed test's value, action and nodes entered (`--verbose`).
+    Everything,
+}
+
+/// The text report at a level of detail.
+pub fn render_text(report: &GradeReport, color: bool, detail: Detail) -> String {
+    text::render_with(report, color, detail)
+}
+
 /// Renders `report` in `format`; `color` applies to text only. HTML needs the
 /// planned tests for its pictures: this gives a page without them (see [`render_html`]).
 pub fn render(report: &GradeReport, format: Format, color: bool) -> String {

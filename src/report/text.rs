@@ -5,22 +5,30 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use super::{
-    DIFF_HEADER, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, shows_diff, status_word,
+    DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, shows_diff, status_word,
     stderr_tail, visible_reason,
 };
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 
 pub fn render(report: &GradeReport, color: bool) -> String {
+    render_with(report, color, Detail::Failures)
+}
+
+pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String {
     let paint = Painter { color };
+    let total = paint.bold(&format!("Total: {}/{}", report.score, report.max_score));
+    if detail == Detail::TotalOnly {
+        return format!("{total}\n");
+    }
     let mut out = String::new();
     let language = report.language.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
     let sandbox = paint.dim(&report.sandbox.summary());
     let _ = writeln!(out, "{}: {}{language} [{sandbox}]", paint.bold(&report.title), report.submission);
     for question in &report.questions {
         out.push('\n');
-        question_block(&mut out, question, &paint);
+        question_block(&mut out, question, &paint, detail);
     }
-    let _ = writeln!(out, "\n{}", paint.bold(&format!("Total: {}/{}", report.score, report.max_score)));
+    let _ = writeln!(out, "\n{total}");
     if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
         let _ = writeln!(
             out,
@@ -30,7 +38,7 @@ pub fn render(report: &GradeReport, color: bool) -> String {
     out
 }
 
-fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter) {
+fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, detail: Detail) {
     let _ = writeln!(out, "Question {}: {}", question.id, question.title);
     for test in &question.tests {
         let word = status_word(test);
@@ -42,6 +50,15 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter) 
         let _ = writeln!(out, "  {styled:<5} {}{hidden}", test.name);
         if test.status != TestStatus::Passed {
             failure_details(out, test, paint);
+        } else if detail == Detail::Everything && !test.hidden {
+            let action = test.actual.action.as_deref().unwrap_or("none");
+            let value = test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value);
+            let line = format!(
+                "value {value}, action {action}, {} nodes entered, {} ms",
+                test.actual.visited.len(),
+                test.elapsed_ms
+            );
+            let _ = writeln!(out, "        {}", paint.dim(&line));
         }
     }
     let _ = writeln!(out, "Question {}: {}/{}", question.id, question.score, question.max_score);

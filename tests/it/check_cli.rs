@@ -284,3 +284,72 @@ fn a_fragile_test_is_an_assignment_error() {
     assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
     assert!(stderr(&output).contains("q1/near-tie: fragile tree for expectimax"), "{}", stderr(&output));
 }
+
+/// `--quiet`, `--verbose`, `--test`, `-q` in any case and `--output -`:
+/// the conventions students expect from a command line.
+#[test]
+fn quiet_verbose_one_test_and_stdout_as_output() {
+    let quiet = check().args(["--submission", "reference/python", "--quiet"]).output().unwrap();
+    assert_eq!(quiet.status.code(), Some(0));
+    insta::assert_snapshot!("check_quiet", stdout(&quiet));
+
+    let verbose = check()
+        .args(["--submission", "reference/python", "--sandbox", "off", "-q", "Q2", "--test", "aima-fig5-2"])
+        .arg("--verbose")
+        .output()
+        .unwrap();
+    assert_eq!(verbose.status.code(), Some(0), "{}", stderr(&verbose));
+    // The time varies from run to run.
+    let text: String = stdout(&verbose)
+        .lines()
+        .map(|line| match line.rsplit_once(", ") {
+            Some((head, tail)) if tail.ends_with(" ms") => format!("{head}, (time)\n"),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    insta::assert_snapshot!("check_verbose_one_test", text);
+
+    let missing = check().args(["--submission", "reference/python", "--test", "no-such-tree"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    insta::assert_snapshot!("check_unknown_test", stderr(&missing));
+
+    let json = check()
+        .args(["--submission", "reference/python", "-q", "q1", "--format", "json", "--output", "-"])
+        .output()
+        .unwrap();
+    let parsed: serde_json::Value = serde_json::from_slice(&json.stdout).expect("the JSON report on stdout");
+    assert_eq!(parsed["format"], "treegrade-report");
+    assert!(!Path::new(&repo()).join("-").exists(), "`-` is stdout, not a file");
+}
+
+#[test]
+fn color_follows_the_flag_and_the_environment() {
+    let run = |args: &[&str], envs: &[(&str, &str)]| {
+        let mut command = Command::cargo_bin("treegrade").unwrap();
+        command.current_dir(repo()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        command.args(["check", "--submission", "reference/python", "--quiet"]).args(args);
+        for (key, value) in envs {
+            command.env(key, value);
+        }
+        stdout(&command.output().unwrap())
+    };
+    let escape = "\u{1b}[";
+    assert!(!run(&[], &[]).contains(escape), "a pipe gets no colour");
+    assert!(run(&["--color", "always"], &[("NO_COLOR", "1")]).contains(escape));
+    assert!(run(&[], &[("CLICOLOR_FORCE", "1")]).contains(escape));
+    assert!(!run(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]).contains(escape));
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_parser() {
+    let treegrade = || Command::cargo_bin("treegrade").unwrap();
+    for shell in ["bash", "zsh", "fish"] {
+        let output = treegrade().args(["completions", shell]).output().unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let script = stdout(&output);
+        assert!(script.contains("check") && script.contains("submission"), "{shell}: {script}");
+    }
+    let man = stdout(&treegrade().arg("man").output().unwrap());
+    assert!(man.starts_with(".ie") || man.contains(".TH treegrade 1"), "{man}");
+    assert!(man.contains("check"), "{man}");
+}
