@@ -210,5 +210,21 @@ fn html(tree: &Tree, pictures: &[Picture<'_>]) -> String {
         body.push_str(&format!("<figure>\n{}</figure>\n", render::render_svg(picture)));
     }
     body.push_str("</div>\n");
+    // With a trace: step through it beside each reference search.
+    let mut steppers = false;
+    for picture in pictures {
+        if let (Some(reference), Some(student)) = (picture.reference, picture.student) {
+            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student);
+            body.push_str(&format!("<h2>Step through: {}</h2>\n{stepper}\n", reference.settings.algorithm));
+            steppers = true;
+        }
+    }
+    if steppers {
+        body.push_str(&format!(
+            "<style>{}</style>\n<script>{}</script>\n",
+            render::stepper::STYLE,
+            render::stepper::SCRIPT
+        ));
+    }
     render::html_page(&format!("{}: treegrade render", tree.name()), &body)
 }

@@ -100,7 +100,8 @@ impl Card {
     /// The width the card needs, symmetric about its centre.
     fn width(&self) -> f64 {
         let shape = self.shape.width();
-        let badge = |text: &Option<String>| text.as_ref().map_or(0.0, |t| shape + badge_width(t));
+        // A pill sits wholly beside the shape, on its own side.
+        let badge = |text: &Option<String>| text.as_ref().map_or(0.0, |t| shape + 2.0 * badge_width(t) + 4.0);
         let texts = self.above.iter().chain(&self.below).map(|(_, text)| text_width(text));
         let inside = self.inside.as_ref().map_or(0.0, |text| text_width(text) + 10.0);
         texts.chain([shape, inside, badge(&self.step), badge(&self.student_step)]).fold(0.0, f64::max)
@@ -597,20 +598,21 @@ fn write_texts(out: &mut String, card: &Card) {
     }
 }
 
-/// The step pills: the reference's at the top left, the student's at the top right.
+/// The step pills: the reference's left of the shape, the student's right
+/// of it, level with its middle, so that neither covers the shape, its value
+/// or the label above it.
 fn write_badges(out: &mut String, card: &Card) {
-    let (w, h) = (card.shape.width() / 2.0, card.shape.height() / 2.0);
+    let w = card.shape.width() / 2.0;
     for (text, class, side) in [(&card.step, "step", -1.0), (&card.student_step, "student-step", 1.0)] {
         let Some(text) = text else { continue };
         let width = badge_width(text);
-        let x = Px(side * w);
+        let centre = side * (w + 2.0 + width / 2.0);
         let _ = write!(
             out,
-            "<g class=\"{class}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{width:.1}\" height=\"14\" rx=\"7\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\">{}</text></g>",
-            Px(side * w - width / 2.0),
-            Px(-h + 4.0 - 7.0),
-            Px(-h + 4.0 + 3.5),
+            "<g class=\"{class}\"><rect x=\"{:.1}\" y=\"-7\" width=\"{width:.1}\" height=\"14\" rx=\"7\"/>\
+             <text x=\"{:.1}\" y=\"3.5\">{}</text></g>",
+            Px(centre - width / 2.0),
+            Px(centre),
             escape(text),
             width = Px(width)
         );

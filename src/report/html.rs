@@ -1,5 +1,6 @@
-//! The HTML report: one self-contained page (inline CSS, inline SVG, no
-//! scripts, nothing fetched), with a picture of the tree for each failed test.
+//! The HTML report: one self-contained page (inline CSS, inline SVG, one
+//! inline script for the step-throughs, nothing fetched), with a picture of
+//! the tree for each failed test and a step-through of both searches.
 //!
 //! The picture numbers the reference's visited order and highlights where the
 //! student's order leaves it (see [`crate::render`]). Hidden tests get no
@@ -34,11 +35,18 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
     for question in &report.questions {
         question_section(&mut body, question, tests);
     }
+    // The step-throughs' one script, only where there is one.
+    let script = if body.contains("<section class=\"stepper\"") {
+        format!("<script>{}</script>\n", render::stepper::SCRIPT)
+    } else {
+        String::new()
+    };
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
-         <style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
-        escape(&format!("{}: {}/{}", report.title, report.score, report.max_score))
+         <style>{STYLE}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
+        escape(&format!("{}: {}/{}", report.title, report.score, report.max_score)),
+        render::stepper::STYLE
     )
 }
 
@@ -192,6 +200,14 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
          <div class=\"scroll\">\n{}</div>\n</figure>",
         render::render_svg(&picture)
     );
+    if !student.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
+             the step-through has the focus):</p>\n{}",
+            render::stepper::section(tree, &planned.settings, &planned.reference, &student)
+        );
+    }
 }
 
 /// The planned test a result came from: same name, and same path when names repeat.
@@ -257,7 +273,7 @@ a { color: #1d4ed8; text-decoration: none; } a:hover { text-decoration: underlin
 pre { background: #0f172a; color: #e2e8f0; padding: 10px 12px; border-radius: 6px; overflow: auto; max-height: 320px; }
 .picture { margin: 12px 0 0; }
 .picture figcaption { color: #475569; font-size: 14px; margin-bottom: 6px; }
-.scroll { overflow: auto; max-height: 900px; border: 1px solid #e2e8f0; border-radius: 6px; background: #fff; }
+.scroll { overflow: auto; max-height: 900px; width: fit-content; max-width: 100%; border: 1px solid #e2e8f0; border-radius: 6px; background: #fff; }
 .scroll svg { display: block; }
 ";
 

@@ -9,6 +9,7 @@
 
 mod architecture;
 mod batch;
+mod browser;
 mod check_cli;
 mod cli;
 mod common;

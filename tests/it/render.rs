@@ -96,7 +96,7 @@ fn html_output_shows_one_picture_per_algorithm() {
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert_eq!(html.matches("<svg").count(), 2);
-    assert!(!html.contains("<script") && !html.contains("<link"), "self-contained");
+    assert!(!html.contains("<script src") && !html.contains("<link") && !html.contains("src=\"http"), "self-contained");
 }
 
 #[test]
@@ -110,6 +110,13 @@ fn a_trace_marks_where_the_student_went_wrong() {
     assert_eq!(classes_of(&svg, "D.3"), "node terminal visited skipped");
     assert_eq!(classes_of(&svg, "D"), "node min visited");
     assert!(svg.contains("at step 8 the expected order enters D, but the trace entered C.2"));
+    // As a page, with a step-through of both orders.
+    let page = scratch.path().join("trace.html");
+    let args = [tree.to_str().unwrap(), "-a", "alphabeta", "--trace", trace.to_str().unwrap()];
+    render_ok(&[&args[..], &["-o", page.to_str().unwrap()]].concat());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<section class=\"stepper\"").count(), 1, "one step-through");
+    assert!(html.contains("\"divergence\":7"), "it knows the first difference");
 }
 
 #[test]
@@ -225,7 +232,8 @@ fn check_html_report_draws_each_visible_failure() {
     let scratch = Scratch::new();
     let html = std::fs::read_to_string(failing_report(&scratch)).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
-    assert!(!html.contains("<script") && !html.contains("<link"), "self-contained");
+    assert!(!html.contains("<script src") && !html.contains("<link") && !html.contains("src=\"http"), "self-contained");
+    assert!(html.contains("<section class=\"stepper\""), "a step-through for each visible failure");
     let aima = article(&html, "q2_aima-fig5-2");
     assert!(aima.contains("likely cause: you search children in reverse order"));
     assert!(aima.contains("<table class=\"diff\""));
