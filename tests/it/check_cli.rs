@@ -353,3 +353,18 @@ fn completions_and_the_manual_page_come_from_the_parser() {
     assert!(man.starts_with(".ie") || man.contains(".TH treegrade 1"), "{man}");
     assert!(man.contains("check"), "{man}");
 }
+
+/// A program that keeps a cache across tests fails the later one, which
+/// passes alone: the report says so and names the test that ran before.
+#[test]
+fn state_kept_between_tests_is_named_with_the_earlier_test() {
+    let output = check()
+        .args(["--submission", "tests/fixtures/students/broken-global-cache", "--sandbox", "off", "-q", "q1"])
+        .args(["--test", "aima-fig5-2", "--test", "three-bin-minimax"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("PASS  q1/aima-fig5-2"), "{text}");
+    insta::assert_snapshot!("check_state_between_tests", text);
+}
