@@ -1,12 +1,13 @@
 //! Gives the binary a build identity: a hash of every source that can change
 //! a grade (the crate's sources, the kits, the lock file). A batch keys its
 //! fingerprints on it, so a grader rebuilt with a fix regrades everyone even
-//! when its version number did not change.
+//! when its version number did not change. Also embeds the bundled
+//! assignment (see `src/bundled.rs`).
 
 use std::path::{Path, PathBuf};
 
 /// What goes into the identity, relative to the crate's folder.
-const INPUTS: [&str; 5] = ["src", "grader/kits", "assignments", "Cargo.toml", "Cargo.lock"];
+const INPUTS: [&str; 6] = ["src", "grader/kits", "assignments", "test-cases", "Cargo.toml", "Cargo.lock"];
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -25,6 +26,33 @@ fn main() {
         hash.write(&contents);
     }
     println!("cargo:rustc-env=TREEGRADE_BUILD_ID={:016x}", hash.0);
+    write_bundle(&root);
+}
+
+/// The folders of the bundled assignment, embedded in the binary so that it
+/// works from any folder, with nothing else on disk: the assignment (its
+/// handout and starters) and the test trees it reads through `tests_dir`.
+const BUNDLED: [&str; 2] = ["assignments/adversarial-search", "test-cases"];
+
+/// Writes `$OUT_DIR/bundled.rs`: every bundled file as (relative path, bytes).
+fn write_bundle(root: &Path) {
+    println!("cargo:rerun-if-changed=test-cases");
+    let mut files = Vec::new();
+    for folder in BUNDLED {
+        collect(&root.join(folder), &mut files);
+    }
+    files.sort();
+    let mut out =
+        String::from("/// Every file of the bundled assignment: its path from the repository's root, and its bytes.\n");
+    out.push_str("pub const FILES: &[(&str, &[u8])] = &[\n");
+    for file in &files {
+        let relative = file.strip_prefix(root).unwrap_or(file);
+        let name: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        out.push_str(&format!("    ({:?}, include_bytes!({:?})),\n", name.join("/"), file.display().to_string()));
+    }
+    out.push_str("];\n");
+    let target = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("bundled.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
 }
 
 /// Every regular file under `path` (or `path` itself).

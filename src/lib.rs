@@ -24,6 +24,7 @@
 
 pub mod assignment;
 pub mod batch;
+pub mod bundled;
 pub mod cli;
 pub mod compare;
 pub mod engine;

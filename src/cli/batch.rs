@@ -10,7 +10,8 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::{BUNDLED_ASSIGNMENT, SECRET_VARIABLE, plan};
+use super::check::{SECRET_VARIABLE, plan};
+use super::source::AssignmentSource;
 use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
@@ -24,7 +25,7 @@ use crate::load::assignment::load_assignment_with_hidden;
 pub struct BatchArgs {
     /// A folder with one subfolder per submission; the subfolder's name is the student id.
     submissions: PathBuf,
-    /// The assignment folder (default: the bundled assignment).
+    /// The assignment folder (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
     /// Submissions graded at once (default: the number of cores).
@@ -63,7 +64,7 @@ pub struct MergeArgs {
     /// The merged output folder.
     #[arg(long, short, value_name = "DIR", default_value = "grading-output")]
     out: PathBuf,
-    /// The assignment the outputs were graded on (default: the bundled one).
+    /// The assignment the outputs were graded on (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled one).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
     /// Where the assignment's hidden tests are.
@@ -72,7 +73,8 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: &BatchArgs) -> Result<(), Failure> {
-    let assignment_dir = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let assignment_dir = source.dir().to_path_buf();
     let mut assignment =
         load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     if let Some(seconds) = args.timeout {
@@ -137,7 +139,8 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
 }
 
 pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
-    let assignment_dir = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let assignment_dir = source.dir().to_path_buf();
     let assignment =
         load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();

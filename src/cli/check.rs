@@ -5,9 +5,10 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::color::ColorChoice;
+use super::source::AssignmentSource;
 use super::{Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::sandbox::{Sandbox, SandboxMode};
@@ -45,6 +46,9 @@ pub struct CheckArgs {
     /// The student id that generated questions derive trees from (default: the submission folder's name).
     #[arg(long, value_name = "ID")]
     student: Option<String>,
+    /// Also write the report in FORMAT to FILE, from the same run (repeatable): `--report junit=junit.xml`.
+    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = parse_report)]
+    pub reports: Vec<(Format, PathBuf)>,
     /// Grade only this test (repeatable): `q2/aima-fig5-2`, or `aima-fig5-2` in every question that has it.
     #[arg(long = "test", value_name = "NAME")]
     pub tests: Vec<String>,
@@ -69,12 +73,10 @@ pub(super) fn student_id(dir: &Path) -> String {
     normal.file_name().map_or_else(|| "student".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// The assignment shipped in this repository.
-pub const BUNDLED_ASSIGNMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assignments/adversarial-search");
-
 pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
-    let assignment = load_assignment_with_hidden(&assignment_dir(args), args.hidden.as_deref())
-        .map_err(|e| Failure::Input(vec![e]))?;
+    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let assignment =
+        load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
     let mut tests = plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
@@ -119,6 +121,9 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
         Format::Text => report::render_text(&shown, color, detail),
         _ => report::render(&shown, format, color),
     };
+    for (format, path) in &args.reports {
+        write_or_emit(Some(path), &render(*format, false))?;
+    }
     match args.output.as_deref().filter(|path| *path != Path::new("-")) {
         Some(path) => {
             write_or_emit(Some(path), &render(args.format, false))?;
@@ -127,6 +132,23 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
         None => emit(&render(args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
+}
+
+/// `FORMAT=FILE` of `--report`.
+fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
+    let (format, file) = text.split_once('=').ok_or_else(|| format!("`{text}` is not FORMAT=FILE"))?;
+    let format = Format::from_str(format, true).map_err(|_| {
+        let names: Vec<String> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        format!("unknown format `{format}` (one of {})", names.join(", "))
+    })?;
+    if file.is_empty() {
+        return Err(format!("`{text}` names no file"));
+    }
+    Ok((format, PathBuf::from(file)))
 }
 
 /// Writes a report to `--output`, or to standard output without one.
@@ -145,19 +167,6 @@ fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
 /// The sandbox of `--sandbox MODE`, with this binary as its trampoline.
 fn sandbox(mode: SandboxMode) -> Sandbox {
     Sandbox::new(mode, std::env::current_exe().ok())
-}
-
-fn assignment_dir(args: &CheckArgs) -> PathBuf {
-    if let Some(dir) = &args.assignment {
-        return dir.clone();
-    }
-    if let Some(dir) = std::env::var_os("TREEGRADE_ASSIGNMENT") {
-        return PathBuf::from(dir);
-    }
-    if Path::new("assignment.yaml").is_file() {
-        return PathBuf::from(".");
-    }
-    PathBuf::from(BUNDLED_ASSIGNMENT)
 }
 
 pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {

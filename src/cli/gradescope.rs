@@ -1,10 +1,11 @@
 //! `treegrade gradescope`: a ready Gradescope autograder zip.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use super::check::{BUNDLED_ASSIGNMENT, SECRET_VARIABLE};
+use super::check::SECRET_VARIABLE;
+use super::source::AssignmentSource;
 use super::{Failure, emit};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::package::{GradescopeBundle, gradescope_zip};
@@ -12,7 +13,7 @@ use crate::package::{GradescopeBundle, gradescope_zip};
 /// Flags of `treegrade gradescope`.
 #[derive(Debug, Args)]
 pub struct GradescopeArgs {
-    /// The assignment folder (default: the bundled assignment).
+    /// The assignment folder (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
     /// Where the assignment's hidden tests are (they are packed too).
@@ -23,27 +24,33 @@ pub struct GradescopeArgs {
     out: PathBuf,
 }
 
-/// The checkout this binary was built from, shipped so that Gradescope can
-/// rebuild treegrade if the binary does not run on its image.
-const SOURCE_CHECKOUT: &str = env!("CARGO_MANIFEST_DIR");
+/// A stripped release build is well under this.
+const LARGE_BINARY: u64 = 24 << 20;
 
 pub fn run(args: &GradescopeArgs) -> Result<(), Failure> {
-    let dir = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let dir = source.dir().to_path_buf();
     let assignment = load_assignment_with_hidden(&dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let binary =
         std::env::current_exe().map_err(|e| Failure::Usage(format!("cannot find the treegrade binary: {e}")))?;
-    let source = Path::new(SOURCE_CHECKOUT);
     let secret = std::env::var(SECRET_VARIABLE).ok();
     let bundle = GradescopeBundle {
         assignment: &assignment,
         hidden_dir: args.hidden.as_deref(),
         binary: &binary,
-        source: source.join("Cargo.toml").is_file().then_some(source),
         secret: secret.as_deref(),
     };
     let file = std::fs::File::create(&args.out)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
     let names = gradescope_zip(&bundle, file).map_err(|e| Failure::Usage(format!("cannot write the zip: {e}")))?;
+    let size = std::fs::metadata(&binary).map_or(0, |meta| meta.len());
+    if size > LARGE_BINARY {
+        eprintln!(
+            "note: the treegrade packaged is {} MB, a debug build or one with debug information; the release \
+             build and the wheel's treegrade are stripped (about a third of that)",
+            size >> 20
+        );
+    }
     let tests = names.iter().filter(|n| n.starts_with("assignment/tests/") || n.starts_with("hidden/")).count();
     emit(&format!(
         "wrote {} ({} files: setup.sh, run_autograder, treegrade, the assignment and {tests} tests{})\n\

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::check::BUNDLED_ASSIGNMENT;
+use super::source::AssignmentSource;
 use super::{Failure, emit};
 use crate::grader::submission::write_starter;
 
@@ -17,7 +17,7 @@ pub struct InitArgs {
     /// The language to write the starter in.
     #[arg(long, short, value_enum, default_value = "python")]
     language: Language,
-    /// The assignment whose starter to use (default: the bundled one).
+    /// The assignment whose starter to use (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled one).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
 }
@@ -29,7 +29,8 @@ enum Language {
 }
 
 pub fn run(args: &InitArgs) -> Result<(), Failure> {
-    let assignment = args.assignment.clone().unwrap_or_else(|| PathBuf::from(BUNDLED_ASSIGNMENT));
+    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let assignment = source.dir().to_path_buf();
     let language = match args.language {
         Language::Python => "python",
         Language::Rust => "rust",

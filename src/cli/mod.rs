@@ -14,6 +14,7 @@ mod init;
 mod render;
 mod sandbox_exec;
 mod solve;
+mod source;
 mod validate;
 
 use std::process::ExitCode;

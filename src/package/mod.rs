@@ -3,11 +3,11 @@
 //! `gradescope_zip` writes a Gradescope autograder: Gradescope unpacks it in
 //! `/autograder/source`, runs `setup.sh` once when it builds the image, and
 //! `run_autograder` for every submission. The zip carries the treegrade
-//! binary, the assignment with copies of exactly the tests it uses (hidden
-//! ones included), and the course secret for generated questions; and, when
-//! packaged from a checkout, the source to rebuild treegrade if the binary
-//! does not run on Gradescope's image. `run_autograder` always leaves a
-//! `results.json`, even when grading itself fails.
+//! binary (never a source tree: nothing is compiled on Gradescope), the
+//! assignment with copies of exactly the tests it uses (hidden ones
+//! included), and the course secret for generated questions.
+//! `run_autograder` always leaves a `results.json`, even when grading itself
+//! fails.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -18,26 +18,19 @@ use zip::write::{SimpleFileOptions, ZipWriter};
 use crate::grader::plan::Assignment;
 use crate::load::assignment::ASSIGNMENT_FILE;
 
-/// Gradescope's setup script: keep the shipped binary if it runs here,
-/// otherwise build treegrade from the shipped source.
+/// Gradescope's setup script: the shipped binary needs nothing but Python
+/// (for the kit) and glibc 2.31 or later; nothing is downloaded or built.
 pub const SETUP_SH: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once, as root, in /autograder/source.
 set -euo pipefail
 cd "$(dirname "$0")"
-apt-get update -qq && apt-get install -y -qq python3 >/dev/null || true
+command -v python3 >/dev/null || { apt-get update -qq && apt-get install -y -qq python3 >/dev/null; }
 chmod +x treegrade run_autograder
-if ./treegrade --version >/dev/null 2>&1; then
-  echo "treegrade runs: $(./treegrade --version)"
-  exit 0
+if ! ./treegrade --version; then
+  echo "the shipped treegrade does not run on this image (it needs Linux x86_64 with glibc 2.31 or later);" >&2
+  echo "package the autograder with the treegrade of the Linux wheel (pip install treegrade)" >&2
+  exit 1
 fi
-echo "the shipped binary does not run on this image; building treegrade from source"
-if ! command -v cargo >/dev/null; then
-  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
-  . "$HOME/.cargo/env"
-fi
-(cd source && cargo build --release --locked)
-cp source/target/release/treegrade ./treegrade
-./treegrade --version
 "#;
 
 /// Gradescope's per-submission script. It never fails to write results.json.
@@ -84,8 +77,6 @@ pub struct GradescopeBundle<'a> {
     pub hidden_dir: Option<&'a Path>,
     /// The treegrade binary to ship.
     pub binary: &'a Path,
-    /// A source checkout to ship for rebuilding, if any.
-    pub source: Option<&'a Path>,
     /// The course secret for generated questions, if any.
     pub secret: Option<&'a str>,
 }
@@ -112,11 +103,6 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
     }
     if let Some(secret) = bundle.secret.filter(|s| !s.is_empty()) {
         zip.add("secret", secret.as_bytes(), false)?;
-    }
-    if let Some(source) = bundle.source {
-        for relative in source_files(source)? {
-            zip.add(&format!("source/{}", relative.display()), &std::fs::read(source.join(&relative))?, false)?;
-        }
     }
     zip.writer.finish().map_err(io::Error::other)?;
     Ok(zip.names)
@@ -171,32 +157,6 @@ fn with_tests_dir(text: &str, folder: &str) -> String {
         lines.insert(0, format!("tests_dir: {folder}"));
     }
     lines.join("\n") + "\n"
-}
-
-/// The files needed to build treegrade from a checkout.
-fn source_files(source: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for top in ["Cargo.toml", "Cargo.lock", "src", "grader/kits", "assignments/adversarial-search"] {
-        collect(source, Path::new(top), &mut files)?;
-    }
-    Ok(files)
-}
-
-fn collect(source: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
-    let path = source.join(relative);
-    if path.is_file() {
-        files.push(relative.to_path_buf());
-    } else if path.is_dir() {
-        let mut entries: Vec<_> = std::fs::read_dir(&path)?.collect::<Result<_, _>>()?;
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let name = entry.file_name();
-            if !matches!(name.to_str(), Some("target" | "__pycache__")) {
-                collect(source, &relative.join(name), files)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -9,19 +9,31 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The autograder zip, built once for every test of this module.
+fn autograder_zip() -> &'static Path {
+    static ZIP: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    let (_, path) = ZIP.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let zip_path = dir.path().join("autograder.zip");
+        let output = Command::cargo_bin("treegrade")
+            .unwrap()
+            .current_dir(dir.path())
+            .env("TREEGRADE_SECRET", "course-secret")
+            .env_remove("TREEGRADE_ASSIGNMENT")
+            .args(["gradescope", "--out"])
+            .arg(&zip_path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        (dir, zip_path)
+    });
+    path
+}
+
 /// `ROOT/source` holds the unpacked zip, as `/autograder/source` would.
 fn autograder_root() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
-    let zip_path = root.path().join("autograder.zip");
-    let output = Command::cargo_bin("treegrade")
-        .unwrap()
-        .env("TREEGRADE_SECRET", "course-secret")
-        .args(["gradescope", "--out"])
-        .arg(&zip_path)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(autograder_zip()).unwrap()).unwrap();
     archive.extract(root.path().join("source")).unwrap();
     root
 }
@@ -46,7 +58,11 @@ fn the_zip_has_what_gradescope_needs() {
     }
     assert!(source.join("assignment/tests/aima-fig5-2.yaml").is_file());
     assert!(source.join("assignment/tests/large-b3-d5-alphabeta.yaml").is_file(), "hidden tests are packed");
-    assert!(source.join("source/src/main.rs").is_file(), "the source, to rebuild if the binary does not run");
+    assert!(!source.join("source").exists(), "no source tree: nothing is compiled on Gradescope");
+    let setup = std::fs::read_to_string(source.join("setup.sh")).unwrap();
+    assert!(!setup.contains("rustup") && !setup.contains("cargo"), "setup.sh never builds: {setup}");
+    let ran = std::process::Command::new("bash").arg(source.join("setup.sh")).output().unwrap();
+    assert!(ran.status.success(), "setup.sh runs here: {}", String::from_utf8_lossy(&ran.stderr));
     let yaml = std::fs::read_to_string(source.join("assignment/assignment.yaml")).unwrap();
     assert!(yaml.contains("tests_dir: tests\n"), "{yaml}");
     use std::os::unix::fs::PermissionsExt;
