@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write a uniform game tree in the treegrade YAML format (FORMAT.md section 1).
+"""Write a uniform game tree in the treegrade YAML format (docs/format.md section 1).
 
 Usage: gen_uniform.py BRANCHING DEPTH SEED OUTPUT [--chance-every K]
 

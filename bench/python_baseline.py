@@ -5,9 +5,9 @@ that bench/solve-vs-python.sh times `treegrade solve` against.
 Usage: python_baseline.py FILE [--json] [--timings]
 
 Reads the file with PyYAML's libyaml loader (`yaml.load(f, Loader=yaml.CLoader)`)
-and runs the textbook recursive alpha-beta of FORMAT.md section 3.2 on the
+and runs the textbook recursive alpha-beta of docs/format.md section 3.2 on the
 resulting dicts and lists, with the file's `search: {prune_on_equal}` (default
-true). It records the visited order as FORMAT.md 3.4 defines it (inline leaves
+true). It records the visited order as docs/format.md 3.4 defines it (inline leaves
 are `PARENT.K`), because that is what `treegrade solve` computes too, and the
 chosen action of 3.3. Prints the value, the action and the number of visited
 nodes; `--json` prints {"value", "action", "visited"} with the whole visited

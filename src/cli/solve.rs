@@ -12,7 +12,7 @@ use crate::engine::{self, SearchOutcome, SearchSettings, SearchStats};
 use crate::load::{LoadedTree, load_tree_file};
 use crate::tree::Tree;
 
-/// Flags of `treegrade solve` (FORMAT.md section 4).
+/// Flags of `treegrade solve` (docs/format.md section 4).
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The tree file.
@@ -31,7 +31,7 @@ pub struct SolveArgs {
     format: TextOrJson,
 }
 
-/// The JSON of FORMAT.md section 4; the first four keys never change meaning.
+/// The JSON of docs/format.md section 4; the first four keys never change meaning.
 #[derive(Debug, Serialize)]
 pub struct SolveJson<'a> {
     algorithm: &'static str,

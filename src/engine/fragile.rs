@@ -1,4 +1,4 @@
-//! Near ties and fragile trees (FORMAT.md section 2.1).
+//! Near ties and fragile trees (docs/format.md section 2.1).
 //!
 //! A chance value can differ in its last bits between correct
 //! implementations (another summation order, a fused multiply-add, Python's
@@ -38,7 +38,7 @@ impl FragileComparison {
         format!(
             "fragile tree for {}{convention}: at node `{}`, {} compares {:?} with {:?}, which differ by \
              less than the rounding error of a chance value (bounds {:.1e} and {:.1e}), so correct programs \
-             that sum in another order can decide differently (FORMAT.md 2.1); change the values or probabilities",
+             that sum in another order can decide differently (docs/format.md 2.1); change the values or probabilities",
             settings.algorithm,
             tree.id(self.node),
             self.comparison,

@@ -1,5 +1,5 @@
 //! The reference search engine: minimax, alpha-beta and expectimax exactly as
-//! FORMAT.md sections 2 and 3 define them.
+//! docs/format.md sections 2 and 3 define them.
 //!
 //! Pure functions over a [`Tree`]: no I/O, no processes, no allocation per
 //! node beyond the visited list. The search is iterative (an explicit stack of
@@ -19,7 +19,7 @@ use thiserror::Error;
 
 use crate::tree::{NodeIndex, NodeKind, Tree};
 
-/// Values agree within 1e-9, relative or absolute (FORMAT.md section 4).
+/// Values agree within 1e-9, relative or absolute (docs/format.md section 4).
 pub const VALUE_TOLERANCE: f64 = 1e-9;
 
 /// Whether two root values agree within [`VALUE_TOLERANCE`].
@@ -33,9 +33,9 @@ pub fn values_match(expected: f64, actual: f64) -> bool {
 pub struct SearchOutcome {
     /// The root's value.
     pub value: f64,
-    /// The root child whose action is chosen, if the root has an action (FORMAT.md 3.3).
+    /// The root child whose action is chosen, if the root has an action (docs/format.md 3.3).
     pub action: Option<NodeIndex>,
-    /// Every entered node once, in order of first entry (FORMAT.md 3.4).
+    /// Every entered node once, in order of first entry (docs/format.md 3.4).
     pub visited: Vec<NodeIndex>,
     /// Where alpha-beta stopped searching a node's remaining children.
     pub cutoffs: Vec<Cutoff>,
@@ -125,7 +125,7 @@ pub fn value_of(tree: &Tree, node: NodeIndex, settings: &SearchSettings) -> Resu
     Ok(value)
 }
 
-/// The first fragile comparison (FORMAT.md 2.1) the reference search makes
+/// The first fragile comparison (docs/format.md 2.1) the reference search makes
 /// with `settings`, if any: a comparison that a last-bit difference in a
 /// chance value could turn around. Without chance nodes every value is exact
 /// and nothing is fragile, so such trees are not searched again.
@@ -171,7 +171,7 @@ pub struct SearchStats {
     pub pruned: usize,
 }
 
-/// Checks that `settings` can be applied to `tree` at all (FORMAT.md 3.1).
+/// Checks that `settings` can be applied to `tree` at all (docs/format.md 3.1).
 pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> {
     if settings.algorithm == Algorithm::Minimax
         && tree.has_chance_nodes()
@@ -181,7 +181,7 @@ pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> 
         return Err(SearchError::ChanceUnderMinimax { node, id: tree.id(node).to_string() });
     }
     // A node cut without an `eval` is an error only when the search enters it
-    // (FORMAT.md 1): the search itself reports it.
+    // (docs/format.md 1): the search itself reports it.
     Ok(())
 }
 
@@ -264,9 +264,9 @@ struct Search<'t> {
     entered: Vec<bool>,
     /// Per node, its window and value; kept only for [`search_with_details`].
     details: Option<Vec<Option<NodeDetail>>>,
-    /// Error bounds beside the frames (FORMAT.md 2.1); kept only for [`fragility`].
+    /// Error bounds beside the frames (docs/format.md 2.1); kept only for [`fragility`].
     bounds: Option<fragile::Bounds>,
-    /// The first node cut by the depth limit that has no `eval` (FORMAT.md 1).
+    /// The first node cut by the depth limit that has no `eval` (docs/format.md 1).
     missing_eval: Option<u32>,
 }
 
@@ -489,7 +489,7 @@ impl<'t> Search<'t> {
                 } else {
                     self.tree.node(NodeIndex(child_index)).probability
                 };
-                // FORMAT.md 2: acc = acc + p_i * v_i in child order; Rust
+                // docs/format.md 2: acc = acc + p_i * v_i in child order; Rust
                 // never fuses this into a multiply-add on its own.
                 frame.value += probability * value;
                 if let Some(bounds) = self.bounds.as_mut() {

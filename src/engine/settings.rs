@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::tree::SearchDefaults;
 
-/// The three searches of FORMAT.md section 3.
+/// The three searches of docs/format.md section 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Algorithm {
     /// Plain minimax (no chance nodes).
@@ -67,7 +67,7 @@ pub struct SearchSettings {
 }
 
 impl SearchSettings {
-    /// Settings with FORMAT.md's defaults: no depth limit, prune on equality.
+    /// Settings with docs/format.md's defaults: no depth limit, prune on equality.
     pub fn new(algorithm: Algorithm) -> SearchSettings {
         SearchSettings { algorithm, depth: None, prune_on_equal: true }
     }

@@ -2,7 +2,7 @@
 //!
 //! A plain recursion, shaped like the `max_value` / `min_value` functions of
 //! textbooks and handouts, with one switch per classic mistake ([`Slips`]).
-//! With every switch off it is the reference search of FORMAT.md sections 2
+//! With every switch off it is the reference search of docs/format.md sections 2
 //! and 3, node for node (a property test holds it to that); with one on, it
 //! reproduces the exact trace of a student who made that mistake, so that
 //! the diagnosis can name it. It is slower than the reference engine and

@@ -67,7 +67,7 @@ const ROBUST_ATTEMPTS: u64 = 100;
 
 /// Tree number `index` of the seed, named `name`, with its `expect` block.
 ///
-/// Never a fragile tree (FORMAT.md 2.1): probabilities are multiples of a
+/// Never a fragile tree (docs/format.md 2.1): probabilities are multiples of a
 /// power of two, so with whole-number values every chance value is exact,
 /// and a candidate that is fragile all the same (huge values) is drawn again.
 pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
@@ -92,7 +92,7 @@ pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
 }
 
 /// Whether a search that accepts the tree (alpha-beta under both pruning
-/// conventions) makes a fragile comparison (FORMAT.md 2.1).
+/// conventions) makes a fragile comparison (docs/format.md 2.1).
 pub fn is_fragile(tree: &Tree) -> bool {
     let defaults = tree.search_defaults();
     let settings = [

@@ -229,7 +229,7 @@ pub enum ImportErrorKind {
         /// The limit, [`MAX_NODES`].
         limit: usize,
     },
-    /// The converted tree breaks a rule of FORMAT.md (a bug of the importer).
+    /// The converted tree breaks a rule of docs/format.md (a bug of the importer).
     #[error("the converted tree is invalid: {message}")]
     InvalidTree {
         /// The builder's message.

@@ -34,7 +34,7 @@ struct RawAssignment {
     name: Option<String>,
     title: Option<String>,
     time_limit: Option<f64>,
-    tests_dir: Option<String>,
+    tests_dir: Option<Spanned<String>>,
     #[serde(default)]
     languages: Vec<RawLanguage>,
     questions: Vec<Spanned<RawQuestion>>,
@@ -97,6 +97,77 @@ pub fn load_assignment(path: &Path) -> Result<Assignment, LoadError> {
     load_assignment_with_hidden(path, None)
 }
 
+/// The folder an assignment's test paths and globs start from (its
+/// `tests_dir`, from the folder of `assignment.yaml`).
+pub fn tests_dir(dir: &Path) -> Result<PathBuf, LoadError> {
+    let file = dir.join(ASSIGNMENT_FILE);
+    let text = std::fs::read_to_string(&file).map_err(|error| {
+        LoadError::new(&file, vec![Diagnostic::at(None, format!("cannot read the assignment: {error}"))], None)
+    })?;
+    let raw: RawAssignment = serde_saphyr::from_str_with_options(&text, parser_options())
+        .map_err(|error| LoadError::new(&file, vec![yaml_diagnostic(&error)], Some(&text)))?;
+    Ok(dir.join(raw.tests_dir.as_ref().map_or(".", |spanned| spanned.value.as_str())))
+}
+
+/// The text of an assignment file with its `tests_dir` set to `folder`,
+/// everything else as written: the value is replaced where the YAML has it
+/// (block or flow style, quoted or not), or the key added when absent.
+pub fn with_tests_dir(text: &str, folder: &str, file: &Path) -> Result<String, LoadError> {
+    let raw: RawAssignment = serde_saphyr::from_str_with_options(text, parser_options())
+        .map_err(|error| LoadError::new(file, vec![yaml_diagnostic(&error)], Some(text)))?;
+    let value = super::write::yaml_string(folder);
+    match raw.tests_dir.as_ref().and_then(spanned_position) {
+        Some(position) => Ok(replace_at(text, position, &value)),
+        None => Ok(add_top_level_key(text, &format!("tests_dir: {value}"))),
+    }
+}
+
+/// `text` with the token at `position` (a 1-based line and column, a width
+/// in characters) replaced by `replacement`.
+fn replace_at(text: &str, position: Position, replacement: &str) -> String {
+    let mut out = String::with_capacity(text.len() + replacement.len());
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        if number + 1 != position.line as usize {
+            out.push_str(line);
+            continue;
+        }
+        let chars: Vec<char> = line.chars().collect();
+        let start = (position.column as usize).saturating_sub(1).min(chars.len());
+        let end = (start + position.width as usize).min(chars.len());
+        out.extend(&chars[..start]);
+        out.push_str(replacement);
+        out.extend(&chars[end..]);
+    }
+    out
+}
+
+/// `text` with `entry` added to its top-level mapping: inside the braces of
+/// a flow mapping, else as the first line after comments and a `---`.
+fn add_top_level_key(text: &str, entry: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().position(|line| {
+        let code = line.trim();
+        !code.is_empty() && !code.starts_with('#') && code != "---"
+    });
+    match first {
+        Some(index) if lines[index].trim_start().starts_with('{') => {
+            let line = lines[index];
+            let brace = line.find('{').expect("the line starts with a brace");
+            let edited = format!("{}{{{entry}, {}", &line[..brace], &line[brace + 1..]);
+            lines[index] = "";
+            let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+            out[index] = edited;
+            out.join("\n") + "\n"
+        }
+        Some(index) => {
+            let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+            out.insert(index, entry.to_string());
+            out.join("\n") + "\n"
+        }
+        None => format!("{text}{entry}\n"),
+    }
+}
+
 /// Like [`load_assignment`], with `hidden_tests` looked up in `hidden_dir`
 /// instead of the tests folder: instructors keep hidden tests out of the
 /// repository students see.
@@ -125,7 +196,7 @@ fn translate(
             .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default()
     });
-    let tests_dir = dir.join(raw.tests_dir.as_deref().unwrap_or("."));
+    let tests_dir = dir.join(raw.tests_dir.as_ref().map_or(".", |spanned| spanned.value.as_str()));
     let folders = TestFolders { public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::new();
@@ -387,5 +458,45 @@ mod tests {
             load("questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed: 1, kinds: [max, dice]}}\n")
                 .unwrap_err();
         assert!(error.to_string().contains("unknown kind `dice`"), "{error}");
+    }
+}
+
+#[cfg(test)]
+mod tests_dir_tests {
+    use super::*;
+
+    fn rewritten(text: &str) -> String {
+        with_tests_dir(text, "tests", Path::new("assignment.yaml")).unwrap()
+    }
+
+    fn tests_dir_of(text: &str) -> Option<String> {
+        let raw: RawAssignment = serde_saphyr::from_str_with_options(text, parser_options()).unwrap();
+        raw.tests_dir.map(|spanned| spanned.value)
+    }
+
+    const QUESTIONS: &str = "questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [a.yaml]}\n";
+
+    #[test]
+    fn tests_dir_is_rewritten_in_every_style_the_loader_reads() {
+        let cases = [
+            format!("tests_dir: ../../test-cases   # where trees are\n{QUESTIONS}"),
+            format!("---\n# the course\ntests_dir: \"../cases\"\n{QUESTIONS}"),
+            format!("name: x\n{QUESTIONS}tests_dir: '../cases'\n"),
+            QUESTIONS.to_string(),
+            format!("---\n{QUESTIONS}"),
+            "{tests_dir: ../cases, questions: [{id: q1, points: 5, algorithm: minimax, tests: [a.yaml]}]}\n"
+                .to_string(),
+            "{questions: [{id: q1, points: 5, algorithm: minimax, tests: [a.yaml]}]}\n".to_string(),
+        ];
+        for text in cases {
+            let out = rewritten(&text);
+            assert_eq!(tests_dir_of(&out).as_deref(), Some("tests"), "{text:?} became {out:?}");
+            assert!(out.contains("a.yaml"), "the rest stays: {out:?}");
+        }
+        assert!(rewritten(&cases_comment()).contains("# where trees are"), "comments stay");
+    }
+
+    fn cases_comment() -> String {
+        format!("tests_dir: ../../test-cases   # where trees are\n{QUESTIONS}")
     }
 }

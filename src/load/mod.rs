@@ -1,4 +1,4 @@
-//! Loading YAML tree files (FORMAT.md section 1): the only module that knows YAML.
+//! Loading YAML tree files (docs/format.md section 1): the only module that knows YAML.
 //!
 //! Parsing happens in two steps. serde-saphyr reads the text into raw,
 //! located types (rejecting YAML errors, unknown keys and duplicate keys with
@@ -68,7 +68,7 @@ impl LoadedTree {
     }
 
     /// The first fragile comparison of the reference search with `settings`
-    /// (FORMAT.md 2.1), as a located error naming the node and the two values.
+    /// (docs/format.md 2.1), as a located error naming the node and the two values.
     pub fn check_fragility(&self, settings: &SearchSettings) -> Result<(), LoadError> {
         match engine::fragility(&self.tree, settings) {
             Ok(None) => Ok(()),

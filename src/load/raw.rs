@@ -1,6 +1,6 @@
 //! The tree file as YAML spells it, with source locations.
 //!
-//! These types mirror FORMAT.md section 1 one to one. Number-versus-string
+//! These types mirror docs/format.md section 1 one to one. Number-versus-string
 //! decisions (an inline leaf or an id?) and the shape of a node are made here
 //! by hand-written visitors, because they depend on how YAML wrote a scalar.
 

@@ -1,4 +1,4 @@
-//! Writing a [`Tree`] back as a tree file (FORMAT.md section 1).
+//! Writing a [`Tree`] back as a tree file (docs/format.md section 1).
 //!
 //! [`tree_to_yaml`] is the inverse of [`load_tree_str`](super::load_tree_str):
 //! loading what it writes gives the same ids, kinds, actions, utilities,
@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 
 use crate::tree::{Expectation, NodeIndex, NodeKind, Tree};
 
-/// Writes `tree` as a FORMAT.md tree file that loads back as the same tree.
+/// Writes `tree` as a docs/format.md tree file that loads back as the same tree.
 ///
 /// ```
 /// use std::path::Path;

@@ -10,13 +10,13 @@
 //! fails.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use zip::CompressionMethod;
 use zip::write::{SimpleFileOptions, ZipWriter};
 
 use crate::grader::plan::Assignment;
-use crate::load::assignment::ASSIGNMENT_FILE;
+use crate::load::{self, assignment::ASSIGNMENT_FILE};
 
 /// Gradescope's setup script: the shipped binary needs nothing but Python
 /// (for the kit) and glibc 2.31 or later; nothing is downloaded or built.
@@ -87,9 +87,12 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
     zip.add("setup.sh", SETUP_SH.as_bytes(), true)?;
     zip.add("run_autograder", RUN_AUTOGRADER.as_bytes(), true)?;
     zip.add("treegrade", &std::fs::read(bundle.binary)?, true)?;
-    let assignment_text = std::fs::read_to_string(bundle.assignment.dir.join(ASSIGNMENT_FILE))?;
-    zip.add("assignment/assignment.yaml", with_tests_dir(&assignment_text, "tests").as_bytes(), false)?;
-    let tests_dir = tests_root(bundle.assignment);
+    let file = bundle.assignment.dir.join(ASSIGNMENT_FILE);
+    let assignment_text = std::fs::read_to_string(&file)?;
+    // The loader knows YAML: it rewrites `tests_dir` wherever and however it is written.
+    let rewritten = load::assignment::with_tests_dir(&assignment_text, "tests", &file).map_err(io::Error::other)?;
+    zip.add("assignment/assignment.yaml", rewritten.as_bytes(), false)?;
+    let tests_dir = load::assignment::tests_dir(&bundle.assignment.dir).map_err(io::Error::other)?;
     for question in &bundle.assignment.questions {
         for test in &question.tests {
             let (root, folder) = match (test.hidden, bundle.hidden_dir) {
@@ -125,50 +128,5 @@ impl<W: Write + io::Seek> Archive<W> {
         self.writer.write_all(contents)?;
         self.names.push(name.to_string());
         Ok(())
-    }
-}
-
-/// The assignment's tests folder, as the loader resolved it.
-fn tests_root(assignment: &Assignment) -> PathBuf {
-    let text = std::fs::read_to_string(assignment.dir.join(ASSIGNMENT_FILE)).unwrap_or_default();
-    let relative = text
-        .lines()
-        .find_map(|line| line.strip_prefix("tests_dir:"))
-        .map(|value| value.split('#').next().unwrap_or("").trim().trim_matches(['"', '\'']).to_string())
-        .unwrap_or_else(|| ".".to_string());
-    assignment.dir.join(relative)
-}
-
-/// The assignment text with its `tests_dir` pointing at `folder`.
-fn with_tests_dir(text: &str, folder: &str) -> String {
-    let mut replaced = false;
-    let mut lines: Vec<String> = text
-        .lines()
-        .map(|line| {
-            if !replaced && line.starts_with("tests_dir:") {
-                replaced = true;
-                format!("tests_dir: {folder}")
-            } else {
-                line.to_string()
-            }
-        })
-        .collect();
-    if !replaced {
-        lines.insert(0, format!("tests_dir: {folder}"));
-    }
-    lines.join("\n") + "\n"
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_tests_folder_is_rewritten_or_added() {
-        assert_eq!(
-            with_tests_dir("title: T\ntests_dir: ../../x\nquestions: []\n", "tests"),
-            "title: T\ntests_dir: tests\nquestions: []\n"
-        );
-        assert_eq!(with_tests_dir("questions: []\n", "tests"), "tests_dir: tests\nquestions: []\n");
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Every producer of trees (the YAML loader, importers, generators, tests)
 //! describes nodes as [`NodeSpec`]s and lets [`TreeBuilder::build`] enforce
-//! the structural rules of FORMAT.md section 1 in one place. Errors name the
+//! the structural rules of docs/format.md section 1 in one place. Errors name the
 //! [`Site`] of the offending spec so that the producer can translate it back
 //! into its own coordinates (a line and column, for the YAML loader).
 
@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::{Node, NodeIndex, NodeKind, SearchDefaults, Tree};
 
-/// Probabilities must sum to 1 within this tolerance (FORMAT.md section 1).
+/// Probabilities must sum to 1 within this tolerance (docs/format.md section 1).
 pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-9;
 
 /// One node as a producer describes it.
@@ -609,7 +609,7 @@ fn terminal_node(utility: f64) -> Node {
     }
 }
 
-/// The id FORMAT.md gives the inline leaf at 0-based `position` under `parent`.
+/// The id docs/format.md gives the inline leaf at 0-based `position` under `parent`.
 pub fn inline_leaf_id(parent: &str, position: usize) -> String {
     // Written by hand with the exact capacity (no formatting machinery, and
     // `into_boxed_str` need not reallocate): building trees makes one per leaf.

@@ -81,7 +81,7 @@ pub struct Node {
     pub parent: Option<NodeIndex>,
 }
 
-/// Search defaults a tree file may carry (FORMAT.md section 1, `search:`).
+/// Search defaults a tree file may carry (docs/format.md section 1, `search:`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchDefaults {
     /// Alpha-beta pruning on equality; `None` means the default (true).
@@ -90,7 +90,7 @@ pub struct SearchDefaults {
     pub depth: Option<u32>,
 }
 
-/// What the reference must produce for one algorithm (FORMAT.md section 5).
+/// What the reference must produce for one algorithm (docs/format.md section 5).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expectation {
     /// Expected root value.

@@ -1,5 +1,5 @@
 //! End-to-end tests of the `treegrade` command: every kind of invalid input
-//! of FORMAT.md section 1 (exit status 2, nothing on stdout, a located
+//! of docs/format.md section 1 (exit status 2, nothing on stdout, a located
 //! message on stderr), and `solve` / `validate` on valid input.
 
 use crate::common;
@@ -274,7 +274,7 @@ fn solve_the_format_example_as_json() {
     assert_eq!(output.status.code(), Some(0));
     let stdout = text(&output.stdout);
     assert_eq!(stdout.lines().count(), 1, "one JSON object on one line: {stdout}");
-    // The four keys of FORMAT.md 4 come first, in this order.
+    // The four keys of docs/format.md 4 come first, in this order.
     assert!(stdout.starts_with(r#"{"algorithm":"alphabeta","value":7.25,"action":"D","visited":["#), "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["value"], 7.25);

@@ -1,5 +1,5 @@
 //! Property tests: the reference engine against a deliberately naive
-//! implementation written straight from FORMAT.md sections 2 and 3.
+//! implementation written straight from docs/format.md sections 2 and 3.
 //!
 //! Random trees mix max, min and chance nodes at any level, use values from a
 //! narrow range (so ties and equality cutoffs are frequent), inline leaves,
@@ -142,7 +142,7 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 // ---------------------------------------------------------------------------
-// The naive model: its own nodes, ids and actions, straight from FORMAT.md
+// The naive model: its own nodes, ids and actions, straight from docs/format.md
 // ---------------------------------------------------------------------------
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,7 +337,7 @@ impl<'c> Preparer<'c> {
                 let node = &mut self.nodes[index];
                 node.children = child_indices;
                 if node.kind == NKind::Chance {
-                    // FORMAT.md 1 and 2: absent probs are uniform, p = 1.0 / n.
+                    // docs/format.md 1 and 2: absent probs are uniform, p = 1.0 / n.
                     node.probs = probs.clone().unwrap_or_else(|| vec![1.0 / n as f64; n]);
                 }
                 let kind_name = match kind {
@@ -392,7 +392,7 @@ impl<'c> Preparer<'c> {
     }
 }
 
-/// A naive search result in the terms of FORMAT.md: ids and action strings.
+/// A naive search result in the terms of docs/format.md: ids and action strings.
 #[derive(Clone, Debug, PartialEq)]
 struct NaiveOutcome {
     value: f64,
@@ -400,12 +400,12 @@ struct NaiveOutcome {
     visited: Vec<String>,
 }
 
-/// FORMAT.md 2: a non-terminal at ply `depth` is valued by its eval.
+/// docs/format.md 2: a non-terminal at ply `depth` is valued by its eval.
 fn is_cut(node: &NNode, depth: Option<u32>) -> bool {
     node.kind != NKind::Terminal && depth == Some(node.ply)
 }
 
-/// FORMAT.md 3.1: plain minimax.
+/// docs/format.md 3.1: plain minimax.
 fn naive_minimax(nodes: &[NNode], depth: Option<u32>) -> NaiveOutcome {
     fn value(nodes: &[NNode], i: usize, depth: Option<u32>, visited: &mut Vec<String>) -> f64 {
         let node = &nodes[i];
@@ -436,12 +436,12 @@ fn naive_minimax(nodes: &[NNode], depth: Option<u32>) -> NaiveOutcome {
         NKind::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
         _ => panic!("minimax on a chance node"),
     };
-    // FORMAT.md 3.3: the first child (in order) whose value is best.
+    // docs/format.md 3.3: the first child (in order) whose value is best.
     let chosen = values.iter().position(|&v| v == best).expect("the best value is some child's");
     NaiveOutcome { value: best, action: Some(nodes[root.children[chosen]].action.clone()), visited }
 }
 
-/// FORMAT.md 3.1 and 2: expectimax (expectiminimax).
+/// docs/format.md 3.1 and 2: expectimax (expectiminimax).
 fn naive_expectimax(nodes: &[NNode], depth: Option<u32>) -> NaiveOutcome {
     fn value(nodes: &[NNode], i: usize, depth: Option<u32>, visited: &mut Vec<String>) -> f64 {
         let node = &nodes[i];
@@ -501,7 +501,7 @@ fn naive_expectimax(nodes: &[NNode], depth: Option<u32>) -> NaiveOutcome {
     NaiveOutcome { value: best, action: Some(nodes[root.children[chosen]].action.clone()), visited }
 }
 
-/// FORMAT.md 3.2: alpha-beta with both pruning conventions; chance nodes are
+/// docs/format.md 3.2: alpha-beta with both pruning conventions; chance nodes are
 /// valued fully, each child with the window (-inf, +inf).
 fn naive_alphabeta(nodes: &[NNode], depth: Option<u32>, prune_on_equal: bool) -> NaiveOutcome {
     struct Ctx<'a> {
@@ -738,7 +738,7 @@ proptest! {
 
     /// The engine refuses exactly the invalid searches: minimax on a tree
     /// with chance nodes, and a search that enters a node at the depth cut
-    /// that has no eval (FORMAT.md 1: a node it prunes needs none).
+    /// that has no eval (docs/format.md 1: a node it prunes needs none).
     #[test]
     fn invalid_settings_are_rejected(case in case(), algorithm in 0u8..3, depth in 0u32..8) {
         let prepared = Preparer::prepare(&case);

@@ -110,7 +110,7 @@ fn solve_aima_figure_5_2() {
     insta::assert_snapshot!("aima_minimax_text", scratch.solve(&file, &["-a", "minimax"]));
     insta::assert_snapshot!("aima_alphabeta_text", scratch.solve(&file, &["-a", "alphabeta"]));
     insta::assert_json_snapshot!("aima_alphabeta_json", scratch.solve_json(&file, &["-a", "alphabeta"]));
-    // The raw JSON line, to pin the key order of FORMAT.md section 4.
+    // The raw JSON line, to pin the key order of docs/format.md section 4.
     insta::assert_snapshot!(
         "aima_alphabeta_json_line",
         scratch.solve(&file, &["-a", "alphabeta", "--prune-on-equal", "false", "--format", "json"])
