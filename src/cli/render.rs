@@ -8,6 +8,7 @@ use super::{AlgorithmArg, Failure, emit};
 use crate::engine::{Algorithm, SearchOutcome, SearchSettings};
 use crate::load::{LoadedTree, load_tree_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
+use crate::report::json::v1;
 use crate::tree::{NodeIndex, Tree};
 
 /// Flags of `treegrade render`.
@@ -151,7 +152,7 @@ fn trace_ids(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
         return id_list(visited).ok_or_else(|| "`visited` must be a list of node ids".to_string());
     }
     if json.get("questions").is_some() {
-        return report_trace(&json, loaded);
+        return report_trace(text, loaded);
     }
     Err("expected a list of ids, an object with `visited`, or a treegrade JSON report".to_string())
 }
@@ -170,20 +171,13 @@ fn id_list(json: &serde_json::Value) -> Option<Vec<String>> {
 
 /// The student's order of the one test in a treegrade report that ran this
 /// tree (same file stem or tree name), or of its only test.
-fn report_trace(json: &serde_json::Value, loaded: &LoadedTree) -> Result<Vec<String>, String> {
+fn report_trace(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
     let tree = &loaded.tree;
+    let report = v1::Report::from_json(text)?;
     let own_stem = loaded.path().file_stem().map(|s| s.to_string_lossy().into_owned());
-    let tests: Vec<&serde_json::Value> = json["questions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|question| question["tests"].as_array().into_iter().flatten())
-        .collect();
-    let stem_of = |test: &&serde_json::Value| {
-        let path = test["path"].as_str().unwrap_or_default();
-        Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned())
-    };
-    let matching: Vec<&serde_json::Value> = tests
+    let tests: Vec<&v1::Test> = report.tests().collect();
+    let stem_of = |test: &&v1::Test| Path::new(&test.path).file_stem().map(|s| s.to_string_lossy().into_owned());
+    let matching: Vec<&v1::Test> = tests
         .iter()
         .filter(|test| stem_of(test) == own_stem || stem_of(test).as_deref() == Some(tree.name()))
         .copied()
@@ -192,11 +186,11 @@ fn report_trace(json: &serde_json::Value, loaded: &LoadedTree) -> Result<Vec<Str
         ([one], _) | ([], [one]) => one,
         ([], _) => return Err(format!("the report has no test of the tree `{}`", tree.name())),
         _ => {
-            let names: Vec<&str> = matching.iter().filter_map(|t| t["name"].as_str()).collect();
+            let names: Vec<&str> = matching.iter().map(|t| t.name.as_str()).collect();
             return Err(format!("the report tests the tree `{}` more than once ({})", tree.name(), names.join(", ")));
         }
     };
-    id_list(&test["actual"]["visited"]).ok_or_else(|| "the report's test has no `actual.visited` list".to_string())
+    Ok(test.actual.visited.clone())
 }
 
 /// A page with one picture per search, side by side.

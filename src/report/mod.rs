@@ -8,6 +8,7 @@
 mod diff;
 mod gradescope;
 mod html;
+pub mod json;
 mod junit;
 mod markdown;
 mod prairielearn;
@@ -73,16 +74,9 @@ pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
     }
 }
 
-/// The JSON format: a stable envelope around the report.
+/// The JSON format, version 1 (its own types: see [`json::v1`]).
 fn json(report: &GradeReport) -> String {
-    #[derive(Serialize)]
-    struct Envelope<'a> {
-        format: &'static str,
-        version: u32,
-        #[serde(flatten)]
-        report: &'a GradeReport,
-    }
-    pretty_json(&Envelope { format: "treegrade-report", version: 1, report })
+    json::render(report)
 }
 
 /// Indented JSON with a final newline, as every JSON report file is written.

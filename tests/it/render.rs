@@ -133,16 +133,26 @@ fn traces_can_be_json() {
     let svg = render_ok(&[tree.to_str().unwrap(), "-a", "alphabeta", "--trace", list.to_str().unwrap()]);
     assert_eq!(classes_of(&svg, "B.2"), "node terminal visited wrong skipped");
 
-    let report = serde_json::json!({
-        "format": "treegrade-report",
-        "questions": [{"tests": [
-            {"name": "q1/other", "path": "other.yaml", "actual": {"visited": ["X"]}},
-            {"name": "q2/aima", "path": "trees/aima.yaml", "actual": {"visited": ["A", "C"]}},
-        ]}],
-    });
-    let from_report = scratch.write("report.json", &report.to_string());
+    // A whole report, as check writes it: the trace of its one test.
+    let from_report = scratch.path().join("report.json");
+    let graded = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .current_dir(crate::common::repo())
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .args(["check", "--submission", "tests/fixtures/students/broken-onefunc-no-pruning", "-q", "q2"])
+        .args(["--test", "aima-fig5-2", "--sandbox", "off", "--format", "json", "--output"])
+        .arg(&from_report)
+        .output()
+        .unwrap();
+    assert_eq!(graded.status.code(), Some(1), "{}", String::from_utf8_lossy(&graded.stderr));
     let svg = render_ok(&[tree.to_str().unwrap(), "-a", "alphabeta", "--trace", from_report.to_str().unwrap()]);
-    assert_eq!(classes_of(&svg, "C"), "node min visited cutoff wrong");
+    assert_eq!(classes_of(&svg, "C.2"), "node terminal pruned wrong extra");
+    // Anything else that looks like a report is refused with the reason.
+    let partial = scratch.write("partial.json", r#"{"format": "treegrade-report", "questions": []}"#);
+    let (status, _, stderr) =
+        treegrade(&["render", tree.to_str().unwrap(), "-a", "alphabeta", "--trace", partial.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("not a treegrade report: missing field"), "{stderr}");
 }
 
 #[test]

@@ -76,6 +76,22 @@ fn every_format_renders_the_same_run() {
     insta::assert_snapshot!("json", render(&report, Format::Json, false));
 }
 
+/// The JSON report reads back into its own version-1 type and writes out
+/// the same, byte for byte: the format is that type, not the grader's.
+#[test]
+fn the_json_report_reads_back_as_version_1() {
+    let report = mixed_report();
+    let text = render(&report, Format::Json, false);
+    let back = treegrade::report::json::v1::Report::from_json(&text).expect("a version-1 report");
+    assert_eq!(back.tests().count(), report.tests().count());
+    let mut again = serde_json::to_string_pretty(&back).unwrap();
+    again.push('\n');
+    assert_eq!(again, text);
+    let other = text.replace("\"version\": 1", "\"version\": 2");
+    let error = treegrade::report::json::v1::Report::from_json(&other).unwrap_err();
+    assert!(error.contains("version 2"), "{error}");
+}
+
 #[test]
 fn gradescope_results_have_the_required_fields() {
     let report = mixed_report();

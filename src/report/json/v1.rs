@@ -1,0 +1,323 @@
+//! Version 1 of the JSON report, as written and as read back (`render
+//! --trace` reads a report's visited order through it).
+//!
+//! Every type here mirrors what version 1 promises, field for field, in the
+//! order it is written. The conversions from the grader's types are the only
+//! place the two meet.
+
+use serde::{Deserialize, Serialize};
+
+use crate::grader::sandbox::Layers;
+use crate::grader::verdict::{self, GradeReport};
+use crate::points::Points;
+
+/// The value of `"format"`.
+pub const FORMAT: &str = "treegrade-report";
+
+/// The value of `"version"`.
+pub const VERSION: u32 = 1;
+
+/// A whole grading run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// The assignment's name.
+    pub assignment: String,
+    /// The assignment's title.
+    pub title: String,
+    /// What the report calls the submission.
+    pub submission: String,
+    /// The language detected (or `command`).
+    pub language: Option<String>,
+    /// The questions graded, in order.
+    pub questions: Vec<Question>,
+    /// Points earned.
+    pub score: Points,
+    /// Points possible.
+    pub max_score: Points,
+    /// Wall-clock time of the run, in milliseconds.
+    pub elapsed_ms: u64,
+    /// Which sandbox layers were active.
+    pub sandbox: Sandbox,
+}
+
+/// The sandbox layers of a run: each `true` when it was active.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sandbox {
+    /// `auto`, `strict` or `off`.
+    pub mode: String,
+    /// Each program in its own process group, killed as a whole.
+    pub process_group: bool,
+    /// The grader reaps processes that left the group.
+    pub subreaper: bool,
+    /// A wall-clock limit per test.
+    pub time_limits: bool,
+    /// Output is capped.
+    pub output_caps: bool,
+    /// An empty environment.
+    pub empty_environment: bool,
+    /// A fresh scratch home.
+    pub scratch_folder: bool,
+    /// CPU, memory, file-size, open-file and core limits.
+    pub resource_limits: bool,
+    /// A process-count limit.
+    pub process_limit: bool,
+    /// The first process of a PID namespace of its own.
+    pub pid_namespace: bool,
+    /// A seccomp filter.
+    pub syscall_filter: bool,
+    /// A user id of its own.
+    pub separate_user: bool,
+    /// No network.
+    pub network_isolation: bool,
+    /// A filesystem of its own (mount namespace).
+    #[serde(default)]
+    pub filesystem_view: bool,
+    /// Landlock.
+    pub filesystem_isolation: bool,
+    /// The landlock ABI in force.
+    pub landlock_abi: Option<u32>,
+    /// Why a layer is off, one line each.
+    pub notes: Vec<String>,
+}
+
+/// How a test ended: `"passed"`, `"failed"`, or `{"error": KIND}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Value, action and order all right.
+    Passed,
+    /// The program answered wrongly.
+    Failed,
+    /// The program did not answer: `timed-out`, `crashed`, `build-failed`, ...
+    Error(String),
+}
+
+/// One question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    /// `q2`.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// `per-test` or `all-or-nothing`.
+    pub scoring: String,
+    /// Points earned.
+    pub score: Points,
+    /// Points possible.
+    pub max_score: Points,
+    /// Its tests, in order.
+    pub tests: Vec<Test>,
+}
+
+/// One test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Test {
+    /// `q2/aima-fig5-2`.
+    pub name: String,
+    /// The tree file (its name alone in a student's view).
+    pub path: String,
+    /// A hidden test.
+    pub hidden: bool,
+    /// How it ended.
+    pub status: Status,
+    /// The three checks: `passed`, `failed` or `not-run` each.
+    pub checks: Checks,
+    /// What went wrong, in one line.
+    pub reason: Option<String>,
+    /// The mistake named, if any.
+    pub diagnosis: Option<Diagnosis>,
+    /// The tree's own description (absent for hidden tests in a student's view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// More detail (a traceback).
+    pub details: Option<String>,
+    /// Where the visited orders first differ.
+    pub divergence: Option<Divergence>,
+    /// What the reference did.
+    pub expected: Search,
+    /// What the student did.
+    pub actual: Search,
+    /// The program's stderr during the test.
+    pub stderr: String,
+    /// Points earned.
+    pub score: Points,
+    /// Points possible.
+    pub max_score: Points,
+    /// Wall-clock time, in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+/// The three checks of a test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checks {
+    /// The root's value.
+    pub value: String,
+    /// The chosen action.
+    pub action: String,
+    /// The visited order.
+    pub order: String,
+}
+
+/// A named mistake.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    /// Its id (`swapped-updates`).
+    pub bug: String,
+    /// The explanation for the student.
+    pub explanation: String,
+    /// Other mistakes that fit the trace as well.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
+}
+
+/// The first step where two visited orders differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Divergence {
+    /// 0-based step.
+    pub step: usize,
+    /// The expected node there, if the expected order is that long.
+    pub expected: Option<String>,
+    /// The student's node there, if the student's order is that long.
+    pub actual: Option<String>,
+}
+
+/// A search's result: value, action and visited order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Search {
+    /// The root's value.
+    pub value: Option<f64>,
+    /// The chosen action.
+    pub action: Option<String>,
+    /// The visited node ids, in order.
+    pub visited: Vec<String>,
+}
+
+/// An enum of the grader's as the kebab-case name it has in reports.
+fn name_of(value: &impl Serialize) -> String {
+    match serde_json::to_value(value).expect("plain data") {
+        serde_json::Value::String(name) => name,
+        other => other.to_string(),
+    }
+}
+
+impl From<&GradeReport> for Report {
+    fn from(report: &GradeReport) -> Report {
+        Report {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            assignment: report.assignment.clone(),
+            title: report.title.clone(),
+            submission: report.submission.clone(),
+            language: report.language.clone(),
+            questions: report.questions.iter().map(Question::from).collect(),
+            score: report.score,
+            max_score: report.max_score,
+            elapsed_ms: report.elapsed_ms,
+            sandbox: Sandbox::from(&report.sandbox),
+        }
+    }
+}
+
+impl From<&Layers> for Sandbox {
+    fn from(layers: &Layers) -> Sandbox {
+        Sandbox {
+            mode: layers.mode.name().to_string(),
+            process_group: layers.process_group,
+            subreaper: layers.subreaper,
+            time_limits: layers.time_limits,
+            output_caps: layers.output_caps,
+            empty_environment: layers.empty_environment,
+            scratch_folder: layers.scratch_folder,
+            resource_limits: layers.resource_limits,
+            process_limit: layers.process_limit,
+            pid_namespace: layers.pid_namespace,
+            syscall_filter: layers.syscall_filter,
+            separate_user: layers.separate_user,
+            network_isolation: layers.network_isolation,
+            filesystem_view: layers.filesystem_view,
+            filesystem_isolation: layers.filesystem_isolation,
+            landlock_abi: layers.landlock_abi,
+            notes: layers.notes.clone(),
+        }
+    }
+}
+
+impl From<&verdict::QuestionResult> for Question {
+    fn from(question: &verdict::QuestionResult) -> Question {
+        Question {
+            id: question.id.clone(),
+            title: question.title.clone(),
+            scoring: name_of(&question.scoring),
+            score: question.score,
+            max_score: question.max_score,
+            tests: question.tests.iter().map(Test::from).collect(),
+        }
+    }
+}
+
+impl From<&verdict::TestResult> for Test {
+    fn from(test: &verdict::TestResult) -> Test {
+        let search = |view: &verdict::SearchView| Search {
+            value: view.value,
+            action: view.action.clone(),
+            visited: view.visited.clone(),
+        };
+        Test {
+            name: test.name.clone(),
+            path: test.path.clone(),
+            hidden: test.hidden,
+            status: match test.status {
+                verdict::TestStatus::Passed => Status::Passed,
+                verdict::TestStatus::Failed => Status::Failed,
+                verdict::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
+            },
+            checks: Checks {
+                value: name_of(&test.checks.value),
+                action: name_of(&test.checks.action),
+                order: name_of(&test.checks.order),
+            },
+            reason: test.reason.clone(),
+            diagnosis: test.diagnosis.as_ref().map(|diagnosis| Diagnosis {
+                bug: diagnosis.bug.to_string(),
+                explanation: diagnosis.explanation.clone(),
+                alternatives: diagnosis.alternatives.iter().map(|bug| bug.to_string()).collect(),
+            }),
+            description: test.description.clone(),
+            details: test.details.clone(),
+            divergence: test.divergence.as_ref().map(|divergence| Divergence {
+                step: divergence.step,
+                expected: divergence.expected.clone(),
+                actual: divergence.actual.clone(),
+            }),
+            expected: search(&test.expected),
+            actual: search(&test.actual),
+            stderr: test.stderr.clone(),
+            score: test.score,
+            max_score: test.max_score,
+            elapsed_ms: test.elapsed_ms,
+        }
+    }
+}
+
+impl Report {
+    /// Reads a report written by any treegrade of version 1.
+    pub fn from_json(text: &str) -> Result<Report, String> {
+        let report: Report = serde_json::from_str(text).map_err(|error| format!("not a treegrade report: {error}"))?;
+        if report.format != FORMAT || report.version != VERSION {
+            return Err(format!(
+                "a report of format `{}` version {}; this treegrade reads `{FORMAT}` version {VERSION}",
+                report.format, report.version
+            ));
+        }
+        Ok(report)
+    }
+
+    /// Every test, question by question.
+    pub fn tests(&self) -> impl Iterator<Item = &Test> {
+        self.questions.iter().flat_map(|question| &question.tests)
+    }
+}
