@@ -109,7 +109,7 @@ pub enum Event {
 
 /// What every submission is graded on.
 #[derive(Clone, Copy, Debug)]
-pub struct Plan<'a> {
+pub struct Grading<'a> {
     /// The assignment.
     pub assignment: &'a Assignment,
     /// Indices of the questions graded.
@@ -155,7 +155,7 @@ pub struct GradingSettings {
 /// files are on disk. `stop`, once set (e.g. by Ctrl-C), stops new
 /// submissions from starting.
 pub fn run_batch(
-    plan: &Plan<'_>,
+    grading: &Grading<'_>,
     submissions: &[Submission],
     config: &BatchConfig,
     stop: &AtomicBool,
@@ -163,11 +163,11 @@ pub fn run_batch(
 ) -> std::io::Result<Vec<StoredResult>> {
     output::prepare(&config.out)?;
     let _lock = output::lock(&config.out)?;
-    let secret_key = hex(&Sha256::digest(plan.secret.as_bytes()));
+    let secret_key = hex(&Sha256::digest(grading.secret.as_bytes()));
     let assignment_key = assignment_fingerprint(
         BUILD_IDENTITY,
-        plan.assignment,
-        plan.tests,
+        grading.assignment,
+        grading.tests,
         &format!("{:?}; {secret_key}", config.settings),
     )?;
     // Every row of the output folder, this run's and earlier ones', kept in
@@ -200,7 +200,7 @@ pub fn run_batch(
                     let Some((submission, fingerprint)) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let graded = grade_one(plan, submission, fingerprint);
+                    let graded = grade_one(grading, submission, fingerprint);
                     if sender.send(graded).is_err() {
                         break;
                     }
@@ -212,7 +212,7 @@ pub fn run_batch(
             book.insert(stored.student.clone(), stored.clone());
             let rows: Vec<StoredResult> = book.values().cloned().collect();
             let written = output::write_result(&config.out, &stored, rendered.as_ref())
-                .and_then(|()| output::write_gradebook(&config.out, plan.assignment, plan.selected, &rows));
+                .and_then(|()| output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows));
             if let Err(error) = written {
                 stop.store(true, Ordering::SeqCst);
                 write_error.lock().expect("no panics while holding").get_or_insert(error);
@@ -226,19 +226,19 @@ pub fn run_batch(
         return Err(error);
     }
     let rows: Vec<StoredResult> = book.into_values().collect();
-    output::write_gradebook(&config.out, plan.assignment, plan.selected, &rows)?;
-    output::write_summary(&config.out, plan.assignment, plan.selected, &rows)?;
+    output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows)?;
+    output::write_summary(&config.out, grading.assignment, grading.selected, &rows)?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
 }
 
 /// Grades one submission in a scratch copy of its folder, and renders its reports.
 fn grade_one(
-    plan: &Plan<'_>,
+    grading: &Grading<'_>,
     submission: &Submission,
     fingerprint: &Result<String, String>,
 ) -> (StoredResult, Option<output::RenderedReports>) {
-    let Plan { assignment, selected, tests, kits, secret, sandbox } = *plan;
+    let Grading { assignment, selected, tests, kits, secret, sandbox } = *grading;
     let mut tests = tests.to_vec();
     let started = Instant::now();
     let fingerprint = match fingerprint {

@@ -10,12 +10,12 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::{SECRET_VARIABLE, plan};
+use super::check::{SECRET_VARIABLE, load_and_plan};
 use super::source::AssignmentSource;
 use super::{Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
-use crate::batch::{BatchConfig, Event, GradingSettings, Plan, list_submissions, output, run_batch};
+use crate::batch::{BatchConfig, Event, Grading, GradingSettings, list_submissions, output, run_batch};
 use crate::grader::sandbox::{Sandbox, SandboxMode};
 use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
@@ -84,7 +84,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
             .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let tests = plan(&assignment, &selected)?;
+    let tests = load_and_plan(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -111,7 +111,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
             missing.join("; ")
         )));
     }
-    let plan = Plan {
+    let grading = Grading {
         assignment: &assignment,
         selected: &selected,
         tests: &tests,
@@ -119,7 +119,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         secret: &secret,
         sandbox: &sandbox,
     };
-    let results = run_batch(&plan, &submissions, &config, &stop, |event| progress.record(event))
+    let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;
     progress.finish();
     emit(&closing_line(&results, submissions.len(), &config));

@@ -78,7 +78,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
-    let mut tests = plan(&assignment, &selected)?;
+    let mut tests = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
         let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
@@ -207,7 +207,7 @@ fn keep_named_tests(tests: &mut Vec<PlannedTest>, wanted: &[String]) -> Result<(
 }
 
 /// Loads every test tree once and pairs it with the reference's answer.
-pub(super) fn plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
+pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
     let mut trees: HashMap<PathBuf, Arc<Tree>> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {

@@ -57,12 +57,12 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
     };
     // Found before a filesystem view replaces the machine's: the view shows
     // this binary at the same path, for the PID namespace's second stage.
-    let helper = std::env::current_exe();
+    let trampoline = std::env::current_exe();
     match sandbox::apply(&policy) {
         Err(error) => fail(SETUP_FAILED_STATUS, &error.to_string()),
-        Ok(Next::StartInner) => match helper {
-            Ok(helper) => start_inner(&helper, &policy, &args.command),
-            Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox helper: {error}")),
+        Ok(Next::StartInner) => match trampoline {
+            Ok(trampoline) => start_inner(&trampoline, &policy, &args.command),
+            Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox trampoline: {error}")),
         },
         Ok(Next::Exec) => {
             // Only returns on failure; the environment and working folder are inherited as they are.
@@ -74,9 +74,10 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
 
 /// Runs the second stage as the first process of the new PID namespace
 /// and ends as it ends: same exit status, or the same signal.
-fn start_inner(helper: &std::path::Path, policy: &Policy, command: &[String]) -> ExitCode {
+fn start_inner(trampoline: &std::path::Path, policy: &Policy, command: &[String]) -> ExitCode {
     let inner = policy.inner_stage().to_json();
-    let status = Command::new(helper).args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--"]).args(command).status();
+    let status =
+        Command::new(trampoline).args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--"]).args(command).status();
     match status {
         Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot start the PID namespace: {error}")),
         Ok(status) => match (status.code(), status.signal()) {

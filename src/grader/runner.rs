@@ -138,7 +138,7 @@ impl RunningProgram {
                 if !sandbox::program_exists(program, &spec.env, &spec.dir) {
                     return Err(io::Error::new(io::ErrorKind::NotFound, "No such file or directory"));
                 }
-                let mut command = Command::new(&policy.helper);
+                let mut command = Command::new(&policy.trampoline);
                 command.args([sandbox::TRAMPOLINE_SUBCOMMAND, "--policy", &policy.to_json(), "--", program]);
                 command
             }
@@ -308,7 +308,7 @@ impl RunningProgram {
             self.exit_status.get_or_insert(status);
         }
         spawned_children().remove(&self.child.id());
-        let dedicated = self.policy.as_ref().and_then(|policy| Some((&policy.helper, policy.run_as?)));
+        let dedicated = self.policy.as_ref().and_then(|policy| Some((&policy.trampoline, policy.run_as?)));
         reap_orphans(dedicated);
     }
 
@@ -486,7 +486,7 @@ fn spawned_children() -> MutexGuard<'static, BTreeSet<u32>> {
 
 /// Kills and reaps what a program left behind after its group was killed.
 ///
-/// With a dedicated user (root graders), the helper kills every process of
+/// With a dedicated user (root graders), the trampoline kills every process of
 /// that user (`kill(-1)` as that user), even those that called `setsid`.
 /// Then the orphans the grader inherited as child subreaper are killed and
 /// reaped, each by its pid. A plain `waitpid(-1)` would also reap the children
@@ -497,10 +497,10 @@ fn spawned_children() -> MutexGuard<'static, BTreeSet<u32>> {
 pub fn reap_orphans(dedicated: Option<(&PathBuf, u32)>) {
     let deadline = Instant::now() + Duration::from_secs(2);
     for round in 0.. {
-        if let Some((helper, uid)) = dedicated
+        if let Some((trampoline, uid)) = dedicated
             && (round == 0 || processes_of_user(uid) > 0)
         {
-            let _ = Command::new(helper)
+            let _ = Command::new(trampoline)
                 .args([sandbox::TRAMPOLINE_SUBCOMMAND, "--kill-user", &uid.to_string()])
                 .env_clear()
                 .stdin(Stdio::null())

@@ -117,15 +117,15 @@ pub struct Sandbox {
     /// Auto, strict or off.
     pub mode: SandboxMode,
     /// The treegrade binary (`None`: only the built-in defences are possible).
-    pub helper: Option<PathBuf>,
+    pub trampoline: Option<PathBuf>,
     /// Memory limit of a student program, in MB.
     pub memory_mb: u64,
 }
 
 impl Sandbox {
-    /// A sandbox in `mode` with `helper` as the trampoline.
-    pub fn new(mode: SandboxMode, helper: Option<PathBuf>) -> Sandbox {
-        Sandbox { mode, helper, memory_mb: Limits::MEMORY_MB }
+    /// A sandbox in `mode` whose trampoline is the treegrade binary `trampoline`.
+    pub fn new(mode: SandboxMode, trampoline: Option<PathBuf>) -> Sandbox {
+        Sandbox { mode, trampoline, memory_mb: Limits::MEMORY_MB }
     }
 
     /// The same sandbox with another memory limit for student programs.
@@ -133,16 +133,17 @@ impl Sandbox {
         Sandbox { memory_mb: memory_mb.max(16), ..self }
     }
 
-    /// What this machine allows, as layers (probed once per helper and
+    /// What this machine allows, as layers (probed once per trampoline and
     /// process). Makes this process a child subreaper on the way.
     pub fn probe(&self) -> Layers {
-        let mut layers = match &self.helper {
-            Some(helper) => Layers::from_probe(self.mode, &probe_with(helper)),
+        let mut layers = match &self.trampoline {
+            Some(trampoline) => Layers::from_probe(self.mode, &probe_with(trampoline)),
             None => {
                 let mut layers = Layers::built_in(self.mode);
                 layers.root = rustix::process::getuid().is_root();
                 layers.notes.push(
-                    "resource limits: no sandbox helper (the treegrade binary) is known to this process".to_string(),
+                    "resource limits: no sandbox trampoline (the treegrade binary) is known to this process"
+                        .to_string(),
                 );
                 layers
             }
@@ -155,26 +156,26 @@ impl Sandbox {
     }
 }
 
-/// Runs the trampoline's probe once per helper and caches the answer.
-fn probe_with(helper: &Path) -> Probe {
+/// Runs the probe of each trampoline binary once and caches the answer.
+fn probe_with(trampoline: &Path) -> Probe {
     static PROBES: Mutex<Option<HashMap<PathBuf, Probe>>> = Mutex::new(None);
     let mut probes = PROBES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let probes = probes.get_or_insert_with(HashMap::new);
-    if let Some(probe) = probes.get(helper) {
+    if let Some(probe) = probes.get(trampoline) {
         return probe.clone();
     }
-    let probe = run_probe(helper);
-    probes.insert(helper.to_path_buf(), probe.clone());
+    let probe = run_probe(trampoline);
+    probes.insert(trampoline.to_path_buf(), probe.clone());
     probe
 }
 
-fn run_probe(helper: &Path) -> Probe {
+fn run_probe(trampoline: &Path) -> Probe {
     let unavailable = |why: String| Probe {
         root: rustix::process::getuid().is_root(),
         problems: vec![format!("resource limits: {why}")],
         ..Probe::default()
     };
-    let output = Command::new(helper)
+    let output = Command::new(trampoline)
         .args([TRAMPOLINE_SUBCOMMAND, "--probe"])
         .env_clear()
         .stdin(Stdio::null())
@@ -183,14 +184,14 @@ fn run_probe(helper: &Path) -> Probe {
         .output();
     match output {
         Ok(output) if output.status.success() => serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-            unavailable(format!("the sandbox helper {} gave no probe answer ({error})", helper.display()))
+            unavailable(format!("the sandbox trampoline {} gave no probe answer ({error})", trampoline.display()))
         }),
         Ok(output) => unavailable(format!(
-            "the sandbox helper {} failed its probe: {}",
-            helper.display(),
+            "the sandbox trampoline {} failed its probe: {}",
+            trampoline.display(),
             String::from_utf8_lossy(&output.stderr).trim()
         )),
-        Err(error) => unavailable(format!("cannot run the sandbox helper {}: {error}", helper.display())),
+        Err(error) => unavailable(format!("cannot run the sandbox trampoline {}: {error}", trampoline.display())),
     }
 }
 
@@ -270,7 +271,7 @@ impl Sandbox {
             Ok(())
         };
         setup().map_err(|error| format!("cannot prepare the scratch folder {}: {error}", scratch.path().display()))?;
-        let helper = self.helper.clone().filter(|_| layers.resource_limits);
+        let trampoline = self.trampoline.clone().filter(|_| layers.resource_limits);
         let paths = FsRules {
             read: existing([vec![submission.clone(), kits.clone()], toolchain_paths()].concat()),
             read_write: existing(vec![home.clone(), PathBuf::from("/dev/null")]),
@@ -280,14 +281,14 @@ impl Sandbox {
             std::fs::create_dir(&view_root)
                 .map_err(|error| format!("cannot make the folder {}: {error}", view_root.display()))?;
         }
-        let view_of = |paths: &FsRules, helper: &Path| View {
+        let view_of = |paths: &FsRules, trampoline: &Path| View {
             root: view_root.clone(),
-            read: view_paths(&paths.read, helper),
+            read: view_paths(&paths.read, trampoline),
             read_write: paths.read_write.clone(),
             fresh_home: None,
         };
-        let run = helper.as_ref().filter(|_| self.mode != SandboxMode::Off).map(|helper| Policy {
-            helper: helper.clone(),
+        let run = trampoline.as_ref().filter(|_| self.mode != SandboxMode::Off).map(|trampoline| Policy {
+            trampoline: trampoline.clone(),
             limits: Limits {
                 processes: Some(Limits::PROCESSES).filter(|_| layers.process_limit),
                 memory_mb: self.memory_mb,
@@ -299,9 +300,10 @@ impl Sandbox {
             block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
             fs: layers.filesystem_isolation.then(|| paths.clone()),
             // A searcher's home is a tmpfs as small as its largest file may be.
-            view: layers
-                .filesystem_view
-                .then(|| View { fresh_home: Some((home.clone(), Limits::FILE_SIZE_MB)), ..view_of(&paths, helper) }),
+            view: layers.filesystem_view.then(|| View {
+                fresh_home: Some((home.clone(), Limits::FILE_SIZE_MB)),
+                ..view_of(&paths, trampoline)
+            }),
             run_as,
             pid_namespace: layers.pid_namespace,
             inner: false,
@@ -320,7 +322,7 @@ impl Sandbox {
                         ..Limits::for_build(limit)
                     },
                     fs: run.fs.as_ref().map(|_| paths.clone()),
-                    view: run.view.as_ref().map(|_| view_of(&paths, &run.helper)),
+                    view: run.view.as_ref().map(|_| view_of(&paths, &run.trampoline)),
                     // Toolchains in a private home (~/.cargo under a 0700 /root) are
                     // reachable to the dedicated user only through the view.
                     run_as: run.run_as.filter(|_| run.view.is_some()),
@@ -330,7 +332,7 @@ impl Sandbox {
             _ => None,
         };
         // Off: no confinement, but a session of its own and death with the grader.
-        let run = run.or_else(|| self.helper.clone().map(Policy::session_only));
+        let run = run.or_else(|| self.trampoline.clone().map(Policy::session_only));
         Ok(Prepared { layers, home, kits, run, build, submission, _scratch: scratch })
     }
 }
@@ -339,11 +341,11 @@ impl Sandbox {
 /// `/proc` rather than `/proc/self` (landlock narrows it again), and the
 /// trampoline itself, which starts the PID namespace's first process from
 /// inside the view.
-fn view_paths(read: &[PathBuf], helper: &Path) -> Vec<PathBuf> {
+fn view_paths(read: &[PathBuf], trampoline: &Path) -> Vec<PathBuf> {
     let proc_self = Path::new("/proc/self");
     let mut paths: Vec<PathBuf> = read.iter().filter(|path| *path != proc_self).cloned().collect();
     paths.push(PathBuf::from("/proc"));
-    paths.push(std::fs::canonicalize(helper).unwrap_or_else(|_| helper.to_path_buf()));
+    paths.push(std::fs::canonicalize(trampoline).unwrap_or_else(|_| trampoline.to_path_buf()));
     existing(paths)
 }
 
@@ -375,7 +377,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn without_a_helper_only_built_in_layers_remain_and_strict_refuses() {
+    fn without_a_trampoline_only_built_in_layers_remain_and_strict_refuses() {
         let sandbox = Sandbox::new(SandboxMode::Strict, None);
         let kits = tempfile::tempdir().unwrap();
         let submission = tempfile::tempdir().unwrap();
@@ -388,7 +390,7 @@ mod tests {
         };
         let error = sandbox.prepare(&plan).unwrap_err();
         assert!(error.contains("--sandbox strict: refusing to grade"), "{error}");
-        assert!(error.contains("resource limits (no sandbox helper"), "{error}");
+        assert!(error.contains("resource limits (no sandbox trampoline"), "{error}");
         let off = Sandbox::new(SandboxMode::Off, None).prepare(&plan).unwrap();
         assert!(off.run.is_none() && off.build.is_none());
         assert_eq!(off.layers.summary(), "sandbox off");

@@ -107,7 +107,7 @@ pub struct View {
 pub struct Policy {
     /// The treegrade binary that serves as the trampoline (not sent to it).
     #[serde(skip)]
-    pub helper: PathBuf,
+    pub trampoline: PathBuf,
     /// Resource limits.
     pub limits: Limits,
     /// Enter a new user namespace first (unprivileged graders: it is what allows the others).
@@ -144,9 +144,9 @@ impl Policy {
     /// The policy of `--sandbox off`: no confinement, but the program still
     /// gets a session of its own (no controlling terminal, so no keystrokes
     /// pushed into the instructor's shell) and dies with the grader.
-    pub fn session_only(helper: PathBuf) -> Policy {
+    pub fn session_only(trampoline: PathBuf) -> Policy {
         Policy {
-            helper,
+            trampoline,
             limits: Limits::unlimited(),
             user_namespace: false,
             isolate_network: false,
@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn policies_survive_the_trip_to_the_trampoline() {
         let policy = Policy {
-            helper: PathBuf::from("/usr/bin/treegrade"),
+            trampoline: PathBuf::from("/usr/bin/treegrade"),
             limits: Limits::for_session(3, Duration::from_secs(2)),
             user_namespace: true,
             isolate_network: true,
@@ -211,6 +211,6 @@ mod tests {
             syscall_filter: true,
         };
         let back = Policy::from_json(&policy.to_json()).unwrap();
-        assert_eq!(back, Policy { helper: PathBuf::new(), ..policy });
+        assert_eq!(back, Policy { trampoline: PathBuf::new(), ..policy });
     }
 }

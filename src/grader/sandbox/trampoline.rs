@@ -268,7 +268,7 @@ pub fn probe_here() -> Probe {
         Err(error) => probe.problems.push(format!("filesystem view: {error}")),
     }
     let policy = Policy {
-        helper: PathBuf::new(),
+        trampoline: PathBuf::new(),
         limits: Limits::for_session(1, Duration::from_secs(1)),
         user_namespace: false,
         isolate_network: false,
@@ -297,7 +297,7 @@ pub fn probe_here() -> Probe {
     probe
 }
 
-/// The kill helper: becomes `id` and sends SIGKILL to every process of that
+/// The kill command: becomes `id` and sends SIGKILL to every process of that
 /// user (`kill(-1)`), which reaches those that left the process group.
 pub fn kill_all_of_user(id: u32) -> Result<(), String> {
     if id < DEDICATED_ID_BASE {
