@@ -848,6 +848,20 @@ fn unix_sockets_outside_the_sandbox_are_out_of_reach() {
 }
 
 #[test]
+fn the_stack_cannot_be_lifted_past_the_memory_limit() {
+    let _machine = shared();
+    let ws = workspace();
+    let graded = grade_hostile(&ws, "stack_hog.py", &[]);
+    let stderr = graded.all_stderr();
+    if !graded.report.sandbox.resource_limits {
+        unavailable("resource limits");
+        return;
+    }
+    assert!(stderr.contains("stack: refused (hard limit 256 MiB"), "{stderr}");
+    graded.assert_others_pass(&[]);
+}
+
+#[test]
 fn shared_memory_does_not_escape_the_memory_limit() {
     let _machine = exclusive();
     let ws = workspace();

@@ -27,6 +27,9 @@ impl Limits {
     pub const MEMORY_MB: u64 = 1024;
     /// Largest file a searcher may write.
     pub const FILE_SIZE_MB: u64 = 64;
+    /// The hard limit of the main thread's stack, which `RLIMIT_DATA` does
+    /// not count (never above the memory limit).
+    pub const STACK_MB: u64 = 256;
     /// Open files of a searcher.
     pub const OPEN_FILES: u64 = 256;
     /// Processes and threads of a searcher (a JVM needs a few dozen threads).

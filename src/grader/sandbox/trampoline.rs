@@ -155,6 +155,11 @@ fn set_limits(limits: &Limits) -> Result<(), String> {
     lower_limit(Resource::Data, memory, memory)?;
     lower_limit(Resource::Fsize, file_size, file_size)?;
     lower_limit(Resource::Nofile, limits.open_files, limits.open_files)?;
+    // The main thread's stack is not counted by RLIMIT_DATA: its hard limit
+    // keeps a program from raising it without end; the soft one is kept.
+    let stack = limits.memory_mb.min(Limits::STACK_MB).saturating_mul(MIB);
+    let soft = rustix::process::getrlimit(Resource::Stack).current.unwrap_or(stack);
+    lower_limit(Resource::Stack, soft, stack)?;
     lower_limit(Resource::Core, 0, 0)
 }
 
