@@ -21,9 +21,6 @@ pub enum WindowSlip {
     /// As the reference: tightened after each child, passed down as is.
     #[default]
     None,
-    /// Never tightened: every child gets the window the node was given
-    /// (which, everywhere, is no pruning at all).
-    Stale,
     /// Not tightened at the root (each root child searched with the full
     /// window); right below it.
     RootNotUpdated,
@@ -31,8 +28,6 @@ pub enum WindowSlip {
     SwappedUpdates,
     /// Children are called with (beta, alpha).
     SwappedArguments,
-    /// Every node starts from (-inf, +inf), whatever it was given.
-    Reset,
 }
 
 /// How a chance node is valued.
@@ -238,10 +233,6 @@ impl Run<'_> {
         if self.cut(node, plies) {
             return info.eval.map(|eval| (eval, None)).ok_or(Unreproducible);
         }
-        let (alpha, beta) = match self.slips.window {
-            WindowSlip::Reset => (f64::NEG_INFINITY, f64::INFINITY),
-            _ => (alpha, beta),
-        };
         match self.turn(node, at_root) {
             Turn::Chance => self.chance(node, plies, alpha, beta, at_root),
             turn => self.max_or_min(node, plies, alpha, beta, turn == Turn::Max, at_root),
@@ -266,7 +257,6 @@ impl Run<'_> {
             if (at_root && self.slips.spare_root) || !kind_matches { WindowSlip::None } else { self.slips.window };
         for child in self.children(node, at_root) {
             let (child_alpha, child_beta) = match window {
-                WindowSlip::Stale => (given_alpha, given_beta),
                 WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
                 WindowSlip::SwappedArguments => (beta, alpha),
                 _ => (alpha, beta),
