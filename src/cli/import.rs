@@ -1,15 +1,16 @@
 //! `treegrade import`: turn another autograder's tests into tree files.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
 use super::{Failure, emit};
 use crate::compare::count_nodes;
+use crate::import::course::{self, CourseTest, QuestionConfig};
 use crate::import::cs188::{self, ImportErrorKind};
 use crate::load::load_tree_str;
-use crate::load::write::tree_to_yaml;
+use crate::load::write::{assignment_to_yaml, tree_to_yaml};
 
 /// Flags of `treegrade import`.
 #[derive(Debug, Args)]
@@ -30,14 +31,15 @@ struct Cs188Args {
     /// `.test` files, or folders searched recursively for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Folder for the tree files (created if missing), one `FOLDER-STEM.yaml` per test.
+    /// The course folder to write (created if missing): `assignment.yaml`, a
+    /// `README.md` for students, and `tests/FOLDER-STEM.yaml`, one tree per test.
     #[arg(long, short)]
     output: PathBuf,
 }
 
 /// What importing one file came to.
 enum Outcome {
-    Written,
+    Written(CourseTest),
     Skipped,
     Failed,
 }
@@ -54,22 +56,89 @@ fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
     if files.is_empty() {
         return Err(Failure::Usage("no `.test` files found in the given paths".to_string()));
     }
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.output.display())))?;
+    let tests_dir = args.output.join(TESTS_DIR);
+    std::fs::create_dir_all(&tests_dir)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", tests_dir.display())))?;
     let mut written: HashMap<PathBuf, PathBuf> = HashMap::new();
-    let (mut ok, mut skipped, mut failed) = (0, 0, 0);
+    let (mut imported, mut skipped, mut failed) = (Vec::new(), 0, 0);
     for file in &files {
-        match import_one(file, &args.output, &mut written) {
-            Outcome::Written => ok += 1,
+        match import_one(file, &tests_dir, &mut written) {
+            Outcome::Written(test) => imported.push(test),
             Outcome::Skipped => skipped += 1,
             Outcome::Failed => failed += 1,
         }
     }
-    eprintln!("imported {ok} of {} files ({skipped} skipped, {failed} failed)", files.len());
+    eprintln!("imported {} of {} files ({skipped} skipped, {failed} failed)", imported.len(), files.len());
+    if !imported.is_empty() {
+        write_course(&args.output, &files, &imported)?;
+    }
     if failed > 0 {
         return Err(Failure::Input(Vec::new()));
     }
     Ok(())
+}
+
+/// The course's folder for its trees.
+const TESTS_DIR: &str = "tests";
+
+/// Writes `assignment.yaml` and the students' `README.md` beside the trees.
+fn write_course(output: &Path, files: &[PathBuf], imported: &[CourseTest]) -> Result<(), Failure> {
+    let configs = question_configs(files)?;
+    let name = std::path::absolute(output)
+        .ok()
+        .and_then(|path| path.file_name().map(|name| name.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "cs188".to_string());
+    let draft = course::course_draft(&name, imported, &configs).map_err(Failure::Usage)?;
+    let target = output.join("assignment.yaml");
+    let yaml = assignment_to_yaml(&draft);
+    let written =
+        std::fs::write(&target, &yaml).and_then(|()| std::fs::write(output.join("README.md"), handout(&draft)));
+    written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
+    // The assignment must load back; anything else is a bug worth reporting.
+    crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
+    let questions: Vec<String> =
+        draft.questions.iter().map(|q| format!("{} ({} tests, {} points)", q.id, q.tests.len(), q.points)).collect();
+    eprintln!("wrote {}: {}", target.display(), questions.join(", "));
+    Ok(())
+}
+
+/// Each question folder's `CONFIG`, where there is one.
+fn question_configs(files: &[PathBuf]) -> Result<BTreeMap<String, QuestionConfig>, Failure> {
+    let mut configs = BTreeMap::new();
+    for folder in files.iter().filter_map(|file| file.parent()) {
+        let (Some(question), config) = (question_of(folder), folder.join("CONFIG")) else { continue };
+        if configs.contains_key(&question) || !config.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&config)
+            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", config.display())))?;
+        let parsed = course::parse_config(&text, &config).map_err(|e| Failure::Usage(e.to_string()))?;
+        configs.insert(question, parsed);
+    }
+    Ok(configs)
+}
+
+/// A question's id: the name of the folder its `.test` files are in.
+fn question_of(folder: &Path) -> Option<String> {
+    let absolute = std::path::absolute(folder).ok()?;
+    Some(absolute.file_name()?.to_string_lossy().into_owned())
+}
+
+/// The course's `README.md`: what students hand in and how they check it.
+fn handout(draft: &crate::load::write::AssignmentDraft) -> String {
+    let questions: Vec<String> =
+        draft.questions.iter().map(|q| format!("- {} {}: {} points", q.id, q.title, q.points)).collect();
+    format!(
+        "# {}\n\nHand in your `multiAgents.py`, unchanged from what you would hand in to CS188's own \
+         autograder.\n\n{}\n\nTo check it, put it alone in a folder and run, from this course folder:\n\n\
+         ```sh\ntreegrade check --assignment . --submission path/to/your/folder\n```\n\n\
+         treegrade runs your MinimaxAgent, AlphaBetaAgent and ExpectimaxAgent on the same game trees as CS188's \
+         graph tests. It checks the action, the states your search enters and the order it enters them in, \
+         and the value your search gives the start state: a state counts as entered the first time your \
+         code asks it anything (getLegalActions, generateSuccessor, isWin, isLose, getScore).\n",
+        draft.title,
+        questions.join("\n")
+    )
 }
 
 /// Imports one test, writes its tree, prints one line.
@@ -101,6 +170,11 @@ fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf
         return Outcome::Failed;
     }
     written.insert(target.clone(), file.to_path_buf());
+    let test = CourseTest {
+        question: file.parent().and_then(question_of).unwrap_or_else(|| "tests".to_string()),
+        agent: import.agent,
+        file_name: format!("{}.yaml", import.tree.name()),
+    };
     let mut notes = vec![
         count_nodes(import.tree.len()),
         import.algorithm.to_string(),
@@ -115,7 +189,7 @@ fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf
     let differences = import.reference_differences();
     if differences.is_empty() {
         emit(&format!("ok     {} -> {} ({})\n", file.display(), target.display(), notes.join(", ")));
-        Outcome::Written
+        Outcome::Written(test)
     } else {
         emit(&format!("FAIL   {} -> {}: {}\n", file.display(), target.display(), differences.join("; ")));
         Outcome::Failed

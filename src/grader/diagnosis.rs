@@ -17,8 +17,8 @@ use crate::tree::{NodeIndex, Tree};
 /// What a student's search produced.
 #[derive(Clone, Copy, Debug)]
 pub struct StudentTrace<'a> {
-    /// The value returned.
-    pub value: f64,
+    /// The value returned, when the kit could observe it.
+    pub value: Option<f64>,
     /// The action returned.
     pub action: Option<&'a str>,
     /// The order recorded by the grader.
@@ -99,7 +99,7 @@ fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_
         let Some(outcome) = candidate.run(tree) else { continue };
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
-            && values_match(outcome.value, student.value)
+            && student.value.is_none_or(|value| values_match(outcome.value, value))
             && action == student.action;
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
@@ -189,7 +189,7 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
 
 /// A student's trace as the report holds it, with node ids read back.
 struct OwnedTrace {
-    value: f64,
+    value: Option<f64>,
     action: Option<String>,
     visited: Vec<NodeIndex>,
 }
@@ -201,7 +201,7 @@ impl OwnedTrace {
 }
 
 fn student_trace(test: &PlannedTest, result: &TestResult) -> Option<OwnedTrace> {
-    let value = result.actual.value?;
+    let value = result.actual.value;
     let visited = result.actual.visited.iter().map(|id| test.tree.find(id)).collect::<Option<Vec<_>>>()?;
     Some(OwnedTrace { value, action: result.actual.action.clone(), visited })
 }
@@ -264,7 +264,7 @@ mod tests {
         let tree = tree();
         let outcome = search_with_quirks(&tree, &student_settings, quirks).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
     }
 
@@ -284,7 +284,7 @@ mod tests {
         let tree = tree();
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
         let fitting = reproducing(&tree, &strict_alphabeta(), &trace);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
@@ -326,7 +326,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
             search_with_quirks(&tree, &settings, Quirks { uniform_chance: true, ..Quirks::default() }).unwrap();
-        let trace = StudentTrace { value: outcome.value, action: None, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }
 
@@ -348,7 +348,7 @@ mod tests {
         for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
             let outcome = search(&tree, &at(student_depth)).unwrap();
             let action = outcome.action.map(|c| tree.action(c));
-            let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+            let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
             assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
         }
     }
@@ -378,7 +378,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: minimax.value, action, visited: &minimax.visited };
+        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
         let fitting = reproducing(&tree, &settings, &trace);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
@@ -399,7 +399,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: minimax.value, action, visited: &minimax.visited };
+        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
         assert!(reproducing(&tree, &settings, &trace).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
     }
@@ -416,7 +416,7 @@ mod tests {
         let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
         let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
         let action = outcome.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: outcome.value, action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);

@@ -29,8 +29,9 @@ impl<'t> IdIndex<'t> {
 /// What the student answered, once checked for shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StudentAnswer {
-    /// The root value.
-    pub value: f64,
+    /// The root value; `None` only where a tree taken from a game allows a
+    /// kit that cannot observe it (CS188's `getAction` returns an action).
+    pub value: Option<f64>,
     /// The chosen action, if any.
     pub action: Option<String>,
 }
@@ -98,7 +99,8 @@ impl<'t> Oracle<'t> {
     /// Checks a `result` for shape: a finite number and a string or null.
     pub fn answer(&self, value: &serde_json::Value, action: Option<String>) -> Result<StudentAnswer, String> {
         match value.as_f64() {
-            Some(number) if number.is_finite() => Ok(StudentAnswer { value: number, action }),
+            Some(number) if number.is_finite() => Ok(StudentAnswer { value: Some(number), action }),
+            None if value.is_null() && self.tree.game().is_some() => Ok(StudentAnswer { value: None, action }),
             _ => Err(format!("your result's value must be a finite number, but it was {value}")),
         }
     }
@@ -131,7 +133,10 @@ impl<'t> Oracle<'t> {
                 self.listed[child as usize] = true;
             }
         }
-        let at_cut = internal && self.settings.depth == Some(data.ply);
+        // A tree taken from a game serves every evaluation it has, as the
+        // game would (CS188's getScore() answers wherever the test gives one).
+        let game = tree.game();
+        let at_cut = internal && (self.settings.depth == Some(data.ply) || game.is_some());
         let reply = NodeReply {
             node: tree.id(node),
             kind: data.kind.name(),
@@ -141,6 +146,7 @@ impl<'t> Oracle<'t> {
                 .then(|| tree.children(node).map(|child| tree.node(child).probability).collect()),
             value: (!internal).then_some(data.utility),
             eval: if at_cut { data.eval } else { None },
+            outcome: game.and_then(|game| game.outcomes.get(&node)).map(|outcome| outcome.name()),
         };
         encode(&ToProgram::Node(reply))
     }

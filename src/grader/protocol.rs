@@ -35,6 +35,10 @@ pub enum ToProgram<'a> {
         prune_on_equal: bool,
         /// The root's id.
         root: &'a str,
+        /// Agents taking turns (MAX first), for trees taken from a game
+        /// (CS188-style kits); absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agents: Option<u32>,
     },
     /// The reply to `visit`.
     Node(NodeReply<'a>),
@@ -73,9 +77,13 @@ pub struct NodeReply<'a> {
     /// Utility (terminals).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
-    /// Heuristic value (nodes at the depth cut).
+    /// Heuristic value (nodes at the depth cut, or any node that has one in
+    /// a tree taken from a game).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eval: Option<f64>,
+    /// `win` or `lose` (terminals of a tree taken from a game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<&'static str>,
 }
 
 /// A message from the program to the grader.
@@ -182,6 +190,7 @@ mod tests {
             probs: None,
             value: Some(3.0),
             eval: None,
+            outcome: None,
         }));
         assert_eq!(line, "{\"type\":\"node\",\"node\":\"B.1\",\"kind\":\"terminal\",\"value\":3.0}\n");
     }
@@ -194,6 +203,7 @@ mod tests {
             depth: None,
             prune_on_equal: false,
             root: "A",
+            agents: None,
         });
         assert_eq!(
             line,

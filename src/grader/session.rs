@@ -210,6 +210,7 @@ fn serve(
         depth: job.settings.depth,
         prune_on_equal: job.settings.prune_on_equal,
         root: job.tree.id(NodeIndex::ROOT),
+        agents: job.tree.game().map(|game| game.agents),
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,

@@ -24,6 +24,15 @@ pub const RUST_KIT: [(&str, &str); 4] = [
     ("src/json.rs", include_str!("../../grader/kits/rust/src/json.rs")),
 ];
 
+/// The CS188 kit, which runs an unchanged CS188 `multiAgents.py` (it imports
+/// the Python kit): (file name inside `cs188/`, contents).
+pub const CS188_KIT: [(&str, &str); 4] = [
+    ("treegrade_cs188.py", include_str!("../../grader/kits/cs188/treegrade_cs188.py")),
+    ("pacman.py", include_str!("../../grader/kits/cs188/pacman.py")),
+    ("game.py", include_str!("../../grader/kits/cs188/game.py")),
+    ("util.py", include_str!("../../grader/kits/cs188/util.py")),
+];
+
 /// Sets up a student's folder: the assignment's starter for `language`, the
 /// kit beside it, and the handout. Refuses to overwrite existing files.
 pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::Result<Vec<PathBuf>> {
@@ -84,11 +93,16 @@ fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<(PathBuf, Vec<u8>)
     Ok(())
 }
 
-/// Writes the kits into a fresh temporary folder (`{kits}` in assignment env values).
+/// Writes the kits into a fresh temporary folder (`{kits}` in an assignment's
+/// `run` and `env` values).
 pub fn write_kits() -> io::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new().prefix("treegrade-kits-").tempdir()?;
     std::fs::create_dir_all(dir.path().join("python"))?;
     std::fs::write(dir.path().join("python/treegrade_kit.py"), PYTHON_KIT)?;
+    std::fs::create_dir_all(dir.path().join("cs188"))?;
+    for (file, text) in CS188_KIT {
+        std::fs::write(dir.path().join("cs188").join(file), text)?;
+    }
     for (file, text) in RUST_KIT {
         let path = dir.path().join("rust").join(file);
         std::fs::create_dir_all(path.parent().expect("kit files are in a folder"))?;
@@ -153,7 +167,8 @@ pub fn program_spec(
         env.retain(|(existing, _)| existing != key.as_str());
         env.push((key.into(), value.into()));
     }
-    ProgramSpec { command: resolve_relative(command, dir), dir: dir.to_path_buf(), env, policy: policy.cloned() }
+    let command: Vec<String> = command.iter().map(|word| word.replace("{kits}", &kits.to_string_lossy())).collect();
+    ProgramSpec { command: resolve_relative(&command, dir), dir: dir.to_path_buf(), env, policy: policy.cloned() }
 }
 
 /// `target/release/search` is relative to the submission, not to the grader's folder.

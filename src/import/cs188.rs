@@ -50,7 +50,10 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::engine::{self, Algorithm, SearchSettings};
-use crate::tree::{ChildSpec, Expectation, NodeBody, NodeIndex, NodeKind, NodeSpec, SearchDefaults, Tree, TreeBuilder};
+use crate::tree::{
+    ChildSpec, Expectation, GameRules, NodeBody, NodeIndex, NodeKind, NodeSpec, Outcome, SearchDefaults, Tree,
+    TreeBuilder,
+};
 
 /// Most nodes an import may have at or above the depth cut.
 pub const MAX_NODES: usize = 1_000_000;
@@ -874,6 +877,8 @@ pub fn convert(test: &Cs188Test, solution: Option<&Cs188Solution>, name: &str) -
     }
     let search = SearchDefaults { prune_on_equal: Some(false), depth: Some(limit) };
     let tree = tree.with_metadata(Some(describe(test, repeats > 0)), search, expect);
+    let game = game_rules(test, &graph, &tree, &instances, &ids);
+    let tree = tree.with_game(Some(game));
     let by_id: HashMap<&str, &str> = ids.iter().map(String::as_str).zip(instances.iter().map(|i| i.state)).collect();
     let states = (0..tree.len() as u32).map(|i| by_id[tree.id(NodeIndex(i))].to_string()).collect();
     Ok(Cs188Import {
@@ -885,6 +890,27 @@ pub fn convert(test: &Cs188Test, solution: Option<&Cs188Solution>, name: &str) -
         repeats,
         dropped_subtrees: dropped,
     })
+}
+
+/// The agents and the win and lose terminals, which the CS188 kit serves as
+/// `getNumAgents()`, `isWin()` and `isLose()`.
+fn game_rules(test: &Cs188Test, graph: &Graph, tree: &Tree, instances: &[Instance], ids: &[String]) -> GameRules {
+    let outcomes = instances
+        .iter()
+        .zip(ids)
+        .filter(|(instance, _)| matches!(instance.body, InstanceBody::Terminal(_)))
+        .filter_map(|(instance, id)| {
+            let outcome = if graph.wins.contains(instance.state) {
+                Outcome::Win
+            } else if graph.loses.contains(instance.state) {
+                Outcome::Lose
+            } else {
+                return None;
+            };
+            Some((tree.find(id)?, outcome))
+        })
+        .collect();
+    GameRules { agents: test.num_agents, outcomes }
 }
 
 /// Ids in search order: a state's first node gets its name, later ones `STATE~K`.

@@ -6,9 +6,11 @@
 //! answers, so that [`load::write::tree_to_yaml`] can save it as a tree file
 //! that `treegrade validate` checks against the reference engine.
 //!
-//! - [`cs188`]: UC Berkeley CS188's multiagent `GraphGameTreeTest` files.
+//! - [`cs188`]: UC Berkeley CS188's multiagent `GraphGameTreeTest` files;
+//!   [`course`] turns a folder of them into a ready assignment.
 //!
 //! [`Tree`]: crate::tree::Tree
 //! [`load::write::tree_to_yaml`]: crate::load::write::tree_to_yaml
 
+pub mod course;
 pub mod cs188;

@@ -23,10 +23,10 @@ use serde_saphyr::{Location, Spanned};
 
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
-    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, NodeBody, NodeIndex, NodeKind, NodeSpec,
-    SearchDefaults, Site, Tree, TreeBuilder,
+    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, NodeBody, NodeIndex, NodeKind,
+    NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
 };
-use raw::{RawChild, RawExpectMap, RawFile, RawNode, RawNodeFields};
+use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawNode, RawNodeFields};
 
 /// A tree together with where its nodes are written, for later errors.
 #[derive(Clone, Debug)]
@@ -241,9 +241,51 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
             return Err(diagnostics);
         }
     };
-    let tree = tree.with_metadata(raw.description, search, expect);
+    let game = match raw.game {
+        Some(game) => Some(translate_game(&tree, game)?),
+        None => None,
+    };
+    let tree = tree.with_metadata(raw.description, search, expect).with_game(game);
     let node_positions = origins.into_iter().map(|site| positions.of(site)).collect();
     Ok((tree, node_positions))
+}
+
+/// Checks the `game:` block against the built tree: at least one agent, and
+/// every win or loss a terminal listed once.
+fn translate_game(tree: &Tree, raw: Spanned<RawGame>) -> Result<GameRules, Vec<Diagnostic>> {
+    let block = spanned_position(&raw);
+    let raw = raw.value;
+    let mut diagnostics = Vec::new();
+    if raw.agents == 0 {
+        diagnostics.push(Diagnostic::at(block, "in `game`: `agents` must be at least 1 (MAX itself)"));
+    }
+    let mut outcomes = BTreeMap::new();
+    let listed = raw.wins.iter().map(|id| (id, Outcome::Win)).chain(raw.losses.iter().map(|id| (id, Outcome::Lose)));
+    for (id, outcome) in listed {
+        let at = spanned_position(id);
+        let list = if outcome == Outcome::Win { "wins" } else { "losses" };
+        match tree.find(&id.value.0) {
+            None => {
+                diagnostics.push(Diagnostic::at(at, format!("in `game.{list}`: no node has the id `{}`", id.value.0)))
+            }
+            Some(node) if tree.node(node).kind != NodeKind::Terminal => diagnostics.push(Diagnostic::at(
+                at,
+                format!("in `game.{list}`: `{}` is not a terminal; only terminals end the game", id.value.0),
+            )),
+            Some(node) => {
+                if outcomes.insert(node, outcome).is_some() {
+                    diagnostics.push(Diagnostic::at(
+                        at,
+                        format!(
+                            "in `game.{list}`: `{}` is listed twice (in `wins` and `losses` together counts)",
+                            id.value.0
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if diagnostics.is_empty() { Ok(GameRules { agents: raw.agents, outcomes }) } else { Err(diagnostics) }
 }
 
 fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic {
@@ -469,6 +511,19 @@ mod tests {
         let minimax = SearchSettings::resolve(Algorithm::Minimax, defaults, None, None);
         let message = loaded.search(&minimax).unwrap_err().to_string();
         assert!(message.contains("node `D`, which has no `eval`"), "{message}");
+    }
+
+    #[test]
+    fn the_game_block_names_terminals_once() {
+        let base = "root: A\nnodes:\n  A: {max: [B, C]}\n  B: 1\n  C: 2\n";
+        let message = error(&format!("{base}game: {{agents: 2, wins: [A]}}\n"));
+        assert!(message.contains(":6:") && message.contains("`A` is not a terminal"), "{message}");
+        let message = error(&format!("{base}game: {{agents: 2, wins: [B], losses: [B, Z]}}\n"));
+        assert!(message.contains("`B` is listed twice") && message.contains("no node has the id `Z`"), "{message}");
+        assert!(error(&format!("{base}game: {{agents: 0}}\n")).contains("at least 1"));
+        assert!(error(&format!("{base}game: {{agents: 2, draws: [B]}}\n")).contains("draws"));
+        let loaded = load(&format!("{base}game: {{agents: 3, losses: [C]}}\n")).unwrap();
+        assert_eq!(loaded.tree.game().unwrap().agents, 3);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub struct RawFile {
     pub nodes: Spanned<RawNodes>,
     pub search: Option<RawSearch>,
     pub expect: Option<RawExpectMap>,
+    pub game: Option<Spanned<RawGame>>,
 }
 
 /// A YAML scalar read as a string (`1` and `"1"` are the same id).
@@ -203,6 +204,17 @@ impl<'de> de::DeserializeSeed<'de> for LabelTarget {
 pub struct RawSearch {
     pub prune_on_equal: Option<bool>,
     pub depth: Option<u32>,
+}
+
+/// The `game:` block (docs/format.md section 6).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGame {
+    pub agents: u32,
+    #[serde(default)]
+    pub wins: Vec<Spanned<IdText>>,
+    #[serde(default)]
+    pub losses: Vec<Spanned<IdText>>,
 }
 
 /// The `expect:` block: algorithm name to expectation, in file order.

@@ -25,7 +25,7 @@
 
 use std::fmt::Write as _;
 
-use crate::tree::{Expectation, NodeIndex, NodeKind, Tree};
+use crate::tree::{Expectation, GameRules, NodeIndex, NodeKind, Outcome, Tree};
 
 /// Writes `tree` as a docs/format.md tree file that loads back as the same tree.
 ///
@@ -65,6 +65,9 @@ pub fn tree_to_yaml(tree: &Tree) -> String {
         if let Some(depth) = search.depth {
             let _ = writeln!(out, "  depth: {depth}");
         }
+    }
+    if let Some(game) = tree.game() {
+        push_game(&mut out, tree, game);
     }
     if !tree.expectations().is_empty() {
         out.push_str("expect:\n");
@@ -148,6 +151,25 @@ fn push_node(out: &mut String, tree: &Tree, index: NodeIndex) {
 }
 
 /// `{value: V, action: A, visited: [...]}` with the parts present.
+/// The `game:` block: agents, then the wins and the losses in arena order.
+fn push_game(out: &mut String, tree: &Tree, game: &GameRules) {
+    let _ = writeln!(out, "game:\n  agents: {}", game.agents);
+    for (key, outcome) in [("wins", Outcome::Win), ("losses", Outcome::Lose)] {
+        let ids: Vec<NodeIndex> = game.outcomes.iter().filter(|(_, o)| **o == outcome).map(|(&n, _)| n).collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let _ = write!(out, "  {key}: [");
+        for (i, &node) in ids.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            push_string(out, tree.id(node));
+        }
+        out.push_str("]\n");
+    }
+}
+
 fn push_expectation(out: &mut String, expectation: &Expectation) {
     let mut parts = Vec::new();
     if let Some(value) = expectation.value {
@@ -197,6 +219,94 @@ fn push_description(out: &mut String, description: &str) {
     out.push(' ');
     push_string(out, description);
     out.push('\n');
+}
+
+/// An `assignment.yaml` to write: what an importer knows of a course.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssignmentDraft {
+    /// A comment for the top of the file (one `#` line each).
+    pub comment: Vec<String>,
+    /// Short name.
+    pub name: String,
+    /// Title for reports.
+    pub title: String,
+    /// The tests folder, relative to the file.
+    pub tests_dir: String,
+    /// Languages, in detection order.
+    pub languages: Vec<crate::assignment::Language>,
+    /// Questions, in report order.
+    pub questions: Vec<QuestionDraft>,
+}
+
+/// One question of an [`AssignmentDraft`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionDraft {
+    /// Short id (`q2`).
+    pub id: String,
+    /// Title for reports.
+    pub title: String,
+    /// Points, exact.
+    pub points: crate::points::Points,
+    /// The search the question checks.
+    pub algorithm: crate::engine::Algorithm,
+    /// The pruning convention, when the question fixes one.
+    pub prune_on_equal: Option<bool>,
+    /// How points are earned.
+    pub scoring: crate::assignment::Scoring,
+    /// Test paths or globs, relative to `tests_dir`.
+    pub tests: Vec<String>,
+}
+
+/// Writes an `assignment.yaml` that `load::assignment` reads back as `draft` says.
+pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
+    let mut out = String::new();
+    for line in &draft.comment {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "name: {}", yaml_string(&draft.name));
+    let _ = writeln!(out, "title: {}", yaml_string(&draft.title));
+    let _ = writeln!(out, "tests_dir: {}", yaml_string(&draft.tests_dir));
+    out.push_str("\nlanguages:\n");
+    for language in &draft.languages {
+        let _ = writeln!(out, "  - name: {}", yaml_string(&language.name));
+        let _ = writeln!(out, "    detect: {}", yaml_list(&language.detect));
+        if let Some(build) = &language.build {
+            let _ = writeln!(out, "    build: {}", yaml_list(build));
+        }
+        let _ = writeln!(out, "    run: {}", yaml_list(&language.run));
+        if !language.env.is_empty() {
+            out.push_str("    env:\n");
+            for (key, value) in &language.env {
+                let _ = writeln!(out, "      {}: {}", yaml_string(key), yaml_string(value));
+            }
+        }
+    }
+    out.push_str("\nquestions:\n");
+    for question in &draft.questions {
+        let _ = writeln!(out, "  - id: {}", yaml_string(&question.id));
+        let _ = writeln!(out, "    title: {}", yaml_string(&question.title));
+        let _ = writeln!(out, "    points: {}", question.points);
+        let _ = writeln!(out, "    algorithm: {}", question.algorithm.name());
+        if let Some(prune_on_equal) = question.prune_on_equal {
+            let _ = writeln!(out, "    prune_on_equal: {prune_on_equal}");
+        }
+        let scoring = match question.scoring {
+            crate::assignment::Scoring::PerTest => "per-test",
+            crate::assignment::Scoring::AllOrNothing => "all-or-nothing",
+        };
+        let _ = writeln!(out, "    scoring: {scoring}");
+        out.push_str("    tests:\n");
+        for test in &question.tests {
+            let _ = writeln!(out, "      - {}", yaml_string(test));
+        }
+    }
+    out
+}
+
+/// A flow-style list of strings: `[a, "b c"]`.
+fn yaml_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| yaml_string(item)).collect();
+    format!("[{}]", quoted.join(", "))
 }
 
 fn push_string(out: &mut String, text: &str) {
@@ -320,6 +430,7 @@ mod tests {
         assert_eq!(a.description(), b.description());
         assert_eq!(a.len(), b.len());
         assert_eq!(a.search_defaults(), b.search_defaults());
+        assert_eq!(a.game(), b.game());
         assert_eq!(a.expectations().len(), b.expectations().len());
         for ((name_a, ea), (name_b, eb)) in a.expectations().iter().zip(b.expectations()) {
             assert_eq!(name_a, name_b);
@@ -387,6 +498,19 @@ mod tests {
              alphabeta: {value: 7.25, action: D, visited: [A, B, B.1, B.2, B.3, C, H, D, K, L, L.1, L.2]}\n  \
              expectimax: {value: 7.25, action: D}\n"
         );
+    }
+
+    #[test]
+    fn the_game_block_round_trips() {
+        let tree = load(
+            "root: a\nnodes:\n  a: {max: [{Left: \"1\"}, {Right: yes}, {Stop: c}]}\n  \"1\": 3\n  yes: -2\n  c: 0\n\
+             game: {agents: 2, wins: [\"1\"], losses: [yes]}\n",
+        );
+        let game = tree.game().expect("a game block");
+        assert_eq!(game.agents, 2);
+        assert_eq!(game.outcomes.values().copied().collect::<Vec<_>>(), [Outcome::Win, Outcome::Lose]);
+        let yaml = round_trip(&tree);
+        assert!(yaml.contains("game:\n  agents: 2\n  wins: [\"1\"]\n  losses: [\"yes\"]\n"), "{yaml}");
     }
 
     /// Ids and actions that YAML would read as something else if written plain.

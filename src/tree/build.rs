@@ -576,6 +576,7 @@ impl TreeBuilder {
             actions,
             search: SearchDefaults::default(),
             expect: BTreeMap::new(),
+            game: None,
         };
         Ok((tree, origins))
     }

@@ -90,6 +90,36 @@ pub struct SearchDefaults {
     pub depth: Option<u32>,
 }
 
+/// How a terminal ended the game, for kits that ask `isWin()` and `isLose()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// MAX (Pacman) won here.
+    Win,
+    /// MAX (Pacman) lost here.
+    Lose,
+}
+
+impl Outcome {
+    /// The name the protocol and the tree file use (`win`, `lose`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Lose => "lose",
+        }
+    }
+}
+
+/// The game a tree was taken from, as CS188-style kits need it (the `game:`
+/// block, docs/format.md section 6): how many agents take turns, and which
+/// terminals are wins or losses. Searches do not use it; the grader serves it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRules {
+    /// Agents taking turns, MAX first (Pacman and its ghosts).
+    pub agents: u32,
+    /// Terminals that are wins or losses; any other terminal is neither.
+    pub outcomes: BTreeMap<NodeIndex, Outcome>,
+}
+
 /// What the reference must produce for one algorithm (docs/format.md section 5).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expectation {
@@ -112,6 +142,7 @@ pub struct Tree {
     actions: Vec<Option<Box<str>>>,
     search: SearchDefaults,
     expect: BTreeMap<String, Expectation>,
+    game: Option<GameRules>,
     /// Whether any node is a chance node (asked before every minimax search).
     has_chance: bool,
 }
@@ -178,6 +209,11 @@ impl Tree {
         self.search
     }
 
+    /// The file's `game:` block, when the tree was taken from a multi-agent game.
+    pub fn game(&self) -> Option<&GameRules> {
+        self.game.as_ref()
+    }
+
     /// The file's `expect` block, by algorithm name.
     pub fn expectations(&self) -> &BTreeMap<String, Expectation> {
         &self.expect
@@ -209,6 +245,12 @@ impl Tree {
         self.description = description;
         self.search = search;
         self.expect = expect;
+        self
+    }
+
+    /// Replaces the `game:` block.
+    pub fn with_game(mut self, game: Option<GameRules>) -> Tree {
+        self.game = game;
         self
     }
 }

@@ -68,7 +68,9 @@ PROTOCOL = 1
 #: The name this kit gives in its ``hello``.
 KIT = "treegrade-python/1"
 
-_KIT_FILE = os.path.normcase(os.path.abspath(__file__))
+# Frames in these files are the kit's, left out of the tracebacks students see
+# (kits built on this one add their own files).
+_KIT_FILES = {os.path.normcase(os.path.abspath(__file__))}
 _LIBRARY_DIRS = tuple(
     os.path.normcase(os.path.abspath(path)) + os.sep
     for path in {sysconfig.get_paths().get("stdlib"), sysconfig.get_paths().get("platstdlib")}
@@ -374,7 +376,7 @@ def _describe(value):
 def _student_frames(exc):
     # type: (BaseException) -> List[traceback.FrameSummary]
     frames = traceback.extract_tb(exc.__traceback__)
-    return [f for f in frames if os.path.normcase(os.path.abspath(f.filename)) != _KIT_FILE]
+    return [f for f in frames if os.path.normcase(os.path.abspath(f.filename)) not in _KIT_FILES]
 
 
 def _error_line(kind, message, details=None):
@@ -469,16 +471,20 @@ def _search(channel, search, solutions):
     return _answer_line(name, answer)
 
 
-def _serve(channel, solutions):
-    # type: (_Channel, Dict[str, Any]) -> int
-    """Answers the grader's messages until ``bye``; returns the exit status."""
+def _serve(channel, handle, hello):
+    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> int
+    """Answers the grader's messages until ``bye``; returns the exit status.
+
+    ``handle(channel, search)`` runs one ``search`` message and returns the
+    line to send back; ``hello`` is the kit's reply to the grader's hello.
+    """
     while True:
         message = channel.receive(False)
         kind = message.get("type")
         if kind == "search":
-            channel.send(_search(channel, message, solutions))
+            channel.send(handle(channel, message))
         elif kind == "hello":
-            channel.send(_HELLO)
+            channel.send(hello)
         elif kind == "bye":
             return 0
         else:
@@ -514,7 +520,17 @@ def run(minimax=None, alphabeta=None, expectimax=None):
     for name, function in solutions.items():
         if function is not None and not callable(function):
             raise TypeError("run(%s=...) needs a function, got %s" % (name, _describe(function)))
+    _start(lambda channel, search: _search(channel, search, solutions), _HELLO)
 
+
+def _start(handle, hello):
+    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> None
+    """Serves the grader with ``handle`` for each search, then exits the program.
+
+    The part of :func:`run` that other kits built on this one share (the
+    CS188 kit, ``treegrade_cs188``): the protocol keeps the real standard
+    output, and the searches run in a thread with a deep stack.
+    """
     # Keep the real standard output for the protocol and send everything else
     # that would go there (print, sys.__stdout__, subprocesses) to stderr.
     for stream in (sys.stdout, sys.__stdout__):
@@ -542,7 +558,7 @@ def run(minimax=None, alphabeta=None, expectimax=None):
     def serve():
         # type: () -> None
         try:
-            status.append(_serve(channel, solutions))
+            status.append(_serve(channel, handle, hello))
         except SystemExit as exc:  # sys.exit() in the student's code: honour it
             code = exc.code
             status.append(code if isinstance(code, int) else (0 if code is None else 1))

@@ -1,0 +1,265 @@
+"""treegrade_cs188: runs an unchanged CS188 ``multiAgents.py`` under treegrade.
+
+The grader starts this script in the student's folder. For each test it
+builds the agent the test names (``MinimaxAgent``, ``AlphaBetaAgent`` or
+``ExpectimaxAgent``) as CS188's graph tests do, with ``depth`` in rounds and
+the default ``scoreEvaluationFunction``, and calls ``getAction`` on the start
+state. The states are served by the grader through the protocol
+(docs/protocol.md), so the grader itself records which states the search
+enters, in order; see ``pacman.GameState``.
+
+``getAction`` returns only an action. The root's value is observed instead:
+the value that the student's own functions (any function defined in
+``multiAgents.py``) return for the start state, from the outermost such call,
+or else the best of the values they return for the start state's successors
+when the chosen action is one of the best. Only floats count as values (the
+test's scores are floats; depths and agent indices are ints). When neither
+is seen, the result carries no value and the grader checks the action and
+the order alone, and says so.
+
+The kit is written for treegrade; it uses the standard library only, and the
+``util``, ``game`` and ``pacman`` modules beside it stand in for CS188's.
+"""
+
+import json
+import math
+import numbers
+import os
+import sys
+import traceback
+
+_KIT_DIR = os.path.dirname(os.path.abspath(__file__))
+_STUDENT_DIR = os.path.abspath(os.getcwd())
+# The kit's util, game and pacman come first, so that a student folder that
+# holds CS188's whole project still searches the grader's states.
+sys.path[:] = [_KIT_DIR, _STUDENT_DIR] + [p for p in sys.path if p not in ("", _KIT_DIR, _STUDENT_DIR)]
+
+import treegrade_kit as _base  # noqa: E402  (the Python kit: channel, serving, tracebacks)
+from pacman import GameState  # noqa: E402
+
+KIT = "treegrade-cs188/1"
+_HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (_base.PROTOCOL, KIT)).encode("ascii")
+_MODULE = "multiAgents"
+_AGENTS = {"minimax": "MinimaxAgent", "alphabeta": "AlphaBetaAgent", "expectimax": "ExpectimaxAgent"}
+_UNLIMITED_ROUNDS = 1000000
+
+_base._KIT_FILES.update(
+    os.path.normcase(os.path.join(_KIT_DIR, name)) for name in ("treegrade_cs188.py", "pacman.py", "util.py", "game.py")
+)
+
+
+class _Search(object):
+    """One test's tree as the grader serves it: node replies, one GameState per node."""
+
+    def __init__(self, channel, message):
+        self.channel = channel
+        self.root = message.get("root")
+        agents = message.get("agents")
+        self.agents = agents if isinstance(agents, int) and agents > 0 else 1
+        self.nodes = {}
+        self.states = {}
+        self.hints = set()
+
+    def state(self, node):
+        state = self.states.get(node)
+        if state is None:
+            state = self.states[node] = GameState(self, node)
+        return state
+
+    def info(self, node):
+        """The grader's reply about ``node``; the first call enters it."""
+        info = self.nodes.get(node)
+        if info is not None:
+            return info
+        self.channel.send(('{"type":"visit","node":%s}\n' % json.dumps(node)).encode("ascii"))
+        reply = self.channel.receive(True)
+        if reply.get("type") != "node" or reply.get("node") != node:
+            _base._fatal("expected the grader's reply about state %r, got %r" % (node, reply))
+        self.nodes[node] = reply
+        return reply
+
+    def successor(self, state, agent_index, action):
+        if state._node == self.root and agent_index not in (0, None):
+            # Ghosts move below the start state, never from it: the search is
+            # generating successors of the start state where it meant the
+            # state it is expanding.
+            self.hints.add("wrong-state-successors")
+        info = state._info()
+        actions = info.get("actions") or []
+        if info.get("kind") == "terminal":
+            raise Exception(
+                "generateSuccessor(%r, %r) was called on state %s, where the game is over (a win, a loss, or "
+                "the end of the test's tree): check isWin() and isLose() before expanding a state"
+                % (agent_index, action, state._node)
+            )
+        try:
+            index = actions.index(action)
+        except ValueError:
+            raise Exception(
+                "generateSuccessor(%r, %r): %r is not a legal action in state %s (its legal actions are %s)"
+                % (agent_index, action, action, state._node, ", ".join(actions))
+            )
+        return self.state(info["children"][index])
+
+
+class _Observer(object):
+    """Watches the student's functions for the values they return for states."""
+
+    def __init__(self, student_file):
+        self.student_file = student_file
+        self.active = {}  # frame id -> (state, nesting depth)
+        self.depth = 0
+        self.values = {}  # node -> (nesting depth, value) of its outermost call
+
+    def profile(self, frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            if code.co_filename != self.student_file:
+                return
+            state = _first_state(frame)
+            self.depth += 1
+            if state is not None:
+                self.active[id(frame)] = (state._node, self.depth)
+        elif event == "return" and frame.f_code.co_filename == self.student_file:
+            self.depth -= 1
+            entry = self.active.pop(id(frame), None)
+            if entry is None:
+                return
+            value = _value_in(arg)
+            node, depth = entry
+            known = self.values.get(node)
+            if value is not None and (known is None or depth <= known[0]):
+                self.values[node] = (depth, value)
+
+    def value_of(self, node):
+        entry = self.values.get(node)
+        return None if entry is None else entry[1]
+
+
+def _first_state(frame):
+    code = frame.f_code
+    local = frame.f_locals
+    for name in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+        value = local.get(name)
+        if type(value) is GameState:
+            return value
+    return None
+
+
+def _value_in(result):
+    """The value in a function's result: a float, or the one float of a short tuple or list."""
+    if type(result) is float or (isinstance(result, numbers.Real) and not isinstance(result, numbers.Integral)):
+        value = float(result)
+        return value if math.isfinite(value) else None
+    if isinstance(result, (tuple, list)) and 2 <= len(result) <= 3:
+        values = [_value_in(item) for item in result if not isinstance(item, (tuple, list))]
+        values = [value for value in values if value is not None]
+        return values[0] if len(values) == 1 else None
+    return None
+
+
+def _root_value(search, observer, action):
+    """The start state's value as the student's functions gave it, if they did."""
+    value = observer.value_of(search.root)
+    if value is not None:
+        return value
+    info = search.nodes.get(search.root)
+    if not info or info.get("kind") not in ("max", "min"):
+        return None
+    children = info.get("children") or []
+    actions = info.get("actions") or []
+    values = [observer.value_of(child) for child in children]
+    if not values or any(value is None for value in values) or action not in actions:
+        return None
+    best = max(values) if info["kind"] == "max" else min(values)
+    return best if values[actions.index(action)] == best else None
+
+
+class _Student(object):
+    """The student's module, imported once, at the first test (prints then go to stderr)."""
+
+    def __init__(self):
+        self.module = None
+        self.failure = None
+        self.loaded = False
+
+    def load(self):
+        if self.loaded:
+            return
+        self.loaded = True
+        path = os.path.join(_STUDENT_DIR, _MODULE + ".py")
+        if not os.path.isfile(path):
+            self.failure = "there is no %s.py in your submission's folder" % _MODULE
+            return
+        try:
+            self.module = __import__(_MODULE)
+        except SystemExit as exc:
+            self.failure = "%s.py called sys.exit(%r) while it was being imported" % (_MODULE, exc.code)
+        except BaseException as exc:  # a syntax error, a missing module, a crash at import
+            frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(_STUDENT_DIR)]
+            where = ""
+            if isinstance(exc, SyntaxError) and exc.lineno:
+                where = " (line %d of %s)" % (exc.lineno, os.path.basename(exc.filename or path))
+            elif frames:
+                where = " (line %d of %s)" % (frames[-1].lineno, os.path.basename(frames[-1].filename))
+            message = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
+            self.failure = "%s.py could not be imported: %s%s" % (_MODULE, message, where)
+
+
+def _search(channel, message, student):
+    """Runs one test through the student's agent; returns the line to send."""
+    algorithm = message.get("algorithm")
+    class_name = _AGENTS.get(algorithm)
+    if class_name is None:
+        return _base._error_line("not_implemented", "CS188 has no agent for the algorithm %r" % (algorithm,))
+    student.load()
+    if student.failure:
+        return _base._error_line("exception", student.failure)
+    agent_class = getattr(student.module, class_name, None)
+    if agent_class is None:
+        return _base._error_line("not_implemented", "%s.py has no class %s" % (_MODULE, class_name))
+    search = _Search(channel, message)
+    depth = message.get("depth")
+    if depth is None:
+        rounds = _UNLIMITED_ROUNDS
+    elif depth % search.agents:
+        return _base._error_line(
+            "exception",
+            "this test cuts at ply %d, which is not a whole number of rounds of %d agents: a CS188 agent "
+            "counts its depth in rounds, so it cannot be graded on this test" % (depth, search.agents),
+        )
+    else:
+        rounds = depth // search.agents
+    name = "%s.getAction" % class_name
+    observer = _Observer(getattr(student.module, "__file__", None))
+    try:
+        agent = agent_class(depth=rounds)
+        sys.setprofile(observer.profile)
+        try:
+            action = agent.getAction(search.state(search.root))
+        finally:
+            sys.setprofile(None)
+    except NotImplementedError as exc:
+        text = str(exc) or "write getAction in %s" % class_name
+        return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
+    except Exception as exc:  # the student's bug: report it and serve the next test
+        return _base._exception_line(name, exc)
+    if action is not None and not isinstance(action, str):
+        return _base._error_line(
+            "exception",
+            "%s returned %s; it must return one of gameState.getLegalActions(0), a string"
+            % (name, _base._describe(action)),
+        )
+    result = {"type": "result", "value": _root_value(search, observer, action), "action": action}
+    if search.hints:
+        result["hints"] = sorted(search.hints)
+    return (json.dumps(result) + "\n").encode("ascii")
+
+
+def main():
+    student = _Student()
+    _base._start(lambda channel, message: _search(channel, message, student), _HELLO)
+
+
+if __name__ == "__main__":
+    main()

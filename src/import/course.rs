@@ -1,0 +1,168 @@
+//! A CS188 course as a treegrade assignment.
+//!
+//! `treegrade import cs188 TEST_CASES -o COURSE` writes the trees and an
+//! `assignment.yaml` that grades an unchanged `multiAgents.py` as CS188 does:
+//! one question per test folder (`q2`, `q3`, `q4`), worth the points its
+//! `CONFIG` gives, all-or-nothing where CS188's class is
+//! `PassAllTestsQuestion`, strict pruning (CS188 never prunes on equality),
+//! and one language entry that runs the CS188 kit
+//! (`grader/kits/cs188/treegrade_cs188.py`) on a folder holding
+//! `multiAgents.py`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::cs188::{Agent, ImportError, parse_fields};
+use crate::assignment::{Language, Scoring};
+use crate::load::write::{AssignmentDraft, QuestionDraft};
+use crate::points::Points;
+
+/// CS188's question class whose points go to a question whose tests all pass.
+pub const ALL_OR_NOTHING_CLASS: &str = "PassAllTestsQuestion";
+
+/// One imported test, as the course lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CourseTest {
+    /// The question it belongs to: the name of the folder the `.test` file is in.
+    pub question: String,
+    /// The agent the test runs.
+    pub agent: Agent,
+    /// The tree file's name inside the course's tests folder.
+    pub file_name: String,
+}
+
+/// A question folder's `CONFIG` file: `max_points` and `class`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuestionConfig {
+    /// `max_points`, when given.
+    pub max_points: Option<f64>,
+    /// `class` (`PassAllTestsQuestion`, ...), when given.
+    pub class: Option<String>,
+}
+
+/// Parses a `CONFIG` file's text; `file` only names it in errors.
+pub fn parse_config(text: &str, file: &Path) -> Result<QuestionConfig, ImportError> {
+    let fields = parse_fields(text, file)?;
+    Ok(QuestionConfig {
+        max_points: fields.get("max_points").and_then(|field| field.value.trim().parse().ok()),
+        class: fields.get("class").map(|field| field.value.trim().to_string()),
+    })
+}
+
+/// The language entry that runs the CS188 kit on a folder holding `multiAgents.py`.
+pub fn cs188_language() -> Language {
+    Language {
+        name: "python-cs188".to_string(),
+        detect: vec!["multiAgents.py".to_string()],
+        build: None,
+        build_time_limit: std::time::Duration::from_secs(0),
+        run: ["python3", "-u", "{kits}/cs188/treegrade_cs188.py"].map(String::from).to_vec(),
+        env: vec![("PYTHONPATH".to_string(), "{kits}/python".to_string())],
+    }
+}
+
+/// The course's assignment: one question per folder, in folder-name order.
+///
+/// A folder without a `CONFIG` gets one point per test, scored per test. A
+/// folder whose tests run different agents cannot be one question (a
+/// question has one algorithm), and is an error naming it.
+pub fn course_draft(
+    name: &str,
+    tests: &[CourseTest],
+    configs: &BTreeMap<String, QuestionConfig>,
+) -> Result<AssignmentDraft, String> {
+    let mut by_question: BTreeMap<&str, Vec<&CourseTest>> = BTreeMap::new();
+    for test in tests {
+        by_question.entry(&test.question).or_default().push(test);
+    }
+    let mut questions = Vec::new();
+    for (id, tests) in by_question {
+        let agent = tests[0].agent;
+        if let Some(other) = tests.iter().find(|test| test.agent != agent) {
+            return Err(format!(
+                "the tests of `{id}` run both {} and {}: a question checks one algorithm, so put them in \
+                 separate folders",
+                agent.class_name(),
+                other.agent.class_name()
+            ));
+        }
+        let config = configs.get(id).cloned().unwrap_or_default();
+        let points = config.max_points.unwrap_or(tests.len() as f64);
+        let Some(points) = Points::from_decimal(points) else {
+            return Err(format!("the CONFIG of `{id}` gives max_points {points}, which is not a number of points"));
+        };
+        let scoring = match config.class.as_deref() {
+            Some(ALL_OR_NOTHING_CLASS) => Scoring::AllOrNothing,
+            _ => Scoring::PerTest,
+        };
+        let mut files: Vec<String> = tests.iter().map(|test| test.file_name.clone()).collect();
+        files.sort();
+        questions.push(QuestionDraft {
+            id: id.to_string(),
+            title: question_title(agent).to_string(),
+            points,
+            algorithm: agent.algorithm(),
+            prune_on_equal: Some(false),
+            scoring,
+            tests: files,
+        });
+    }
+    Ok(AssignmentDraft {
+        comment: vec![
+            "CS188 multiagent graph tests, imported by `treegrade import cs188`.".to_string(),
+            "Students hand in their unchanged multiAgents.py; the CS188 kit runs its agents.".to_string(),
+            "Depths in the trees are plies (CS188's depth x agents); CS188 prunes only on strict inequality."
+                .to_string(),
+        ],
+        name: name.to_string(),
+        title: "CS188 multiagent search: minimax, alpha-beta, expectimax".to_string(),
+        tests_dir: "tests".to_string(),
+        languages: vec![cs188_language()],
+        questions,
+    })
+}
+
+/// The question's title, as CS188's project page names it.
+fn question_title(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Minimax => "Minimax",
+        Agent::AlphaBeta => "Alpha-Beta Pruning",
+        Agent::Expectimax => "Expectimax",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(question: &str, agent: Agent, file: &str) -> CourseTest {
+        CourseTest { question: question.to_string(), agent, file_name: file.to_string() }
+    }
+
+    #[test]
+    fn one_question_per_folder_with_cs188_points() {
+        let tests = [
+            test("q3", Agent::AlphaBeta, "q3-b.yaml"),
+            test("q2", Agent::Minimax, "q2-a.yaml"),
+            test("q3", Agent::AlphaBeta, "q3-a.yaml"),
+        ];
+        let config = parse_config("max_points: \"5\"\nclass: \"PassAllTestsQuestion\"\n", Path::new("CONFIG")).unwrap();
+        let configs = BTreeMap::from([("q3".to_string(), config)]);
+        let draft = course_draft("course", &tests, &configs).unwrap();
+        let [q2, q3] = draft.questions.as_slice() else { panic!("{:?}", draft.questions) };
+        assert_eq!((q2.id.as_str(), q2.points.to_string(), q2.scoring), ("q2", "1".to_string(), Scoring::PerTest));
+        assert_eq!(
+            (q3.title.as_str(), q3.points.to_string(), q3.scoring),
+            ("Alpha-Beta Pruning", "5".to_string(), Scoring::AllOrNothing)
+        );
+        assert_eq!(q3.tests, ["q3-a.yaml", "q3-b.yaml"]);
+        assert_eq!(q3.prune_on_equal, Some(false));
+    }
+
+    #[test]
+    fn a_folder_mixing_agents_is_refused() {
+        let tests = [test("q2", Agent::Minimax, "a.yaml"), test("q2", Agent::Expectimax, "b.yaml")];
+        let message = course_draft("c", &tests, &BTreeMap::new()).unwrap_err();
+        assert!(message.contains("both MinimaxAgent and ExpectimaxAgent"), "{message}");
+    }
+}
