@@ -44,6 +44,8 @@ pub enum ChanceSlip {
     AsMin,
     /// The expectation divided again by the number of children.
     DividedByCount,
+    /// The sum of the children's values, never divided (CS188's classic).
+    Summed,
 }
 
 /// How plies are counted for the depth limit.
@@ -85,6 +87,11 @@ pub struct Slips {
     pub depth: DepthSlip,
     /// Whose turn it is by ply (MAX at even plies, MIN at odd), not by node.
     pub strict_alternation: bool,
+    /// Whose turn it is by ply in a cycle of this many agents, not by node:
+    /// MAX at multiples of it, a ghost (MIN, or a uniform chance node under
+    /// expectimax) elsewhere. A CS188 agents loop that skips the last ghost
+    /// cycles through one agent too few.
+    pub turn_cycle: Option<u32>,
     /// The root is searched as MAX even when it is a MIN node.
     pub root_as_max: bool,
     /// A chance root returns the action of its best child.
@@ -187,6 +194,13 @@ impl Run<'_> {
 
     fn turn(&self, node: NodeIndex, at_root: bool) -> Turn {
         let kind = self.tree.node(node).kind;
+        if let Some(cycle) = self.slips.turn_cycle.filter(|&cycle| cycle > 0) {
+            return match self.tree.node(node).ply % cycle {
+                0 => Turn::Max,
+                _ if self.settings.algorithm == Algorithm::Expectimax => Turn::Chance,
+                _ => Turn::Min,
+            };
+        }
         if kind == NodeKind::Chance {
             return Turn::Chance;
         }
@@ -319,6 +333,7 @@ impl Run<'_> {
             let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
             let probability = match self.slips.chance {
                 ChanceSlip::Uniform => 1.0 / count,
+                ChanceSlip::Summed => 1.0,
                 _ => self.tree.node(child).probability,
             };
             expectation += probability * value;
@@ -329,7 +344,7 @@ impl Run<'_> {
             lowest = lowest.min(value);
         }
         let value = match self.slips.chance {
-            ChanceSlip::None | ChanceSlip::Uniform => expectation,
+            ChanceSlip::None | ChanceSlip::Uniform | ChanceSlip::Summed => expectation,
             ChanceSlip::AsMax => highest,
             ChanceSlip::AsMin => lowest,
             ChanceSlip::DividedByCount => expectation / count,

@@ -357,7 +357,7 @@ mod tests {
     fn an_unknown_mistake_is_not_named() {
         let tree = tree();
         let outcome = search(&tree, &strict_alphabeta()).unwrap();
-        let trace = StudentTrace { value: 42.0, action: Some("B"), visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(42.0), action: Some("B"), visited: &outcome.visited };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
 

@@ -226,7 +226,7 @@ mod tests {
         let oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Minimax));
         assert_eq!(
             oracle.answer(&serde_json::json!(2.5), Some("left".into())),
-            Ok(StudentAnswer { value: 2.5, action: Some("left".into()) })
+            Ok(StudentAnswer { value: Some(2.5), action: Some("left".into()) })
         );
         assert!(oracle.answer(&serde_json::json!("3"), None).unwrap_err().contains("finite number"));
     }

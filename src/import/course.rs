@@ -64,48 +64,27 @@ pub fn cs188_language() -> Language {
 /// The course's assignment: one question per folder, in folder-name order.
 ///
 /// A folder without a `CONFIG` gets one point per test, scored per test. A
-/// folder whose tests run different agents cannot be one question (a
-/// question has one algorithm), and is an error naming it.
+/// folder whose tests run different agents becomes one question per agent
+/// (`FOLDER-minimax`, ...), since a question checks one algorithm.
 pub fn course_draft(
     name: &str,
     tests: &[CourseTest],
     configs: &BTreeMap<String, QuestionConfig>,
 ) -> Result<AssignmentDraft, String> {
-    let mut by_question: BTreeMap<&str, Vec<&CourseTest>> = BTreeMap::new();
+    let mut by_folder: BTreeMap<&str, BTreeMap<Agent, Vec<&CourseTest>>> = BTreeMap::new();
     for test in tests {
-        by_question.entry(&test.question).or_default().push(test);
+        by_folder.entry(&test.question).or_default().entry(test.agent).or_default().push(test);
     }
     let mut questions = Vec::new();
-    for (id, tests) in by_question {
-        let agent = tests[0].agent;
-        if let Some(other) = tests.iter().find(|test| test.agent != agent) {
-            return Err(format!(
-                "the tests of `{id}` run both {} and {}: a question checks one algorithm, so put them in \
-                 separate folders",
-                agent.class_name(),
-                other.agent.class_name()
-            ));
+    for (folder, by_agent) in &by_folder {
+        let config = configs.get(*folder).cloned().unwrap_or_default();
+        for (agent, tests) in by_agent {
+            let id = match by_agent.len() {
+                1 => folder.to_string(),
+                _ => format!("{folder}-{}", agent.algorithm().name()),
+            };
+            questions.push(question(id, *agent, tests, &config)?);
         }
-        let config = configs.get(id).cloned().unwrap_or_default();
-        let points = config.max_points.unwrap_or(tests.len() as f64);
-        let Some(points) = Points::from_decimal(points) else {
-            return Err(format!("the CONFIG of `{id}` gives max_points {points}, which is not a number of points"));
-        };
-        let scoring = match config.class.as_deref() {
-            Some(ALL_OR_NOTHING_CLASS) => Scoring::AllOrNothing,
-            _ => Scoring::PerTest,
-        };
-        let mut files: Vec<String> = tests.iter().map(|test| test.file_name.clone()).collect();
-        files.sort();
-        questions.push(QuestionDraft {
-            id: id.to_string(),
-            title: question_title(agent).to_string(),
-            points,
-            algorithm: agent.algorithm(),
-            prune_on_equal: Some(false),
-            scoring,
-            tests: files,
-        });
     }
     Ok(AssignmentDraft {
         comment: vec![
@@ -120,6 +99,31 @@ pub fn course_draft(
         languages: vec![cs188_language()],
         questions,
     })
+}
+
+/// One question: its tests, worth the folder's `CONFIG` points.
+fn question(id: String, agent: Agent, tests: &[&CourseTest], config: &QuestionConfig) -> Result<QuestionDraft, String> {
+    {
+        let points = config.max_points.unwrap_or(tests.len() as f64);
+        let Some(points) = Points::from_decimal(points) else {
+            return Err(format!("the CONFIG of `{id}` gives max_points {points}, which is not a number of points"));
+        };
+        let scoring = match config.class.as_deref() {
+            Some(ALL_OR_NOTHING_CLASS) => Scoring::AllOrNothing,
+            _ => Scoring::PerTest,
+        };
+        let mut files: Vec<String> = tests.iter().map(|test| test.file_name.clone()).collect();
+        files.sort();
+        Ok(QuestionDraft {
+            id,
+            title: question_title(agent).to_string(),
+            points,
+            algorithm: agent.algorithm(),
+            prune_on_equal: Some(false),
+            scoring,
+            tests: files,
+        })
+    }
 }
 
 /// The question's title, as CS188's project page names it.
@@ -160,9 +164,10 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_mixing_agents_is_refused() {
-        let tests = [test("q2", Agent::Minimax, "a.yaml"), test("q2", Agent::Expectimax, "b.yaml")];
-        let message = course_draft("c", &tests, &BTreeMap::new()).unwrap_err();
-        assert!(message.contains("both MinimaxAgent and ExpectimaxAgent"), "{message}");
+    fn a_folder_mixing_agents_gives_one_question_per_agent() {
+        let tests = [test("q2", Agent::Expectimax, "b.yaml"), test("q2", Agent::Minimax, "a.yaml")];
+        let draft = course_draft("c", &tests, &BTreeMap::new()).unwrap();
+        let ids: Vec<&str> = draft.questions.iter().map(|q| q.id.as_str()).collect();
+        assert_eq!(ids, ["q2-minimax", "q2-expectimax"]);
     }
 }

@@ -354,7 +354,7 @@ fn block_opening(code: &str) -> Option<&str> {
 }
 
 /// The three CS188 agents a game-tree test can ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Agent {
     /// `MinimaxAgent`: minimax.
     Minimax,

@@ -8,7 +8,7 @@ use super::{
     DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, shows_diff, status_word,
     stderr_tail, visible_reason,
 };
-use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 pub fn render(report: &GradeReport, color: bool) -> String {
     render_with(report, color, Detail::Failures)
@@ -29,6 +29,15 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
         question_block(&mut out, question, &paint, detail);
     }
     let _ = writeln!(out, "\n{total}");
+    let unobserved = report.tests().filter(|test| value_unobserved(test)).count();
+    if unobserved > 0 {
+        let _ = writeln!(
+            out,
+            "The value of {unobserved} test(s) was not checked: your program gives only an action, and none of \
+             your functions returned a value for the start state (as CS188's getAction does); their action \
+             and visited order were checked."
+        );
+    }
     if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
         let _ = writeln!(
             out,
@@ -47,7 +56,8 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             _ => paint.red(word),
         };
         let hidden = if test.hidden { " (hidden)" } else { "" };
-        let _ = writeln!(out, "  {styled:<5} {}{hidden}", test.name);
+        let unobserved = if value_unobserved(test) { " (value not observed)" } else { "" };
+        let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}", test.name);
         if test.status != TestStatus::Passed {
             failure_details(out, test, paint);
         } else if detail == Detail::Everything && !test.hidden {
@@ -103,6 +113,12 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
             let _ = writeln!(out, "        {}", paint.dim(line));
         }
     }
+}
+
+/// A test that the program answered without a value (allowed only on trees
+/// taken from a game, where a CS188 kit may not observe it).
+fn value_unobserved(test: &TestResult) -> bool {
+    test.checks.value == Check::NotRun && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
 }
 
 /// Applies ANSI styles only when colour is on.

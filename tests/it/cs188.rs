@@ -363,13 +363,14 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn cli_imports_a_folder_of_good_tests() {
     let out = tempfile::tempdir().unwrap();
-    let target = out.path().join("trees");
+    let course = out.path().join("course");
+    let target = course.join("tests");
     let output = treegrade(&[
         "import".as_ref(),
         "cs188".as_ref(),
         fixtures().join("good").as_os_str(),
         "-o".as_ref(),
-        target.as_os_str(),
+        course.as_os_str(),
     ]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
@@ -387,6 +388,15 @@ fn cli_imports_a_folder_of_good_tests() {
             "good-minimax-shared-state.yaml"
         ]
     );
+    // The course: one question per agent of the mixed `good` folder, each
+    // test named once, loadable as an assignment.
+    let assignment = std::fs::read_to_string(course.join("assignment.yaml")).unwrap();
+    for id in ["good-minimax", "good-alphabeta", "good-expectimax"] {
+        assert!(assignment.contains(&format!("- id: {id}\n")), "{assignment}");
+    }
+    assert!(assignment.contains("{kits}/cs188/treegrade_cs188.py"), "{assignment}");
+    assert!(text(&output.stderr).contains("good-minimax (2 tests, 2 points)"), "{}", text(&output.stderr));
+    assert!(std::fs::read_to_string(course.join("README.md")).unwrap().contains("multiAgents.py"));
     let validate = treegrade(&["validate".as_ref(), target.as_os_str()]);
     assert_eq!(validate.status.code(), Some(0), "{}{}", text(&validate.stdout), text(&validate.stderr));
     assert_eq!(text(&validate.stdout).lines().filter(|l| l.starts_with("ok ")).count(), 4);
@@ -427,8 +437,9 @@ fn cli_goes_on_past_bad_files_and_exits_2() {
     assert!(stdout.contains("solution-action.solution:1: the solution's action `Up`"), "{stdout}");
     assert!(text(&output.stderr).contains("imported 4 of 15 files (1 skipped, 10 failed)"));
     // The good tests were written all the same.
-    assert!(out.path().join("good-depth-limited.yaml").is_file());
-    assert!(!out.path().join("broken-syntax.yaml").exists());
+    assert!(out.path().join("tests/good-depth-limited.yaml").is_file());
+    assert!(!out.path().join("tests/broken-syntax.yaml").exists());
+    assert!(out.path().join("assignment.yaml").is_file(), "the tests that imported make a course");
 }
 
 #[test]

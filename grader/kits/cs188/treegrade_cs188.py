@@ -42,6 +42,13 @@ _HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (_base.PROTOCOL, KIT))
 _MODULE = "multiAgents"
 _AGENTS = {"minimax": "MinimaxAgent", "alphabeta": "AlphaBetaAgent", "expectimax": "ExpectimaxAgent"}
 _UNLIMITED_ROUNDS = 1000000
+# What the kit saw the search do that explains a failure, by name; printed to
+# standard error (which the report shows) and added to an exception's message.
+_HINTS = {
+    "wrong-state-successors": "your search called generateSuccessor on the start state (gameState) with a "
+    "ghost's agentIndex: inside your recursion, generate successors from the state being expanded, not "
+    "from gameState",
+}
 
 _base._KIT_FILES.update(
     os.path.normcase(os.path.join(_KIT_DIR, name)) for name in ("treegrade_cs188.py", "pacman.py", "util.py", "game.py")
@@ -79,7 +86,7 @@ class _Search(object):
         return reply
 
     def successor(self, state, agent_index, action):
-        if state._node == self.root and agent_index not in (0, None):
+        if state._node == self.root and agent_index != 0:
             # Ghosts move below the start state, never from it: the search is
             # generating successors of the start state where it meant the
             # state it is expanding.
@@ -243,7 +250,14 @@ def _search(channel, message, student):
         text = str(exc) or "write getAction in %s" % class_name
         return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
     except Exception as exc:  # the student's bug: report it and serve the next test
-        return _base._exception_line(name, exc)
+        line = _base._exception_line(name, exc)
+        if search.hints:
+            error = json.loads(line)
+            error["message"] += " (hint: %s)" % "; ".join(_HINTS[hint] for hint in sorted(search.hints))
+            line = (json.dumps(error) + "\n").encode("ascii")
+        return line
+    for hint in sorted(search.hints):
+        sys.stderr.write("treegrade_cs188: hint: %s\n" % _HINTS[hint])
     if action is not None and not isinstance(action, str):
         return _base._error_line(
             "exception",
@@ -251,8 +265,6 @@ def _search(channel, message, student):
             % (name, _base._describe(action)),
         )
     result = {"type": "result", "value": _root_value(search, observer, action), "action": action}
-    if search.hints:
-        result["hints"] = sorted(search.hints)
     return (json.dumps(result) + "\n").encode("ascii")
 
 
