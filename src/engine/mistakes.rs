@@ -142,7 +142,7 @@ mod cs188 {
                 list.push(Candidate { key, ..candidate });
             }
         }
-        if agents >= 3 {
+        if agents >= 2 {
             let chance =
                 if settings.algorithm == Algorithm::Expectimax { ChanceSlip::Uniform } else { ChanceSlip::None };
             list.push(cs188_slip(

@@ -15,6 +15,7 @@ mod cli;
 mod common;
 mod cross_check;
 mod cs188;
+mod cs188_students;
 mod gen_cli;
 mod generated;
 mod grader;

@@ -30,7 +30,7 @@ def manhattanDistance(xy1, xy2):
 def raiseNotDefined():
     """Marks code still to be written: the grader reports "not implemented yet"."""
     caller = sys._getframe(1).f_code.co_name
-    raise NotImplementedError("%s is not implemented yet (it still calls util.raiseNotDefined())" % caller)
+    raise NotImplementedError("%s still calls util.raiseNotDefined()" % caller)
 
 
 def lookup(name, namespace):

@@ -1,0 +1,191 @@
+//! Unchanged CS188 `multiAgents.py` files (`tests/fixtures/cs188-students/`,
+//! each with a `BUG` file) graded through the CS188 kit on the course that
+//! `treegrade import cs188` writes from CS188's published graph tests
+//! (`../shared/cs188`): correct ones in the Fall and Spring APIs keep every
+//! point with their values checked, each broken one loses points in the
+//! question its mistake shows in and is named, a file that does not import
+//! gets zero with a message, and `batch` agrees with `check`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use assert_cmd::Command;
+
+use crate::common::repo;
+
+/// The course imported from CS188's suite, once for the module; `None`
+/// where the suite is missing (a failure under CI).
+fn course() -> Option<&'static Path> {
+    static COURSE: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
+    let dir = COURSE.get_or_init(|| {
+        let suite = repo().join("../shared/cs188");
+        if !suite.is_dir() {
+            crate::common::unavailable(&format!("the CS188 suite at {}", suite.display()));
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let output = treegrade().arg("import").arg("cs188").arg(&suite).arg("-o").arg(dir.path()).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        Some(dir)
+    });
+    dir.as_ref().map(|dir| dir.path())
+}
+
+fn treegrade() -> Command {
+    let mut command = Command::cargo_bin("treegrade").unwrap();
+    command.env("NO_COLOR", "1").env_remove("TREEGRADE_ASSIGNMENT");
+    command
+}
+
+fn students() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/fixtures/cs188-students"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    found.sort();
+    found
+}
+
+fn bug(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("BUG")).unwrap().trim().to_string()
+}
+
+/// `check --format json` of one student on the course.
+fn check(course: &Path, dir: &Path) -> serde_json::Value {
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(dir)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{dir:?}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Question id to (score, max score).
+fn scores(report: &serde_json::Value) -> BTreeMap<String, (f64, f64)> {
+    report["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            (q["id"].as_str().unwrap().to_string(), (q["score"].as_f64().unwrap(), q["max_score"].as_f64().unwrap()))
+        })
+        .collect()
+}
+
+fn tests(report: &serde_json::Value) -> impl Iterator<Item = &serde_json::Value> {
+    report["questions"].as_array().unwrap().iter().flat_map(|q| q["tests"].as_array().unwrap())
+}
+
+/// Where each mistake shows in CS188's suite, and how it is named.
+fn expected(bug: &str) -> (&'static [&'static str], Named) {
+    match bug {
+        "depth-per-ply" => (&["q2"], Named::Diagnosis("depth-per-ply")),
+        "last-ghost-skipped" => (&["q2"], Named::Diagnosis("last-ghost-skipped")),
+        "prune-on-equal" => (&["q3"], Named::Diagnosis("prune-on-equal")),
+        "one-ply-action" => (&["q2"], Named::Diagnosis("one-ply-action")),
+        "expectimax-sum" => (&["q4"], Named::Diagnosis("expectimax-sum")),
+        "wrong-state-successors" => (&["q3"], Named::Hint("generateSuccessor on the start state")),
+        "does-not-import" => (&["q2", "q3", "q4"], Named::Reason("could not be imported")),
+        "not-implemented" => (&["q2", "q3", "q4"], Named::Reason("not implemented yet")),
+        other => panic!("no expectation for the BUG `{other}`"),
+    }
+}
+
+/// How a broken file's mistake reaches the student.
+enum Named {
+    /// The diagnosis names it.
+    Diagnosis(&'static str),
+    /// The kit's hint says it (in the reason or the program's output).
+    Hint(&'static str),
+    /// Every test's reason says it.
+    Reason(&'static str),
+}
+
+#[test]
+fn cs188_students_are_graded_as_their_bugs_say() {
+    let Some(course) = course() else { return };
+    let mut failures = Vec::new();
+    for dir in students() {
+        let report = check(course, &dir);
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let scores = scores(&report);
+        let bug = bug(&dir);
+        if bug == "none" {
+            if scores.values().any(|(score, max)| score != max) {
+                failures.push(format!("{name}: correct, but scored {scores:?}"));
+            }
+            if let Some(test) = tests(&report).find(|test| test["checks"]["value"] != "passed") {
+                failures.push(format!("{name}: the value of {} was not checked", test["name"]));
+            }
+            continue;
+        }
+        let (questions, named) = expected(&bug);
+        for question in questions {
+            let (score, max) = scores[*question];
+            if score >= max {
+                failures.push(format!("{name} ({bug}): keeps {score}/{max} in {question}"));
+            }
+        }
+        let failed: Vec<&serde_json::Value> = tests(&report).filter(|test| test["status"] != "passed").collect();
+        let is_named = match named {
+            Named::Diagnosis(key) => failed.iter().any(|test| test["diagnosis"]["bug"] == key),
+            Named::Hint(text) => failed.iter().any(|test| {
+                test["reason"].as_str().unwrap_or("").contains(text)
+                    || test["stderr"].as_str().unwrap_or("").contains(text)
+            }),
+            Named::Reason(text) => {
+                report["score"].as_f64() == Some(0.0)
+                    && failed.len() == 82
+                    && failed.iter().all(|test| test["reason"].as_str().unwrap_or("").contains(text))
+            }
+        };
+        if !is_named {
+            failures.push(format!("{name} ({bug}): not named in {} failed tests", failed.len()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn batch_grades_a_cs188_class_as_check_does() {
+    let Some(course) = course() else { return };
+    let class = tempfile::tempdir().unwrap();
+    for dir in students() {
+        let target = class.path().join(dir.file_name().unwrap());
+        std::fs::create_dir(&target).unwrap();
+        std::fs::copy(dir.join("multiAgents.py"), target.join("multiAgents.py")).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let output = treegrade()
+        .arg("batch")
+        .arg(class.path())
+        .arg("--assignment")
+        .arg(course)
+        .arg("--out")
+        .arg(out.path())
+        .args(["--jobs", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let gradebook = std::fs::read_to_string(out.path().join("gradebook.csv")).unwrap();
+    let header: Vec<&str> = gradebook.lines().next().unwrap().split(',').collect();
+    let total = header.iter().position(|column| *column == "total").expect("a total column");
+    for dir in students() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let row: Vec<&str> =
+            gradebook.lines().find(|line| line.starts_with(&format!("{name},"))).unwrap().split(',').collect();
+        let points: f64 = row[total].parse().unwrap();
+        match bug(&dir).as_str() {
+            "none" => assert_eq!(points, 15.0, "{name}: {gradebook}"),
+            "does-not-import" | "not-implemented" => assert_eq!(points, 0.0, "{name}: {gradebook}"),
+            _ => assert!(points < 15.0, "{name}: {gradebook}"),
+        }
+    }
+}
