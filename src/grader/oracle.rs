@@ -229,5 +229,22 @@ mod tests {
             Ok(StudentAnswer { value: Some(2.5), action: Some("left".into()) })
         );
         assert!(oracle.answer(&serde_json::json!("3"), None).unwrap_err().contains("finite number"));
+        assert!(oracle.answer(&serde_json::Value::Null, None).unwrap_err().contains("finite number"));
+    }
+
+    /// A tree taken from a game (CS188's): every eval is served, terminals
+    /// say whether they are wins or losses, and a result may lack its value.
+    #[test]
+    fn game_trees_serve_what_cs188_kits_need() {
+        let mut outcomes = std::collections::BTreeMap::new();
+        outcomes.insert(NodeIndex(2), crate::tree::Outcome::Lose);
+        let tree = tree().with_game(Some(crate::tree::GameRules { agents: 2, outcomes }));
+        let ids = IdIndex::new(&tree);
+        let mut oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax));
+        oracle.visit("A").unwrap();
+        let reply = oracle.visit("B").unwrap();
+        assert!(reply.contains("\"eval\":2.0"), "no depth limit, yet the game's eval is served: {reply}");
+        assert!(oracle.visit("C").unwrap().ends_with(",\"value\":5.0,\"outcome\":\"lose\"}\n"));
+        assert_eq!(oracle.answer(&serde_json::Value::Null, Some("left".into())).unwrap().value, None);
     }
 }

@@ -209,6 +209,15 @@ mod tests {
             line,
             "{\"type\":\"search\",\"test\":\"q1/t\",\"algorithm\":\"alphabeta\",\"depth\":null,\"prune_on_equal\":false,\"root\":\"A\"}\n"
         );
+        let game = encode(&ToProgram::Search {
+            test: "q2/t",
+            algorithm: "minimax",
+            depth: Some(6),
+            prune_on_equal: false,
+            root: "a",
+            agents: Some(3),
+        });
+        assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
     }
 
     #[test]
