@@ -19,7 +19,11 @@ _API = "getLegalActions, generateSuccessor (or getNextState), getNumAgents, isWi
 
 
 class GameState(object):
-    """One state of the test's game tree (a node); compare states with ``==``."""
+    """One state of the test's game tree (a node).
+
+    As in CS188's graph tests, every ``generateSuccessor`` returns a new
+    object, and states compare by identity.
+    """
 
     __slots__ = ("_search", "_node")
 
@@ -29,15 +33,6 @@ class GameState(object):
 
     def __repr__(self):
         return "GameState(%s)" % self._node
-
-    def __eq__(self, other):
-        return isinstance(other, GameState) and other._search is self._search and other._node == self._node
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash(self._node)
 
     def __getattr__(self, name):
         if name.startswith("__"):

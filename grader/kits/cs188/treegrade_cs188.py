@@ -64,14 +64,10 @@ class _Search(object):
         agents = message.get("agents")
         self.agents = agents if isinstance(agents, int) and agents > 0 else 1
         self.nodes = {}
-        self.states = {}
         self.hints = set()
 
     def state(self, node):
-        state = self.states.get(node)
-        if state is None:
-            state = self.states[node] = GameState(self, node)
-        return state
+        return GameState(self, node)
 
     def info(self, node):
         """The grader's reply about ``node``; the first call enters it."""
@@ -110,33 +106,40 @@ class _Search(object):
 
 
 class _Observer(object):
-    """Watches the student's functions for the values they return for states."""
+    """Watches the student's functions for the values they return for states.
+
+    A trace function (``sys.settrace``) sees only calls of Python functions,
+    and follows only the student's own, without their line events: cheaper
+    than a profile function, which would also see every built-in call.
+    """
 
     def __init__(self, student_file):
         self.student_file = student_file
-        self.active = {}  # frame id -> (state, nesting depth)
         self.depth = 0
         self.values = {}  # node -> (nesting depth, value) of its outermost call
 
-    def profile(self, frame, event, arg):
-        if event == "call":
-            code = frame.f_code
-            if code.co_filename != self.student_file:
-                return
-            state = _first_state(frame)
-            self.depth += 1
-            if state is not None:
-                self.active[id(frame)] = (state._node, self.depth)
-        elif event == "return" and frame.f_code.co_filename == self.student_file:
-            self.depth -= 1
-            entry = self.active.pop(id(frame), None)
-            if entry is None:
-                return
-            value = _value_in(arg)
-            node, depth = entry
-            known = self.values.get(node)
-            if value is not None and (known is None or depth <= known[0]):
-                self.values[node] = (depth, value)
+    def trace(self, frame, event, arg):
+        if frame.f_code.co_filename != self.student_file:
+            return None
+        frame.f_trace_lines = False
+        self.depth += 1
+        state = _first_state(frame)
+        node, depth = (None if state is None else state._node), self.depth
+
+        def on_return(frame, event, arg):
+            if event == "return":
+                self.depth -= 1
+                if node is not None:
+                    self.record(node, depth, arg)
+            return on_return
+
+        return on_return
+
+    def record(self, node, depth, result):
+        value = _value_in(result)
+        known = self.values.get(node)
+        if value is not None and (known is None or depth <= known[0]):
+            self.values[node] = (depth, value)
 
     def value_of(self, node):
         entry = self.values.get(node)
@@ -241,11 +244,11 @@ def _search(channel, message, student):
     observer = _Observer(getattr(student.module, "__file__", None))
     try:
         agent = agent_class(depth=rounds)
-        sys.setprofile(observer.profile)
+        sys.settrace(observer.trace)
         try:
             action = agent.getAction(search.state(search.root))
         finally:
-            sys.setprofile(None)
+            sys.settrace(None)
     except NotImplementedError as exc:
         text = str(exc) or "write getAction in %s" % class_name
         return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
