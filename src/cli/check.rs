@@ -74,6 +74,8 @@ pub(super) fn student_id(dir: &Path) -> String {
 }
 
 pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
+    let sandbox = sandbox(args.sandbox);
+    sandbox.start_probe();
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
@@ -96,17 +98,16 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let report =
-        match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox(args.sandbox)) {
-            Ok(report) => report,
-            Err(NotGradable(reason)) => {
-                // PrairieLearn expects a results.json in every case.
-                if args.format == Format::Prairielearn {
-                    write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
-                }
-                return Err(Failure::Usage(reason));
+    let report = match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox) {
+        Ok(report) => report,
+        Err(NotGradable(reason)) => {
+            // PrairieLearn expects a results.json in every case.
+            if args.format == Format::Prairielearn {
+                write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
             }
-        };
+            return Err(Failure::Usage(reason));
+        }
+    };
     let color = color.colors(std::io::stdout().is_terminal());
     // Whoever runs check may be a student (or Gradescope showing one).
     let shown = report::student_view(&report);

@@ -133,6 +133,15 @@ impl Sandbox {
         Sandbox { memory_mb: memory_mb.max(16), ..self }
     }
 
+    /// Starts probing the machine in the background, so that the probe's
+    /// process runs while the caller loads and plans; [`Sandbox::probe`]
+    /// then waits for its answer instead of starting another.
+    pub fn start_probe(&self) {
+        if let Some(trampoline) = self.trampoline.clone() {
+            std::thread::spawn(move || probe_with(&trampoline));
+        }
+    }
+
     /// What this machine allows, as layers (probed once per trampoline and
     /// process). Makes this process a child subreaper on the way.
     pub fn probe(&self) -> Layers {
