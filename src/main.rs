@@ -6,6 +6,7 @@ use std::process::ExitCode;
 /// hundreds of thousands of small allocations, and with glibc's allocator
 /// half of `treegrade solve`'s time on a 350,000-node tree went to page
 /// faults (see bench/RESULTS.md).
+#[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -9,6 +9,9 @@
 //! per test, with the assignment's hidden tests, another student's folder and
 //! a canary beside it, all readable and writable by everyone: only the
 //! sandbox stands between them and the student.
+//!
+//! Linux only: the layers under test are the Linux kernel's.
+#![cfg(target_os = "linux")]
 
 use std::collections::BTreeMap;
 use std::io::ErrorKind;

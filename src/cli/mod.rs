@@ -152,7 +152,7 @@ pub fn main() -> ExitCode {
 /// the same user. The trampoline's `exec` of a student program resets it.
 fn keep_memory_private() {
     // Nothing to do where the kernel refuses: the other layers still stand.
-    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+    crate::grader::sandbox::set_not_dumpable();
 }
 
 /// Writes results to stdout. A reader that went away (`treegrade solve | head`)

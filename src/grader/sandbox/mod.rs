@@ -36,10 +36,12 @@
 //! strict` refuses to grade when a layer is missing; `auto` uses what the
 //! probe found; `off` keeps only the built-in defences.
 
+mod kernel;
 mod layers;
 mod paths;
 mod policy;
 mod trampoline;
+#[cfg(target_os = "linux")]
 mod view;
 
 use std::collections::HashMap;
@@ -54,6 +56,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use kernel::set_not_dumpable;
 pub use layers::{Layers, Probe};
 pub use paths::toolchain_paths;
 use paths::{copy_readable, existing};
@@ -360,7 +363,7 @@ fn view_paths(read: &[PathBuf], trampoline: &Path) -> Vec<PathBuf> {
 
 /// Makes the grader a child subreaper: orphans of its children become its own.
 fn become_subreaper() -> bool {
-    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
+    kernel::become_subreaper()
 }
 
 /// A uid (and gid) of its own for one grading run.

@@ -6,8 +6,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::kernel::{
+    Namespace, become_user, deny_escape_syscalls, die_with, enter_user_namespace, enter_view, mount_own_proc,
+    no_new_privs, probe_view, restrict_with_landlock, unshare,
+};
 use super::policy::{FsRules, Limits, Policy};
-use super::view;
 use super::{DEDICATED_ID_BASE, Probe, dedicated_id};
 
 /// Why the trampoline could not apply a layer.
@@ -43,37 +46,35 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
             enter_user_namespace().map_err(setup_error("user namespace"))?;
         }
         if policy.isolate_network {
-            unshare(rustix::thread::UnshareFlags::NEWNET).map_err(setup_error("network isolation"))?;
+            unshare(Namespace::Network).map_err(setup_error("network isolation"))?;
             // System V message queues and semaphores of its own, not shared
             // with other students; where the kernel has no IPC namespaces,
             // the seccomp filter still refuses System V shared memory.
-            let _ = unshare(rustix::thread::UnshareFlags::NEWIPC);
+            let _ = unshare(Namespace::Ipc);
         }
         if let Some(view) = &policy.view {
             let owner = policy.run_as.unwrap_or_else(|| rustix::process::getuid().as_raw());
-            view::enter(view, owner).map_err(setup_error("filesystem view"))?;
+            enter_view(view, owner).map_err(setup_error("filesystem view"))?;
         }
         if policy.pid_namespace {
             // The next child is the namespace's first process; when it dies,
             // the kernel kills everything else in the namespace. The limits
             // are the second stage's: this one must still start it.
-            unshare(rustix::thread::UnshareFlags::NEWPID).map_err(setup_error("pid namespace"))?;
+            unshare(Namespace::Pid).map_err(setup_error("pid namespace"))?;
             die_with(parent).map_err(setup_error("own session"))?;
             return Ok(Next::StartInner);
         }
     }
     if policy.inner && policy.view.is_some() && rustix::process::geteuid().is_root() {
         // Only the sandbox's own processes in `/proc`: not the grader, not other students.
-        view::mount_own_proc().map_err(setup_error("filesystem view"))?;
+        mount_own_proc().map_err(setup_error("filesystem view"))?;
     }
     set_limits(&policy.limits).map_err(setup_error("resource limits"))?;
     if let Some(processes) = policy.limits.processes {
         // After the user namespace: the count is then this sandbox's alone.
         lower_limit(rustix::process::Resource::Nproc, processes, processes).map_err(setup_error("process limit"))?;
     }
-    rustix::thread::set_no_new_privs(true)
-        .map_err(|error| format!("no_new_privs: {error}"))
-        .map_err(setup_error("resource limits"))?;
+    no_new_privs().map_err(setup_error("resource limits"))?;
     if policy.fs.is_some() || policy.block_tcp {
         let layer = if policy.fs.is_some() { "filesystem isolation" } else { "network isolation" };
         restrict_with_landlock(policy).map_err(setup_error(layer))?;
@@ -89,41 +90,6 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
     Ok(Next::Exec)
 }
 
-/// Installs a seccomp filter on this process and everything it starts:
-/// `socket(AF_UNIX)` fails (a search needs no Unix sockets, and a pathname
-/// socket could reach a server or another student outside the sandbox),
-/// `memfd_create`, System V `shmget` and anonymous `MAP_SHARED` mappings
-/// fail (shared memory escapes the memory limit), and so does
-/// `ioctl(TIOCSTI)`.
-fn deny_escape_syscalls() -> Result<(), String> {
-    use seccompiler::{
-        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-        TargetArch,
-    };
-    let condition = |arg: u8, op: SeccompCmpOp, value: u64| {
-        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
-    };
-    let rule = |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(|e| e.to_string());
-    let shared_anonymous = (libc::MAP_SHARED | libc::MAP_ANONYMOUS) as u64;
-    let rules = vec![
-        (libc::SYS_socket, vec![rule(vec![condition(0, SeccompCmpOp::Eq, libc::AF_UNIX as u64)?])?]),
-        (libc::SYS_memfd_create, Vec::new()),
-        (libc::SYS_shmget, Vec::new()),
-        (libc::SYS_mmap, vec![rule(vec![condition(3, SeccompCmpOp::MaskedEq(shared_anonymous), shared_anonymous)?])?]),
-        (libc::SYS_ioctl, vec![rule(vec![condition(1, SeccompCmpOp::Eq, libc::TIOCSTI)?])?]),
-    ];
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())?;
-    let filter = SeccompFilter::new(
-        rules.into_iter().collect(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EACCES as u32),
-        arch,
-    )
-    .map_err(|e| e.to_string())?;
-    let program: BpfProgram = filter.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?;
-    seccompiler::apply_filter(&program).map_err(|e| e.to_string())
-}
-
 /// What the trampoline does once [`apply`] has set up its part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -132,18 +98,6 @@ pub enum Next {
     /// Start the second stage (this binary again, with [`Policy::inner_stage`])
     /// as the first process of the new PID namespace, and wait for it.
     StartInner,
-}
-
-/// Asks the kernel to kill this process when the grader (its parent) dies,
-/// so a killed grader leaves no student running; if the grader is already
-/// gone, stops at once.
-fn die_with(grader: Option<rustix::process::Pid>) -> Result<(), String> {
-    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|error| format!("prctl(PR_SET_PDEATHSIG): {error}"))?;
-    if rustix::process::getppid() != grader {
-        return Err("the grader is gone".to_string());
-    }
-    Ok(())
 }
 
 fn set_limits(limits: &Limits) -> Result<(), String> {
@@ -173,81 +127,6 @@ fn lower_limit(resource: rustix::process::Resource, soft: u64, hard: u64) -> Res
         .map_err(|error| format!("setrlimit({resource:?}): {error}"))
 }
 
-pub(super) fn unshare(flags: rustix::thread::UnshareFlags) -> Result<(), String> {
-    // SAFETY: `unshare_unsafe` is unsafe because of `CLONE_FILES` (file
-    // descriptors of other threads); namespace flags only affect this
-    // single-threaded process and its children.
-    unsafe { rustix::thread::unshare_unsafe(flags) }.map_err(|error| format!("unshare({flags:?}): {error}"))
-}
-
-/// A new user namespace in which this process keeps its own uid and gid.
-fn enter_user_namespace() -> Result<(), String> {
-    let uid = rustix::process::getuid().as_raw();
-    let gid = rustix::process::getgid().as_raw();
-    unshare(rustix::thread::UnshareFlags::NEWUSER)?;
-    let write = |file: &str, text: String| {
-        std::fs::write(format!("/proc/self/{file}"), text)
-            .map_err(|error| format!("writing /proc/self/{file}: {error}"))
-    };
-    write("setgroups", "deny".to_string())?;
-    write("uid_map", format!("{uid} {uid} 1"))?;
-    write("gid_map", format!("{gid} {gid} 1"))
-}
-
-fn restrict_with_landlock(policy: &Policy) -> Result<Option<u32>, String> {
-    use landlock::{
-        ABI, Access, AccessFs, AccessNet, LandlockStatus, PathBeneath, PathFd, Ruleset, RulesetAttr,
-        RulesetCreatedAttr, RulesetStatus, Scope,
-    };
-    // The newest ABI this code was tested with; older kernels get what they support.
-    let abi = ABI::V6;
-    let error = |error: landlock::RulesetError| error.to_string();
-    let mut ruleset = Ruleset::default();
-    if policy.fs.is_some() {
-        ruleset = ruleset.handle_access(AccessFs::from_all(abi)).map_err(error)?;
-    }
-    if policy.block_tcp {
-        ruleset = ruleset.handle_access(AccessNet::from_all(abi)).map_err(error)?;
-    }
-    let mut created = ruleset.scope(Scope::from_all(abi)).map_err(error)?.create().map_err(error)?;
-    if let Some(fs) = &policy.fs {
-        let rules = fs
-            .read
-            .iter()
-            .map(|path| (path, AccessFs::from_read(abi)))
-            .chain(fs.read_write.iter().map(|path| (path, AccessFs::from_all(abi))));
-        for (path, access) in rules {
-            let Ok(fd) = PathFd::new(path) else { continue };
-            let access = if path.is_dir() { access } else { access & AccessFs::from_file(abi) };
-            created = created.add_rule(PathBeneath::new(fd, access)).map_err(error)?;
-        }
-    }
-    let status = created.restrict_self().map_err(error)?;
-    if status.ruleset == RulesetStatus::NotEnforced {
-        return Err("this kernel does not enforce landlock rulesets".to_string());
-    }
-    Ok(match status.landlock {
-        LandlockStatus::Available { effective_abi, kernel_abi } => {
-            kernel_abi.map(|abi| abi as u32).or_else(|| effective_abi.to_string().parse().ok())
-        }
-        _ => None,
-    })
-}
-
-/// Switches to `id` as uid and gid, without supplementary groups.
-fn become_user(id: u32) -> Result<(), String> {
-    use rustix::process::{Gid, Uid, geteuid, getuid};
-    use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
-    set_thread_groups(&[]).map_err(|error| format!("setgroups: {error}"))?;
-    let (uid, gid) = (Uid::from_raw(id), Gid::from_raw(id));
-    set_thread_res_gid(gid, gid, gid).map_err(|error| format!("setresgid({id}): {error}"))?;
-    set_thread_res_uid(uid, uid, uid).map_err(|error| format!("setresuid({id}): {error}"))?;
-    if getuid() != uid || geteuid() != uid {
-        return Err(format!("still uid {} after setresuid({id})", getuid().as_raw()));
-    }
-    Ok(())
-}
-
 /// The trampoline's probe: tries each layer on itself, in the order
 /// [`apply`] uses, and says which worked.
 pub fn probe_here() -> Probe {
@@ -259,12 +138,12 @@ pub fn probe_here() -> Probe {
             Err(error) => probe.problems.push(format!("process limit: cannot create a user namespace: {error}")),
         }
     }
-    match unshare(rustix::thread::UnshareFlags::NEWNET) {
+    match unshare(Namespace::Network) {
         Ok(()) => probe.network_namespace = true,
         Err(error) => probe.problems.push(format!("network isolation: cannot create a network namespace: {error}")),
     }
     // Affects only the children of this process, of which the probe has none.
-    match unshare(rustix::thread::UnshareFlags::NEWPID) {
+    match unshare(Namespace::Pid) {
         Ok(()) => probe.pid_namespace = true,
         Err(error) => probe.problems.push(format!("pid namespace: cannot create a PID namespace: {error}")),
     }
@@ -295,7 +174,7 @@ pub fn probe_here() -> Probe {
             Err(error) => probe.problems.push(format!("separate user: {error}")),
         }
     }
-    match rustix::thread::set_no_new_privs(true).map_err(|e| e.to_string()).and_then(|()| deny_escape_syscalls()) {
+    match no_new_privs().and_then(|()| deny_escape_syscalls()) {
         Ok(()) => probe.syscall_filter = true,
         Err(error) => probe.problems.push(format!("syscall filter: seccomp: {error}")),
     }
@@ -318,14 +197,4 @@ pub fn kill_all_of_user(id: u32) -> Result<(), String> {
         Ok(()) | Err(rustix::io::Errno::SRCH) => Ok(()),
         Err(error) => Err(format!("kill(-1): {error}")),
     }
-}
-
-/// Assembles a view of `/usr` in a throw-away folder, as [`apply`] would,
-/// then takes it apart again.
-fn probe_view() -> Result<(), String> {
-    let folder = tempfile::Builder::new()
-        .prefix("treegrade-probe-")
-        .tempdir()
-        .map_err(|error| format!("cannot make a folder to try it in: {error}"))?;
-    view::trial(folder.path())
 }

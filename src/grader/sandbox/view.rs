@@ -53,7 +53,7 @@ pub(super) fn enter(view: &View, owner: u32) -> Result<(), String> {
 /// A new mount namespace, whose changes never reach the machine's, with an
 /// empty tmpfs at `root`.
 fn private_root_at(root: &Path) -> Result<(), String> {
-    super::trampoline::unshare(rustix::thread::UnshareFlags::NEWNS)?;
+    super::kernel::unshare(super::kernel::Namespace::Mount)?;
     rustix::mount::mount_change("/", MountPropagationFlags::REC | MountPropagationFlags::PRIVATE)
         .map_err(|error| format!("making the mounts private: {error}"))?;
     rustix::mount::mount("tmpfs", root, "tmpfs", MountFlags::NOSUID | MountFlags::NODEV, c"mode=0755,size=1m")
