@@ -87,9 +87,8 @@ pub fn list_submissions(dir: &Path) -> Result<Listing, String> {
 
 /// A folder name as a student id: its UTF-8 text, with any other byte as `\xNN`.
 fn student_id(name: &std::ffi::OsStr) -> String {
-    use std::os::unix::ffi::OsStrExt as _;
     let mut id = String::new();
-    for chunk in name.as_bytes().utf8_chunks() {
+    for chunk in name.as_encoded_bytes().utf8_chunks() {
         id.push_str(chunk.valid());
         for byte in chunk.invalid() {
             id.push_str(&format!("\\x{byte:02x}"));
@@ -368,6 +367,7 @@ mod tests {
         assert_ne!(before, after);
     }
 
+    #[cfg(unix)]
     #[test]
     fn student_ids_keep_bytes_that_are_not_utf8() {
         use std::os::unix::ffi::OsStrExt as _;

@@ -10,6 +10,7 @@
 //! Also: `--probe` tries every layer on itself and prints what worked (JSON);
 //! `--kill-user UID` becomes that dedicated user and kills all its processes.
 
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitCode};
 
@@ -64,12 +65,22 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
             Ok(trampoline) => start_inner(&trampoline, &policy, &args.command),
             Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox trampoline: {error}")),
         },
-        Ok(Next::Exec) => {
-            // Only returns on failure; the environment and working folder are inherited as they are.
-            let error = Command::new(program).args(program_args).exec();
-            fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: {error}"))
-        }
+        Ok(Next::Exec) => exec(program, program_args),
     }
+}
+
+/// Replaces this process with the student's program; only returns on
+/// failure. The environment and working folder are inherited as they are.
+#[cfg(unix)]
+fn exec(program: &str, args: &[String]) -> ExitCode {
+    let error = Command::new(program).args(args).exec();
+    fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: {error}"))
+}
+
+/// No `exec` without Unix: the policy's `apply` already refused.
+#[cfg(not(unix))]
+fn exec(program: &str, _args: &[String]) -> ExitCode {
+    fail(EXEC_FAILED_STATUS, &format!("cannot start `{program}`: the sandbox trampoline needs a Unix system"))
 }
 
 /// Runs the second stage as the first process of the new PID namespace
@@ -80,18 +91,29 @@ fn start_inner(trampoline: &std::path::Path, policy: &Policy, command: &[String]
         Command::new(trampoline).args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--"]).args(command).status();
     match status {
         Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot start the PID namespace: {error}")),
-        Ok(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => ExitCode::from(code as u8),
-            (None, Some(signal)) => {
-                // Die of the same signal, so the grader reports it as it happened.
-                if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
-                    let _ = rustix::process::kill_process(rustix::process::getpid(), signal);
-                }
-                ExitCode::from((128 + signal) as u8)
-            }
-            (None, None) => ExitCode::from(SETUP_FAILED_STATUS as u8),
-        },
+        Ok(status) => end_as(status),
     }
+}
+
+/// Ends as the second stage ended: same exit status, or the same signal.
+#[cfg(unix)]
+fn end_as(status: std::process::ExitStatus) -> ExitCode {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => ExitCode::from(code as u8),
+        (None, Some(signal)) => {
+            // Die of the same signal, so the grader reports it as it happened.
+            if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
+                let _ = rustix::process::kill_process(rustix::process::getpid(), signal);
+            }
+            ExitCode::from((128 + signal) as u8)
+        }
+        (None, None) => ExitCode::from(SETUP_FAILED_STATUS as u8),
+    }
+}
+
+#[cfg(not(unix))]
+fn end_as(status: std::process::ExitStatus) -> ExitCode {
+    ExitCode::from(status.code().unwrap_or(SETUP_FAILED_STATUS) as u8)
 }
 
 /// Says what failed on stderr (the report shows it) and exits with `status`.

@@ -8,6 +8,7 @@
 //! knows YAML: trees and assignments arrive as plain data.
 
 pub mod diagnosis;
+mod fsmode;
 pub mod oracle;
 pub mod plan;
 pub mod protocol;

@@ -14,15 +14,23 @@
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+#[cfg(unix)]
+use std::io::Read;
+use std::io::{self, Write};
+#[cfg(unix)]
 use std::os::fd::AsFd;
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+#[cfg(unix)]
+use std::process::{ChildStderr, ChildStdout};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+#[cfg(unix)]
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
+#[cfg(unix)]
 use rustix::process::{Pid, Signal, WaitOptions, kill_process, kill_process_group, waitpid};
 
 use super::protocol::MAX_LINE_BYTES;
@@ -107,8 +115,13 @@ impl OutputCapture {
 pub struct RunningProgram {
     child: Child,
     stdin: Option<ChildStdin>,
+    #[cfg(unix)]
     stdout: ChildStdout,
+    #[cfg(unix)]
     stderr: ChildStderr,
+    /// What the reader threads read (Windows has no `poll` over pipes).
+    #[cfg(windows)]
+    output: std::sync::mpsc::Receiver<(Stream, Option<Vec<u8>>)>,
     stdout_buffer: Vec<u8>,
     stdout_open: bool,
     stderr_open: bool,
@@ -118,8 +131,10 @@ pub struct RunningProgram {
     merge_stdout: bool,
     /// Read buffer, allocated once: zero-filling a fresh one per read would
     /// cost more than the round trip it serves.
+    #[cfg_attr(windows, allow(dead_code))]
     scratch: Vec<u8>,
     /// The sandbox it runs in, to kill what it leaves behind.
+    #[cfg_attr(windows, allow(dead_code))]
     policy: Option<Policy>,
 }
 
@@ -152,6 +167,7 @@ impl RunningProgram {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        #[cfg(unix)]
         if spec.policy.is_none() {
             // The trampoline makes its own session (and so its own group);
             // a program started directly gets a group of its own here.
@@ -167,14 +183,21 @@ impl RunningProgram {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
+        #[cfg(unix)]
         for fd in [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()] {
             rustix::io::ioctl_fionbio(fd, true)?;
         }
+        #[cfg(windows)]
+        let output = windows::read_in_threads(stdout, stderr);
         Ok(RunningProgram {
             child,
             stdin: Some(stdin),
+            #[cfg(unix)]
             stdout,
+            #[cfg(unix)]
             stderr,
+            #[cfg(windows)]
+            output,
             stdout_buffer: Vec::new(),
             stdout_open: true,
             stderr_open: true,
@@ -299,6 +322,7 @@ impl RunningProgram {
     /// Kills the whole process group and reaps the program; then kills and
     /// reaps whatever escaped the group (see [`reap_orphans`]).
     pub fn kill(&mut self) {
+        #[cfg(unix)]
         if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
             // The group may already be gone; nothing to do then.
             let _ = kill_process_group(pid, Signal::KILL);
@@ -308,12 +332,16 @@ impl RunningProgram {
             self.exit_status.get_or_insert(status);
         }
         spawned_children().remove(&self.child.id());
-        let dedicated = self.policy.as_ref().and_then(|policy| Some((&policy.trampoline, policy.run_as?)));
-        reap_orphans(dedicated);
+        #[cfg(unix)]
+        {
+            let dedicated = self.policy.as_ref().and_then(|policy| Some((&policy.trampoline, policy.run_as?)));
+            reap_orphans(dedicated);
+        }
     }
 
     /// Waits for readable output (or writable stdin when `writing`) until
     /// `deadline`, then reads whatever arrived.
+    #[cfg(unix)]
     fn pump(&mut self, deadline: Instant, writing: bool) -> Result<(), Interrupted> {
         let now = Instant::now();
         if now >= deadline {
@@ -345,7 +373,46 @@ impl RunningProgram {
         Ok(())
     }
 
+    /// Waits for output from the reader threads until `deadline`, then takes
+    /// whatever arrived. Writes to stdin block on Windows, so `writing`
+    /// never has to wait here.
+    #[cfg(windows)]
+    fn pump(&mut self, deadline: Instant, _writing: bool) -> Result<(), Interrupted> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(Interrupted::TimedOut);
+        }
+        let mut next = match self.output.recv_timeout(deadline - now) {
+            Ok(arrived) => Some(arrived),
+            Err(RecvTimeoutError::Timeout) => return Ok(()),
+            Err(RecvTimeoutError::Disconnected) => {
+                (self.stdout_open, self.stderr_open) = (false, false);
+                return Ok(());
+            }
+        };
+        while let Some((stream, bytes)) = next {
+            match (stream, bytes) {
+                (Stream::Stdout, Some(bytes)) if self.merge_stdout => self.stderr_capture.push(&bytes),
+                (Stream::Stdout, Some(bytes)) => self.stdout_buffer.extend_from_slice(&bytes),
+                (Stream::Stdout, None) => self.stdout_open = false,
+                (_, Some(bytes)) => self.stderr_capture.push(&bytes),
+                (_, None) => self.stderr_open = false,
+            }
+            next = self.output.try_recv().ok();
+        }
+        if self.stderr_capture.total_bytes() > STDERR_LIMIT_BYTES {
+            let what = if self.merge_stdout { "output" } else { "stderr" };
+            return Err(Interrupted::Ended(format!(
+                "was stopped for writing more than {} MiB to {what} (the limit)",
+                STDERR_LIMIT_BYTES >> 20
+            )));
+        }
+        Ok(())
+    }
+
     /// Polls the open streams; returns those that are ready.
+    #[cfg(unix)]
     fn wait_ready(&self, timeout: Timespec, writing: bool) -> Result<Ready, Interrupted> {
         // Fixed arrays: this runs once per entered node, so no allocation.
         let idle = PollFd::new(&self.stdout, PollFlags::empty());
@@ -431,6 +498,7 @@ pub struct Completion {
 }
 
 /// Adds a stream to the next free slot of a poll set.
+#[cfg(unix)]
 fn watch<'a>(fds: &mut [PollFd<'a>; 3], streams: &mut [Stream; 3], count: &mut usize, fd: PollFd<'a>, stream: Stream) {
     fds[*count] = fd;
     streams[*count] = stream;
@@ -438,6 +506,7 @@ fn watch<'a>(fds: &mut [PollFd<'a>; 3], streams: &mut [Stream; 3], count: &mut u
 }
 
 /// Which output streams a poll found readable (or closed).
+#[cfg(unix)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Ready {
     stdout: bool,
@@ -447,6 +516,7 @@ struct Ready {
 /// The program's standard streams, as the poll loop names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stream {
+    #[cfg_attr(windows, allow(dead_code))]
     Stdin,
     Stdout,
     Stderr,
@@ -454,6 +524,7 @@ enum Stream {
 
 /// Reads what is available, up to about `budget` bytes; returns whether the
 /// stream is still open.
+#[cfg(unix)]
 fn read_available(
     stream: &mut impl Read,
     chunk: &mut [u8],
@@ -478,8 +549,6 @@ fn read_available(
     }
 }
 
-/// Children this process started through [`RunningProgram::start`] and has
-/// not reaped yet: the orphan sweep leaves them to their `Child`.
 /// How long a wait for a program's reply spins before it sleeps in `poll`.
 ///
 /// A searcher answers within tens of microseconds, and a grader that sleeps
@@ -488,10 +557,12 @@ fn read_available(
 /// on a two-core virtual machine. It is done only when a core is spare for
 /// it (a core for each running program and one more for the grader), so
 /// that spinning never takes a core from a student's program in a batch.
+#[cfg(unix)]
 const SPIN: Duration = Duration::from_micros(50);
 
 /// Polls `fds` without sleeping for up to [`SPIN`], where a core is spare;
 /// whether one became ready.
+#[cfg(unix)]
 fn spin_poll(fds: &mut [PollFd<'_>]) -> bool {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cores < 2 * spawned_children().len().max(1) {
@@ -508,12 +579,15 @@ fn spin_poll(fds: &mut [PollFd<'_>]) -> bool {
     false
 }
 
+/// Children this process started through [`RunningProgram::start`] and has
+/// not reaped yet: the orphan sweep leaves them to their `Child`.
 fn spawned_children() -> MutexGuard<'static, BTreeSet<u32>> {
     static SPAWNED: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
     SPAWNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Kills and reaps what a program left behind after its group was killed.
+#[cfg(unix)]
 ///
 /// With a dedicated user (root graders), the trampoline kills every process of
 /// that user (`kill(-1)` as that user), even those that called `setsid`.
@@ -547,6 +621,7 @@ pub fn reap_orphans(dedicated: Option<(&PathBuf, u32)>) {
 }
 
 /// One pass over this process's children: kills and reaps the orphans; returns how many are not reaped yet.
+#[cfg(unix)]
 fn sweep_orphans(dedicated_uid: Option<u32>) -> usize {
     let me = std::process::id();
     let my_group = rustix::process::getpgrp().as_raw_nonzero().get();
@@ -578,11 +653,13 @@ fn sweep_orphans(dedicated_uid: Option<u32>) -> usize {
 }
 
 /// The fields of `/proc/PID/stat` the sweep needs.
+#[cfg(unix)]
 struct ProcStat {
     parent: u32,
     group: i32,
 }
 
+#[cfg(unix)]
 impl ProcStat {
     fn read(pid: u32) -> Option<ProcStat> {
         let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -608,6 +685,7 @@ pub fn processes_of_user(uid: u32) -> usize {
         .count()
 }
 
+#[cfg(unix)]
 fn duration_to_timespec(duration: Duration) -> Timespec {
     Timespec { tv_sec: duration.as_secs() as _, tv_nsec: duration.subsec_nanos() as _ }
 }
@@ -617,12 +695,14 @@ pub fn describe_status(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         return format!("exited with status {code}");
     }
-    match status.signal() {
-        Some(signal) => format!("was killed by signal {signal}{}", signal_name(signal)),
-        None => "ended in an unknown way".to_string(),
+    #[cfg(unix)]
+    if let Some(signal) = status.signal() {
+        return format!("was killed by signal {signal}{}", signal_name(signal));
     }
+    "ended in an unknown way".to_string()
 }
 
+#[cfg(unix)]
 fn signal_name(signal: i32) -> &'static str {
     match signal {
         6 => " (SIGABRT, e.g. a failed assertion)",
@@ -632,6 +712,46 @@ fn signal_name(signal: i32) -> &'static str {
         24 => " (SIGXCPU, CPU time limit)",
         25 => " (SIGXFSZ, file size limit)",
         _ => "",
+    }
+}
+
+/// Windows has no `poll` over pipes: a thread per output stream reads it
+/// into a bounded channel (a program that floods its output then waits, as
+/// a full pipe would make it), and the grader waits on the channel.
+#[cfg(windows)]
+mod windows {
+    use std::io::Read;
+    use std::process::{ChildStderr, ChildStdout};
+    use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+    use super::{READ_CHUNK_BYTES, Stream};
+
+    pub(super) fn read_in_threads(stdout: ChildStdout, stderr: ChildStderr) -> Receiver<(Stream, Option<Vec<u8>>)> {
+        let (sender, receiver) = sync_channel(16);
+        spawn_reader(stdout, Stream::Stdout, sender.clone());
+        spawn_reader(stderr, Stream::Stderr, sender);
+        receiver
+    }
+
+    fn spawn_reader(
+        mut stream: impl Read + Send + 'static,
+        name: Stream,
+        sender: SyncSender<(Stream, Option<Vec<u8>>)>,
+    ) {
+        std::thread::spawn(move || {
+            let mut chunk = vec![0; READ_CHUNK_BYTES];
+            loop {
+                match stream.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => {
+                        if sender.send((name, Some(chunk[..read].to_vec()))).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = sender.send((name, None));
+        });
     }
 }
 

@@ -9,7 +9,6 @@
 //! carry the process id (`treegrade-run-PID-...`).
 
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
@@ -30,7 +29,7 @@ impl Scratch {
         SWEEP.call_once(sweep_stale);
         let prefix = format!("{PREFIX}{kind}-{}-", std::process::id());
         let dir = tempfile::Builder::new().prefix(&prefix).tempdir()?;
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))?;
+        super::fsmode::set_mode(dir.path(), 0o700)?;
         // Kept by hand: removal must survive what a student did inside.
         Ok(Scratch { path: dir.keep() })
     }
@@ -120,7 +119,7 @@ fn stage_within(from: &Path, to: &Path, owner: Option<u32>, budget: &mut Budget)
             let size = entry.metadata().map_or(0, |meta| meta.len());
             budget.bytes = budget.bytes.checked_sub(size).ok_or_else(|| too_large(from))?;
             copy_no_follow(&entry.path(), &target).map_err(|e| PathError::new("copy", &entry.path(), e))?;
-            let executable = entry.metadata().is_ok_and(|meta| meta.permissions().mode() & 0o100 != 0);
+            let executable = entry.metadata().is_ok_and(|meta| super::fsmode::is_executable(&meta));
             private(&target, if executable { 0o700 } else { 0o600 }, owner)?;
         }
     }
@@ -131,9 +130,7 @@ fn stage_within(from: &Path, to: &Path, owner: Option<u32>, budget: &mut Budget)
 /// by a link after it was listed, the copy fails rather than reading,
 /// with the grader's rights, whatever the link points to.
 fn copy_no_follow(from: &Path, to: &Path) -> io::Result<u64> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut source =
-        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(from)?;
+    let mut source = super::fsmode::open_no_follow(from)?;
     if !source.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
@@ -142,11 +139,9 @@ fn copy_no_follow(from: &Path, to: &Path) -> io::Result<u64> {
 }
 
 fn private(path: &Path, mode: u32, owner: Option<u32>) -> Result<(), PathError> {
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| PathError::new("set the mode of", path, e))?;
+    super::fsmode::set_mode(path, mode).map_err(|e| PathError::new("set the mode of", path, e))?;
     if let Some(id) = owner {
-        std::os::unix::fs::chown(path, Some(id), Some(id))
-            .map_err(|e| PathError::new("change the owner of", path, e))?;
+        super::fsmode::set_owner(path, id).map_err(|e| PathError::new("change the owner of", path, e))?;
     }
     Ok(())
 }
@@ -162,7 +157,7 @@ pub fn remove(path: &Path) {
 }
 
 fn restore_permissions(dir: &Path) {
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    let _ = super::fsmode::set_mode(dir, 0o700);
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
@@ -194,8 +189,10 @@ fn owner_pid(name: &str) -> Option<u32> {
     Some(pid)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
     use super::*;
 
     #[test]

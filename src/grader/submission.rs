@@ -174,6 +174,13 @@ pub fn program_spec(
 /// `target/release/search` is relative to the submission, not to the grader's folder.
 fn resolve_relative(command: &[String], dir: &Path) -> Vec<String> {
     let mut command = command.to_vec();
+    // Python installs itself as `python` on Windows; assignments say `python3`.
+    #[cfg(windows)]
+    if let Some(program) = command.first_mut()
+        && program == "python3"
+    {
+        *program = "python".to_string();
+    }
     if let Some(program) = command.first_mut()
         && program.contains('/')
         && Path::new(program.as_str()).is_relative()

@@ -245,6 +245,7 @@ fn a_second_batch_into_the_same_folder_is_refused() {
     assert!(out.join("reports/alice/instructor-report.json").is_file());
 }
 
+#[cfg(unix)]
 #[test]
 fn folder_names_that_are_not_utf8_stay_separate_students() {
     use std::os::unix::ffi::OsStrExt as _;
@@ -259,6 +260,7 @@ fn folder_names_that_are_not_utf8_stay_separate_students() {
     assert_eq!(students, ["caf\\xe8", "caf\\xe9"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn every_skipped_entry_is_listed_with_its_reason() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,6 +8,7 @@
 use super::policy::Policy;
 
 /// A namespace the trampoline can enter.
+#[cfg_attr(not(unix), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Namespace {
     /// Its own user ids.
@@ -187,6 +188,11 @@ mod linux {
         super::super::view::mount_own_proc()
     }
 
+    /// Whether this process runs as root.
+    pub(in crate::grader::sandbox) fn is_root() -> bool {
+        rustix::process::getuid().is_root()
+    }
+
     /// Forbids gaining privileges through `exec` (set-uid binaries).
     pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), String> {
         rustix::thread::set_no_new_privs(true).map_err(|error| format!("no_new_privs: {error}"))
@@ -204,6 +210,8 @@ mod linux {
 }
 
 #[cfg(not(target_os = "linux"))]
+// Without Unix there is no trampoline to call these (see `no_trampoline.rs`).
+#[cfg_attr(not(unix), allow(dead_code))]
 mod other {
     use super::{Namespace, Policy};
 
@@ -264,6 +272,19 @@ mod other {
 
     pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), String> {
         Ok(())
+    }
+
+    /// Whether this process runs as root (on Windows: never, as far as
+    /// handing files to another user goes).
+    pub(in crate::grader::sandbox) fn is_root() -> bool {
+        #[cfg(unix)]
+        {
+            rustix::process::getuid().is_root()
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
     }
 
     pub(in crate::grader::sandbox) fn enter_view(

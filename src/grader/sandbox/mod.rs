@@ -40,6 +40,10 @@ mod kernel;
 mod layers;
 mod paths;
 mod policy;
+#[cfg(unix)]
+mod trampoline;
+#[cfg(not(unix))]
+#[path = "no_trampoline.rs"]
 mod trampoline;
 #[cfg(target_os = "linux")]
 mod view;
@@ -47,7 +51,6 @@ mod view;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -61,9 +64,35 @@ pub use layers::{Layers, Probe};
 pub use paths::toolchain_paths;
 use paths::{copy_readable, existing};
 pub use policy::{FsRules, Limits, Policy, View};
-pub use trampoline::{Next, SetupError, apply, kill_all_of_user, probe_here};
+pub use trampoline::{apply, kill_all_of_user, probe_here};
 
+use super::fsmode::{set_mode, set_owner};
 use super::scratch::{self, Scratch};
+
+/// Why the trampoline could not apply a layer.
+#[derive(Debug)]
+pub struct SetupError {
+    /// The layer, as [`Layers`](super::Layers) names it.
+    pub layer: &'static str,
+    /// What failed.
+    pub message: String,
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot set up the {} layer: {}", self.layer, self.message)
+    }
+}
+
+/// What the trampoline does once [`apply`] has set up its part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Execute the student's program.
+    Exec,
+    /// Start the second stage (this binary again, with [`Policy::inner_stage`])
+    /// as the first process of the new PID namespace, and wait for it.
+    StartInner,
+}
 
 /// The hidden subcommand of the treegrade binary that applies a policy and `exec`s.
 pub const TRAMPOLINE_SUBCOMMAND: &str = "__sandbox-exec";
@@ -152,7 +181,7 @@ impl Sandbox {
             Some(trampoline) => Layers::from_probe(self.mode, &probe_with(trampoline)),
             None => {
                 let mut layers = Layers::built_in(self.mode);
-                layers.root = rustix::process::getuid().is_root();
+                layers.root = kernel::is_root();
                 layers.notes.push(
                     "resource limits: no sandbox trampoline (the treegrade binary) is known to this process"
                         .to_string(),
@@ -183,7 +212,7 @@ fn probe_with(trampoline: &Path) -> Probe {
 
 fn run_probe(trampoline: &Path) -> Probe {
     let unavailable = |why: String| Probe {
-        root: rustix::process::getuid().is_root(),
+        root: kernel::is_root(),
         problems: vec![format!("resource limits: {why}")],
         ..Probe::default()
     };
@@ -275,9 +304,9 @@ impl Sandbox {
             std::fs::create_dir(&home)?;
             if let Some(id) = run_as {
                 // The dedicated user reaches its home through the scratch folder, and reads a copy of the kits.
-                std::fs::set_permissions(scratch.path(), std::fs::Permissions::from_mode(0o711))?;
-                std::os::unix::fs::chown(&home, Some(id), Some(id))?;
-                std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700))?;
+                set_mode(scratch.path(), 0o711)?;
+                set_owner(&home, id)?;
+                set_mode(&home, 0o700)?;
                 copy_readable(plan.kits, &kits)?;
             }
             Ok(())

@@ -2,13 +2,14 @@
 //! copy of the kits.
 
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use crate::grader::fsmode::set_mode;
 
 /// Copies a small folder (the kits) so that everyone can read it.
 pub(super) fn copy_readable(from: &Path, to: &Path) -> io::Result<()> {
     std::fs::create_dir_all(to)?;
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
+    set_mode(to, 0o755)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let kind = entry.file_type()?;
@@ -17,7 +18,7 @@ pub(super) fn copy_readable(from: &Path, to: &Path) -> io::Result<()> {
             copy_readable(&entry.path(), &target)?;
         } else if kind.is_file() {
             std::fs::copy(entry.path(), &target)?;
-            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644))?;
+            set_mode(&target, 0o644)?;
         }
     }
     Ok(())

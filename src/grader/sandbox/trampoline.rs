@@ -11,22 +11,7 @@ use super::kernel::{
     no_new_privs, probe_view, restrict_with_landlock, unshare,
 };
 use super::policy::{FsRules, Limits, Policy};
-use super::{DEDICATED_ID_BASE, Probe, dedicated_id};
-
-/// Why the trampoline could not apply a layer.
-#[derive(Debug)]
-pub struct SetupError {
-    /// The layer, as [`Layers`](super::Layers) names it.
-    pub layer: &'static str,
-    /// What failed.
-    pub message: String,
-}
-
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot set up the {} layer: {}", self.layer, self.message)
-    }
-}
+use super::{DEDICATED_ID_BASE, Next, Probe, SetupError, dedicated_id};
 
 fn setup_error(layer: &'static str) -> impl Fn(String) -> SetupError {
     move |message| SetupError { layer, message }
@@ -88,16 +73,6 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
         deny_escape_syscalls().map_err(setup_error("syscall filter"))?;
     }
     Ok(Next::Exec)
-}
-
-/// What the trampoline does once [`apply`] has set up its part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Next {
-    /// Execute the student's program.
-    Exec,
-    /// Start the second stage (this binary again, with [`Policy::inner_stage`])
-    /// as the first process of the new PID namespace, and wait for it.
-    StartInner,
 }
 
 fn set_limits(limits: &Limits) -> Result<(), String> {
