@@ -189,3 +189,25 @@ fn batch_grades_a_cs188_class_as_check_does() {
         }
     }
 }
+
+/// The optional fields of a game tree (`agents`, `outcome`, evals above the
+/// cut) change nothing for the other kits: the Python reference, through
+/// the Python kit, keeps every point on CS188's course.
+#[test]
+fn the_python_kit_ignores_what_cs188_kits_need() {
+    let Some(course) = course() else { return };
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("reference/python/search.py"), folder.path().join("search.py")).unwrap();
+    std::fs::copy(repo().join("grader/kits/python/treegrade_kit.py"), folder.path().join("treegrade_kit.py")).unwrap();
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(folder.path())
+        .args(["--", "python3", "-u", "search.py"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Total: 15/15"), "{stdout}");
+}
