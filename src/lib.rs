@@ -18,6 +18,7 @@
 //!   Gradescope, Markdown, HTML, PrairieLearn); [`render`]: tree pictures;
 //! - [`batch`]: many submissions into a gradebook; [`package`]: the Gradescope zip;
 //! - [`generator`]: random trees per seed; [`import`]: CS188's test format;
+//! - [`walk`]: the one directory walker;
 //! - [`cli`]: the `treegrade` command, which only wires the layers together.
 
 #![warn(missing_docs)]
@@ -38,3 +39,4 @@ pub mod render;
 pub mod report;
 pub mod shown;
 pub mod tree;
+pub mod walk;

@@ -10,13 +10,13 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::{SECRET_VARIABLE, load_and_plan};
+use super::check::load_and_plan;
 use super::source::AssignmentSource;
-use super::{Failure, emit};
+use super::{Context, Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
 use crate::batch::{BatchConfig, Event, Grading, GradingSettings, list_submissions, output, run_batch};
-use crate::grader::sandbox::{Sandbox, SandboxMode};
+use crate::grader::sandbox::SandboxMode;
 use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
 
@@ -72,7 +72,7 @@ pub struct MergeArgs {
     hidden: Option<PathBuf>,
 }
 
-pub fn run(args: &BatchArgs) -> Result<(), Failure> {
+pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment_dir = source.dir().to_path_buf();
     let mut assignment =
@@ -102,8 +102,8 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     };
     let stop = stop_on_interrupt()?;
     let progress = Progress::new(submissions.len());
-    let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
-    let sandbox = Sandbox::new(args.sandbox, std::env::current_exe().ok()).with_memory_mb(args.memory);
+    let secret = context.secret().unwrap_or_default().to_string();
+    let sandbox = context.sandbox(args.sandbox).with_memory_mb(args.memory);
     let missing = sandbox.probe().missing();
     if args.sandbox == SandboxMode::Strict && !missing.is_empty() {
         return Err(Failure::Usage(format!(

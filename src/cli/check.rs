@@ -7,11 +7,10 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::color::ColorChoice;
 use super::source::AssignmentSource;
-use super::{Failure, emit};
+use super::{Context, Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
-use crate::grader::sandbox::{Sandbox, SandboxMode};
+use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, NotGradable, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::{LoadError, load_tree_file};
@@ -63,9 +62,6 @@ pub struct CheckArgs {
     command: Vec<String>,
 }
 
-/// The environment variable holding the course's secret for generated trees.
-pub const SECRET_VARIABLE: &str = "TREEGRADE_SECRET";
-
 /// A submission folder's name, as the student id.
 pub(super) fn student_id(dir: &Path) -> String {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
@@ -73,8 +69,8 @@ pub(super) fn student_id(dir: &Path) -> String {
     normal.file_name().map_or_else(|| "student".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
-    let sandbox = sandbox(args.sandbox);
+pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
+    let sandbox = context.sandbox(args.sandbox);
     sandbox.start_probe();
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment =
@@ -83,13 +79,13 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
     let mut tests = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
-        let secret = std::env::var(SECRET_VARIABLE).unwrap_or_default();
+        let secret = context.secret().unwrap_or_default();
         if secret.is_empty() {
             eprintln!(
                 "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
             );
         }
-        tests.extend(plan::generated_tests(&assignment, &selected, &student, &secret).map_err(plan_failure)?);
+        tests.extend(plan::generated_tests(&assignment, &selected, &student, secret).map_err(plan_failure)?);
     }
     keep_named_tests(&mut tests, &args.tests)?;
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
@@ -108,7 +104,7 @@ pub fn run(args: &CheckArgs, color: ColorChoice) -> Result<(), Failure> {
             return Err(Failure::Usage(reason));
         }
     };
-    let color = color.colors(std::io::stdout().is_terminal());
+    let color = context.color.colors(std::io::stdout().is_terminal());
     // Whoever runs check may be a student (or Gradescope showing one).
     let shown = report::student_view(&report);
     let detail = match (args.quiet, args.verbose) {
@@ -163,11 +159,6 @@ fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
             Ok(())
         }
     }
-}
-
-/// The sandbox of `--sandbox MODE`, with this binary as its trampoline.
-fn sandbox(mode: SandboxMode) -> Sandbox {
-    Sandbox::new(mode, std::env::current_exe().ok())
 }
 
 pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {

@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::check::SECRET_VARIABLE;
 use super::source::AssignmentSource;
-use super::{Failure, emit};
+use super::{Context, Failure, emit};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::package::{GradescopeBundle, gradescope_zip};
 
@@ -27,19 +26,17 @@ pub struct GradescopeArgs {
 /// A stripped release build is well under this.
 const LARGE_BINARY: u64 = 24 << 20;
 
-pub fn run(args: &GradescopeArgs) -> Result<(), Failure> {
+pub fn run(args: &GradescopeArgs, context: &Context) -> Result<(), Failure> {
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let dir = source.dir().to_path_buf();
     let assignment = load_assignment_with_hidden(&dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
-    let binary =
-        std::env::current_exe().map_err(|e| Failure::Usage(format!("cannot find the treegrade binary: {e}")))?;
-    let secret = std::env::var(SECRET_VARIABLE).ok();
-    let bundle = GradescopeBundle {
-        assignment: &assignment,
-        hidden_dir: args.hidden.as_deref(),
-        binary: &binary,
-        secret: secret.as_deref(),
-    };
+    let binary = context
+        .binary()
+        .ok_or_else(|| Failure::Usage("cannot find the treegrade binary to package".to_string()))?
+        .to_path_buf();
+    let secret = context.secret();
+    let bundle =
+        GradescopeBundle { assignment: &assignment, hidden_dir: args.hidden.as_deref(), binary: &binary, secret };
     let file = std::fs::File::create(&args.out)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
     let names = gradescope_zip(&bundle, file).map_err(|e| Failure::Usage(format!("cannot write the zip: {e}")))?;

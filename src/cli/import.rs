@@ -52,7 +52,7 @@ pub fn run(args: &ImportArgs) -> Result<(), Failure> {
 }
 
 fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
-    let files = expand(&args.paths);
+    let files = expand(&args.paths)?;
     if files.is_empty() {
         return Err(Failure::Usage("no `.test` files found in the given paths".to_string()));
     }
@@ -196,29 +196,17 @@ fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf
     }
 }
 
-/// Files as given, folders searched recursively for `*.test` (sorted, for a stable order).
-fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+/// Files as given, folders searched recursively for `*.test` (in name
+/// order, for a stable order).
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut found = Vec::new();
-            collect_tests(path, &mut found);
-            found.sort();
-            files.extend(found);
+            let found = crate::walk::files(path, |_| false).map_err(|e| Failure::Usage(e.to_string()))?;
+            files.extend(found.into_iter().filter(|file| file.extension().is_some_and(|e| e == "test")));
         } else {
             files.push(path.clone());
         }
     }
-    files
-}
-
-fn collect_tests(dir: &Path, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for path in entries.flatten().map(|entry| entry.path()) {
-        if path.is_dir() {
-            collect_tests(&path, found);
-        } else if path.extension().is_some_and(|e| e == "test") {
-            found.push(path);
-        }
-    }
+    Ok(files)
 }

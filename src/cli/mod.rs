@@ -7,6 +7,7 @@ mod batch;
 mod check;
 mod color;
 mod completions;
+mod context;
 mod generate;
 mod gradescope;
 mod import;
@@ -20,6 +21,8 @@ mod validate;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+pub use context::{Context, SECRET_VARIABLE};
 
 use crate::engine::Algorithm;
 use crate::load::LoadError;
@@ -111,6 +114,7 @@ pub enum Failure {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     cli.color.install();
+    let context = Context::resolve(cli.color);
     if !matches!(cli.command, Command::SandboxExec(_)) {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
@@ -118,17 +122,17 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),
-        Command::Check(args) => check::run(&args, cli.color),
-        Command::Batch(args) => batch::run(&args),
+        Command::Check(args) => check::run(&args, &context),
+        Command::Batch(args) => batch::run(&args, &context),
         Command::Merge(args) => batch::run_merge(&args),
         Command::Gen(args) => generate::run(&args),
-        Command::Gradescope(args) => gradescope::run(&args),
+        Command::Gradescope(args) => gradescope::run(&args, &context),
         Command::Init(args) => init::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man => completions::run_man(),
-        Command::SandboxExec(args) => return sandbox_exec::run(&args),
+        Command::SandboxExec(args) => return sandbox_exec::run(&args, &context),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -35,7 +35,7 @@ pub struct SandboxExecArgs {
     command: Vec<String>,
 }
 
-pub fn run(args: &SandboxExecArgs) -> ExitCode {
+pub fn run(args: &SandboxExecArgs, context: &super::Context) -> ExitCode {
     if args.probe {
         super::emit(&format!("{}\n", serde_json::to_string(&sandbox::probe_here()).expect("plain data")));
         return ExitCode::SUCCESS;
@@ -56,13 +56,13 @@ pub fn run(args: &SandboxExecArgs) -> ExitCode {
     let Some((program, program_args)) = args.command.split_first() else {
         return fail(SETUP_FAILED_STATUS, "no command given after `--`");
     };
-    // Found before a filesystem view replaces the machine's: the view shows
-    // this binary at the same path, for the PID namespace's second stage.
-    let trampoline = std::env::current_exe();
+    // Found (by `main`) before a filesystem view replaces the machine's: the
+    // view shows this binary at the same path, for the PID namespace's second stage.
+    let trampoline = context.binary().ok_or("the system does not say where this binary is");
     match sandbox::apply(&policy) {
         Err(error) => fail(SETUP_FAILED_STATUS, &error.to_string()),
         Ok(Next::StartInner) => match trampoline {
-            Ok(trampoline) => start_inner(&trampoline, &policy, &args.command),
+            Ok(trampoline) => start_inner(trampoline, &policy, &args.command),
             Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox trampoline: {error}")),
         },
         Ok(Next::Exec) => exec(program, program_args),

@@ -44,7 +44,11 @@ pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::
         ));
     }
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    collect_files(&starter, Path::new(""), &mut files)?;
+    let skipped = |name: &std::ffi::OsStr| matches!(name.to_str(), Some("target" | "__pycache__" | "kit"));
+    for path in crate::walk::files(&starter, skipped).map_err(|e| io::Error::new(e.source.kind(), e.to_string()))? {
+        let relative = path.strip_prefix(&starter).expect("the walker lists paths under its root").to_path_buf();
+        files.push((relative, std::fs::read(&path)?));
+    }
     match language {
         "python" => files.push(("treegrade_kit.py".into(), PYTHON_KIT.as_bytes().to_vec())),
         "rust" => {
@@ -72,25 +76,6 @@ pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::
         std::fs::write(target, contents)?;
     }
     Ok(files.into_iter().map(|(path, _)| path).collect())
-}
-
-/// Every file under `dir` (build output and caches left out), with its path relative to the starter.
-fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) -> io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name();
-        if matches!(name.to_str(), Some("target" | "__pycache__" | "kit")) {
-            continue;
-        }
-        let path = entry.path();
-        if path.is_dir() {
-            collect_files(&path, &relative.join(&name), files)?;
-        } else {
-            files.push((relative.join(&name), std::fs::read(&path)?));
-        }
-    }
-    Ok(())
 }
 
 /// Writes the kits into a fresh temporary folder (`{kits}` in an assignment's

@@ -10,16 +10,15 @@ use crate::grader::fsmode::set_mode;
 pub(super) fn copy_readable(from: &Path, to: &Path) -> io::Result<()> {
     std::fs::create_dir_all(to)?;
     set_mode(to, 0o755)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_readable(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-            set_mode(&target, 0o644)?;
+    let files = crate::walk::files(from, |_| false).map_err(|e| io::Error::new(e.source.kind(), e.to_string()))?;
+    for file in files {
+        let target = to.join(file.strip_prefix(from).expect("the walker lists paths under its root"));
+        for folder in target.ancestors().skip(1).take_while(|folder| *folder != to) {
+            std::fs::create_dir_all(folder)?;
+            set_mode(folder, 0o755)?;
         }
+        std::fs::copy(&file, &target)?;
+        set_mode(&target, 0o644)?;
     }
     Ok(())
 }
