@@ -617,9 +617,10 @@ fn strict_refuses_to_grade_when_a_layer_is_missing() {
         name: None,
     };
     let no_trampoline = Sandbox::new(SandboxMode::Strict, Some(PathBuf::from("/no/such/treegrade")));
-    let error = grade_sandboxed(&assignment, &[0], &tests, &target, ws.root.path(), &no_trampoline).unwrap_err();
-    assert!(error.0.contains("--sandbox strict: refusing to grade"), "{}", error.0);
-    assert!(error.0.contains("resource limits (cannot run the sandbox trampoline /no/such/treegrade"), "{}", error.0);
+    let error =
+        grade_sandboxed(&assignment, &[0], &tests, &target, ws.root.path(), &no_trampoline).unwrap_err().to_string();
+    assert!(error.contains("--sandbox strict: refusing to grade"), "{error}");
+    assert!(error.contains("resource limits (cannot run the sandbox trampoline /no/such/treegrade"), "{error}");
 }
 
 #[test]

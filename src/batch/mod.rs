@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
 use crate::grader::scratch::{PathError, SKIPPED_FOLDERS};
-use crate::grader::{NotGradable, Target, grade_sandboxed};
+use crate::grader::{Target, grade_sandboxed};
 use gradebook::StoredResult;
 
 /// One student's folder.
@@ -271,7 +271,8 @@ fn grade_one(
             let stored = StoredResult::from_report(&submission.student, fingerprint, &report, elapsed);
             (stored, Some(output::render_reports(&report, &tests)))
         }
-        Err(NotGradable(message)) => {
+        Err(not_gradable) => {
+            let message = not_gradable.to_string();
             let rendered = output::render_not_gradable(&message);
             let stored =
                 StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed);

@@ -11,7 +11,7 @@ use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
 use crate::grader::plan::{self, Assignment, PlannedTest};
 use crate::grader::sandbox::SandboxMode;
-use crate::grader::{self, NotGradable, Target, submission};
+use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::{LoadError, load_tree_file};
 use crate::report::{self, Format};
@@ -96,7 +96,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     };
     let report = match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox) {
         Ok(report) => report,
-        Err(NotGradable(reason)) => {
+        Err(not_gradable) => {
+            let reason = not_gradable.to_string();
             // PrairieLearn expects a results.json in every case.
             if args.format == Format::Prairielearn {
                 write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;

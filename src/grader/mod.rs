@@ -48,8 +48,26 @@ impl Target {
 }
 
 /// A submission that cannot be graded at all (exit status 2).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotGradable(pub String);
+#[derive(Debug, thiserror::Error)]
+pub enum NotGradable {
+    /// The folder is not there.
+    #[error("the submission folder {0} does not exist")]
+    MissingFolder(String),
+    /// No language's files are in the folder, and no command was given.
+    #[error("{}", no_language_message(.expected, .submission))]
+    NoLanguage {
+        /// The submission's name.
+        submission: String,
+        /// What each language looks for (`search.py (python)`).
+        expected: Vec<String>,
+    },
+    /// The sandbox refused, or its scratch folder could not be made.
+    #[error(transparent)]
+    Prepare(#[from] sandbox::PrepareError),
+    /// The kit could not be put beside the submission.
+    #[error(transparent)]
+    Files(#[from] scratch::PathError),
+}
 
 /// Grades one submission on the planned tests with the built-in defences
 /// only (process group, time limits, output caps, empty environment,
@@ -78,27 +96,28 @@ pub fn grade_sandboxed(
     let started = Instant::now();
     let dir = submission::absolute(&target.dir);
     if !dir.is_dir() {
-        return Err(NotGradable(format!("the submission folder {} does not exist", target.name())));
+        return Err(NotGradable::MissingFolder(target.name()));
     }
     let language = submission::detect_language(assignment, &dir);
     let command = match (&target.command, language) {
         (Some(command), _) => command.clone(),
         (None, Some(language)) => language.run.clone(),
-        (None, None) => return Err(NotGradable(no_language_message(assignment, &target.name()))),
+        (None, None) => {
+            let expected = assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
+            return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
+        }
     };
     let builds = language.filter(|_| target.command.is_none());
-    let prepared = sandbox
-        .prepare(&RunPlan {
-            submission: &dir,
-            kits,
-            tests: tests.len(),
-            per_test: assignment.time_limit,
-            build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
-        })
-        .map_err(NotGradable)?;
+    let prepared = sandbox.prepare(&RunPlan {
+        submission: &dir,
+        kits,
+        tests: tests.len(),
+        per_test: assignment.time_limit,
+        build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
+    })?;
     // The program and its build see the staged copy, never the original folder.
     let dir = prepared.submission.clone();
-    provide_rust_kit(&dir, &prepared).map_err(|error| NotGradable(error.to_string()))?;
+    provide_rust_kit(&dir, &prepared)?;
     let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
     let limits = SessionLimits { per_search: assignment.time_limit };
     let (records, spec) = match build {
@@ -240,9 +259,7 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
     }
 }
 
-fn no_language_message(assignment: &Assignment, submission: &str) -> String {
-    let expected: Vec<String> =
-        assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name)).collect();
+fn no_language_message(expected: &[String], submission: &str) -> String {
     if expected.is_empty() {
         return format!(
             "this assignment declares no languages, so give the command to run after `--` (in {})",

@@ -189,7 +189,8 @@ fn a_missing_submission_folder_is_not_gradable() {
     let kits = tempfile::tempdir().unwrap();
     let target = Target { dir: "/no/such/folder".into(), command: Some(vec!["python3".into()]), name: None };
     let error = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap_err();
-    assert_eq!(error.0, "the submission folder /no/such/folder does not exist");
+    assert!(matches!(error, treegrade::grader::NotGradable::MissingFolder(_)));
+    assert_eq!(error.to_string(), "the submission folder /no/such/folder does not exist");
 }
 
 #[test]

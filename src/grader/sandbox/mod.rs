@@ -67,7 +67,7 @@ pub use policy::{FsRules, Limits, Policy, View};
 pub use trampoline::{apply, kill_all_of_user, probe_here};
 
 use super::fsmode::{set_mode, set_owner};
-use super::scratch::{self, Scratch};
+use super::scratch::{self, PathError, Scratch};
 
 /// Why the trampoline could not apply a layer.
 #[derive(Debug)]
@@ -92,6 +92,24 @@ pub enum Next {
     /// Start the second stage (this binary again, with [`Policy::inner_stage`])
     /// as the first process of the new PID namespace, and wait for it.
     StartInner,
+}
+
+/// Why a grading run could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// `--sandbox strict` and layers this machine lacks.
+    #[error(
+        "--sandbox strict: refusing to grade, because these sandbox layers are unavailable: {}; use --sandbox auto \
+         to grade with the layers that are available",
+        missing.join(", ")
+    )]
+    StrictMissing {
+        /// The layers, as reports name them.
+        missing: Vec<String>,
+    },
+    /// The scratch folder or the copy of the submission failed.
+    #[error(transparent)]
+    Files(#[from] PathError),
 }
 
 /// The hidden subcommand of the treegrade binary that applies a policy and `exec`s.
@@ -275,7 +293,7 @@ pub struct Prepared {
 impl Sandbox {
     /// Probes (once), decides the layers of this run and prepares its scratch
     /// folder. Refuses, naming the missing layers, in strict mode.
-    pub fn prepare(&self, plan: &RunPlan<'_>) -> Result<Prepared, String> {
+    pub fn prepare(&self, plan: &RunPlan<'_>) -> Result<Prepared, PrepareError> {
         let layers = match self.mode {
             SandboxMode::Off => Layers { subreaper: become_subreaper(), ..Layers::built_in(SandboxMode::Off) },
             _ => self.probe(),
@@ -284,17 +302,14 @@ impl Sandbox {
         if self.mode == SandboxMode::Strict {
             let missing = layers.missing();
             if !missing.is_empty() {
-                return Err(format!(
-                    "--sandbox strict: refusing to grade, because these sandbox layers are unavailable: {}; \
-                     use --sandbox auto to grade with the layers that are available",
-                    missing.join(", ")
-                ));
+                return Err(PrepareError::StrictMissing { missing });
             }
         }
         let run_as = dedicated.filter(|_| layers.separate_user);
-        let scratch = Scratch::new("run").map_err(|error| format!("cannot make a scratch folder: {error}"))?;
+        let scratch = Scratch::new("run")
+            .map_err(|error| PathError::new("make a scratch folder in", &std::env::temp_dir(), error))?;
         let submission = scratch.path().join("submission");
-        scratch::stage(plan.submission, &submission, run_as).map_err(|error| error.to_string())?;
+        scratch::stage(plan.submission, &submission, run_as)?;
         let home = scratch.path().join("home");
         let kits = match run_as {
             Some(_) => scratch.path().join("kits"),
@@ -311,7 +326,7 @@ impl Sandbox {
             }
             Ok(())
         };
-        setup().map_err(|error| format!("cannot prepare the scratch folder {}: {error}", scratch.path().display()))?;
+        setup().map_err(|error| PathError::new("prepare the scratch folder", scratch.path(), error))?;
         let trampoline = self.trampoline.clone().filter(|_| layers.resource_limits);
         let paths = FsRules {
             read: existing([vec![submission.clone(), kits.clone()], toolchain_paths()].concat()),
@@ -319,8 +334,7 @@ impl Sandbox {
         };
         let view_root = scratch.path().join("view");
         if layers.filesystem_view && self.mode != SandboxMode::Off {
-            std::fs::create_dir(&view_root)
-                .map_err(|error| format!("cannot make the folder {}: {error}", view_root.display()))?;
+            std::fs::create_dir(&view_root).map_err(|error| PathError::new("make the folder", &view_root, error))?;
         }
         let view_of = |paths: &FsRules, trampoline: &Path| View {
             root: view_root.clone(),
@@ -430,6 +444,8 @@ mod tests {
             build_time_limit: None,
         };
         let error = sandbox.prepare(&plan).unwrap_err();
+        assert!(matches!(error, PrepareError::StrictMissing { .. }), "{error}");
+        let error = error.to_string();
         assert!(error.contains("--sandbox strict: refusing to grade"), "{error}");
         assert!(error.contains("resource limits (no sandbox trampoline"), "{error}");
         let off = Sandbox::new(SandboxMode::Off, None).prepare(&plan).unwrap();
