@@ -73,7 +73,7 @@ fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
         write_course(&args.output, &files, &imported)?;
     }
     if failed > 0 {
-        return Err(Failure::Input(Vec::new()));
+        return Err(Failure::Reported);
     }
     Ok(())
 }

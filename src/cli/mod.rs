@@ -102,8 +102,11 @@ impl From<AlgorithmArg> for Algorithm {
 /// How a command ended.
 #[derive(Debug)]
 pub enum Failure {
-    /// Invalid input: already explained, exit 2.
+    /// Invalid input, explained by these errors: exit 2.
     Input(Vec<LoadError>),
+    /// Invalid input, already reported file by file on stdout (`validate`,
+    /// `import`): exit 2.
+    Reported,
     /// A usage problem in words, exit 2.
     Usage(String),
     /// Checks ran and some failed, exit 1.
@@ -137,6 +140,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::ChecksFailed) => ExitCode::from(1),
+        Err(Failure::Reported) => ExitCode::from(2),
         Err(Failure::Input(errors)) => {
             for error in &errors {
                 report_load_error(error);

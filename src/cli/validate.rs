@@ -35,7 +35,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         args.files.iter().cloned().partition(|path| path.join("assignment.yaml").is_file());
     let mut bad = assignments.iter().filter(|dir| !check_assignment(dir)).count();
     if others.is_empty() {
-        return if bad > 0 { Err(Failure::Input(Vec::new())) } else { Ok(()) };
+        return if bad > 0 { Err(Failure::Reported) } else { Ok(()) };
     }
     let files = expand(&others).map_err(Failure::Usage)?;
     for file in &files {
@@ -61,7 +61,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         let checked = files.len() + assignments.len();
         let what = if assignments.is_empty() { "files" } else { "files and assignments" };
         eprintln!("{bad} of {checked} {what} are invalid or disagree with the reference");
-        return Err(Failure::Input(Vec::new()));
+        return Err(Failure::Reported);
     }
     Ok(())
 }
@@ -96,7 +96,7 @@ fn check_assignment(dir: &Path) -> bool {
             match failure {
                 Failure::Input(errors) => errors.iter().for_each(report_load_error),
                 Failure::Usage(message) => eprintln!("error: {message}"),
-                Failure::ChecksFailed => {}
+                Failure::ChecksFailed | Failure::Reported => {}
             }
             false
         }

@@ -72,7 +72,7 @@ use super::scratch::{self, PathError, Scratch};
 /// Why the trampoline could not apply a layer.
 #[derive(Debug)]
 pub struct SetupError {
-    /// The layer, as [`Layers`](super::Layers) names it.
+    /// The layer, as [`Layers`] names it.
     pub layer: &'static str,
     /// What failed.
     pub message: String,
