@@ -8,7 +8,7 @@
 //! ../../test-cases`), which lives as long as the [`Bundled`] value.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
@@ -38,11 +38,6 @@ impl Bundled {
     /// The assignment's folder (holding `assignment.yaml`).
     pub fn assignment_dir(&self) -> PathBuf {
         self.root.path().join(ASSIGNMENT)
-    }
-
-    /// The unpacked root.
-    pub fn root(&self) -> &Path {
-        self.root.path()
     }
 }
 

@@ -13,19 +13,23 @@
 //!   and writing trees back;
 //! - [`grader`]: the grading pipeline: plan, submission, sandbox, runner,
 //!   oracle over the protocol, verdicts and diagnoses; it knows no YAML;
-//! - [`shown`]: student text made safe to show, once, where it enters a report;
+//! - `shown`: student text made safe to show, once, where it enters a report;
 //! - [`report`]: renderers of a grading report (text, JSON, JUnit,
-//!   Gradescope, Markdown, HTML, PrairieLearn); [`render`]: tree pictures;
-//! - [`batch`]: many submissions into a gradebook; [`package`]: the Gradescope zip;
+//!   Gradescope, Markdown, HTML, PrairieLearn); `render`: tree pictures;
+//! - [`batch`]: many submissions into a gradebook; `package`: the Gradescope zip;
 //! - [`generator`]: random trees per seed; [`import`]: CS188's test format;
-//! - [`walk`]: the one directory walker;
+//! - `walk`: the one directory walker; `bundled`: the assignment inside the binary;
 //! - [`cli`]: the `treegrade` command, which only wires the layers together.
+//!
+//! The modules named without a link serve the command line only and are
+//! private; the others are the library's interface, which the integration
+//! tests (`tests/it/`) use as any caller would.
 
 #![warn(missing_docs)]
 
 pub mod assignment;
 pub mod batch;
-pub mod bundled;
+pub(crate) mod bundled;
 pub mod cli;
 pub mod compare;
 pub mod engine;
@@ -33,10 +37,10 @@ pub mod generator;
 pub mod grader;
 pub mod import;
 pub mod load;
-pub mod package;
+pub(crate) mod package;
 pub mod points;
-pub mod render;
+pub(crate) mod render;
 pub mod report;
-pub mod shown;
+pub(crate) mod shown;
 pub mod tree;
-pub mod walk;
+pub(crate) mod walk;

@@ -39,7 +39,7 @@ pub struct Picture<'a> {
     pub reference: Option<Reference<'a>>,
     /// A student's visited order, compared with the reference's.
     pub student: Option<&'a [NodeIndex]>,
-    /// Nodes drawn at most (see [`draw_depth`]).
+    /// Nodes drawn at most (see [`draw_depth_among`]).
     pub max_nodes: usize,
 }
 
@@ -159,11 +159,13 @@ fn mark_student(reference: &[NodeIndex], student: &[NodeIndex], marks: &mut [Mar
 /// The deepest ply drawn so that at most `max_nodes` boxes are drawn, nodes
 /// and the "+N nodes" summaries below the last drawn ply together (at least
 /// the root is drawn).
+#[cfg(test)]
 pub fn draw_depth(tree: &Tree, max_nodes: usize) -> u32 {
     draw_depth_among(tree, &vec![true; tree.len()], max_nodes)
 }
 
-/// [`draw_depth`] counting only the nodes `shown` marks.
+/// The deepest ply drawn so that at most `max_nodes` boxes are drawn,
+/// counting only the nodes `shown` marks (at least the root is drawn).
 pub fn draw_depth_among(tree: &Tree, shown: &[bool], max_nodes: usize) -> u32 {
     // Per ply: nodes shown, and how many of them have children (a summary each if the drawing stops there).
     let mut per_ply: Vec<(usize, usize)> = Vec::new();
