@@ -236,6 +236,9 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
 /// `Stop (value 5)`.
 fn describe_action(action: Option<&str>, test: &PlannedTest) -> String {
     let Some(action) = action else { return "no action (null)".to_string() };
+    if action.is_empty() {
+        return "an empty string (\"\"), which is no action of the root".to_string();
+    }
     let tree = &test.tree;
     let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
     match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {

@@ -338,3 +338,12 @@ fn an_id_returned_for_an_action_is_named_as_such() {
          return the action, not the id"
     );
 }
+
+#[test]
+fn an_empty_action_is_named_as_such() {
+    let reason = action_reason("\"\"");
+    assert_eq!(
+        reason,
+        "action: expected Stop (value 7), you chose an empty string (\"\"), which is no action of the root"
+    );
+}
