@@ -187,6 +187,9 @@ impl Sandbox {
     /// process runs while the caller loads and plans; [`Sandbox::probe`]
     /// then waits for its answer instead of starting another.
     pub fn start_probe(&self) {
+        if self.mode == SandboxMode::Off {
+            return; // `off` asks the machine nothing
+        }
         if let Some(trampoline) = self.trampoline.clone() {
             std::thread::spawn(move || probe_with(&trampoline));
         }
