@@ -38,7 +38,7 @@ pub struct Language {
     pub build: Option<Vec<String>>,
     /// Limit for the build.
     pub build_time_limit: Duration,
-    /// Command that starts the searcher.
+    /// Command that starts the searcher; `{kits}` in a word is replaced by the kits folder.
     pub run: Vec<String>,
     /// Extra environment; `{kits}` in values is replaced by the kits folder.
     pub env: Vec<(String, String)>,
