@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 #[cfg(unix)]
 use std::process::{ChildStderr, ChildStdout};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
@@ -140,7 +140,8 @@ pub struct RunningProgram {
 
 impl RunningProgram {
     /// Starts the program in its own process group (its own session through
-    /// the trampoline) with exactly `spec.env`, through the sandbox's
+    /// the trampoline) with exactly `spec.env` (and `TREEGRADE_SPIN`, see
+    /// `spin_env`), through the sandbox's
     /// trampoline when `spec.policy` asks for one.
     pub fn start(spec: &ProgramSpec) -> io::Result<RunningProgram> {
         let (program, args) = spec
@@ -164,6 +165,7 @@ impl RunningProgram {
             .current_dir(&spec.dir)
             .env_clear()
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .envs(spin_env())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -549,6 +551,13 @@ fn read_available(
     }
 }
 
+/// `TREEGRADE_SPIN=1` for a program about to start when a core is spare
+/// for it: the kits then poll briefly for the grader's reply before they
+/// sleep, as the grader does for theirs (see [`SPIN`]).
+fn spin_env() -> Option<(&'static str, &'static str)> {
+    (cfg!(unix) && core_spare_for(spawned_children().len() + 1)).then_some(("TREEGRADE_SPIN", "1"))
+}
+
 /// How long a wait for a program's reply spins before it sleeps in `poll`.
 ///
 /// A searcher answers within tens of microseconds, and a grader that sleeps
@@ -564,8 +573,7 @@ const SPIN: Duration = Duration::from_micros(50);
 /// whether one became ready.
 #[cfg(unix)]
 fn spin_poll(fds: &mut [PollFd<'_>]) -> bool {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cores < 2 * spawned_children().len().max(1) {
+    if !core_spare_for(spawned_children().len().max(1)) {
         return false;
     }
     let start = Instant::now();
@@ -577,6 +585,16 @@ fn spin_poll(fds: &mut [PollFd<'_>]) -> bool {
         std::hint::spin_loop();
     }
     false
+}
+
+/// Whether the machine has a core to spare for spinning while `programs`
+/// run: one for each program and one more for each program's wait.
+fn core_spare_for(programs: usize) -> bool {
+    // Asked once: the standard library reads cgroup files on every call,
+    // which would cost more than the spin saves.
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    cores >= 2 * programs
 }
 
 /// Children this process started through [`RunningProgram::start`] and has

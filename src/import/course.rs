@@ -56,7 +56,7 @@ pub fn cs188_language() -> Language {
         detect: vec!["multiAgents.py".to_string()],
         build: None,
         build_time_limit: std::time::Duration::from_secs(0),
-        run: ["python3", "-u", "{kits}/cs188/treegrade_cs188.py"].map(String::from).to_vec(),
+        run: ["python3", "-S", "-u", "{kits}/cs188/treegrade_cs188.py"].map(String::from).to_vec(),
         env: vec![("PYTHONPATH".to_string(), "{kits}/python".to_string())],
     }
 }

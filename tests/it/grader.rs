@@ -258,3 +258,56 @@ fn a_program_that_dies_at_start_is_not_restarted_forever() {
         reason(tests[1]).to_string() + " (not started again: it failed to start 2 times in a row)"
     );
 }
+
+/// The Python kit reads the grader's replies whether they arrive split
+/// across reads or several in one, spinning (`TREEGRADE_SPIN=1`, which the
+/// grader sets when a core is spare) or not.
+#[test]
+fn the_python_kit_reads_split_and_joined_replies_spinning_or_not() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    for spin in [true, false] {
+        let mut command = Command::new("python3");
+        command
+            .arg("search.py")
+            .current_dir(common::repo().join("reference/python"))
+            .env("PYTHONPATH", common::repo().join("grader/kits/python"))
+            .env_remove("TREEGRADE_SPIN")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if spin {
+            command.env("TREEGRADE_SPIN", "1");
+        }
+        let mut program = command.spawn().expect("python3 runs");
+        let mut to_kit = program.stdin.take().expect("piped");
+        let mut from_kit = BufReader::new(program.stdout.take().expect("piped"));
+        let mut next_line = || {
+            let mut line = String::new();
+            from_kit.read_line(&mut line).expect("the kit writes lines");
+            line
+        };
+        writeln!(to_kit, r#"{{"type":"hello","protocol":1,"grader":"test"}}"#).expect("write");
+        assert!(next_line().contains(r#""type":"hello""#));
+        let search =
+            r#"{"type":"search","test":"t","algorithm":"minimax","depth":null,"prune_on_equal":false,"root":"A"}"#;
+        writeln!(to_kit, "{search}").expect("write");
+        assert_eq!(next_line().trim(), r#"{"type":"visit","node":"A"}"#, "spin {spin}");
+        // The reply about A in two pieces, with a pause longer than any spin.
+        let reply = r#"{"type":"node","node":"A","kind":"max","children":["B","C"],"actions":["left","right"]}"#;
+        let (first, second) = reply.split_at(30);
+        to_kit.write_all(first.as_bytes()).expect("write");
+        to_kit.flush().expect("flush");
+        std::thread::sleep(Duration::from_millis(50));
+        writeln!(to_kit, "{second}").expect("write");
+        assert_eq!(next_line().trim(), r#"{"type":"visit","node":"B"}"#, "spin {spin}");
+        writeln!(to_kit, r#"{{"type":"node","node":"B","kind":"terminal","value":1}}"#).expect("write");
+        assert_eq!(next_line().trim(), r#"{"type":"visit","node":"C"}"#, "spin {spin}");
+        // The last reply and the goodbye in one write.
+        write!(to_kit, "{}\n{}\n", r#"{"type":"node","node":"C","kind":"terminal","value":2.5}"#, r#"{"type":"bye"}"#)
+            .expect("write");
+        assert_eq!(next_line().trim(), r#"{"type":"result","value":2.5,"action":"right"}"#, "spin {spin}");
+        drop(to_kit);
+        assert!(program.wait().expect("the kit exits").success(), "spin {spin}");
+    }
+}

@@ -43,12 +43,13 @@ class GameState(object):
             % (name, _API)
         )
 
-    def _info(self):
-        return self._search.info(self._node)
+    # The methods look a state's node up in the search's cache themselves
+    # rather than through a helper: the kit watches the student's calls with
+    # a trace function, which every Python call pays for, on every node.
 
     def getLegalActions(self, agentIndex=0):
         """The actions available in this state, in the order the search must try them."""
-        return list(self._info().get("actions") or ())
+        return list((self._search.nodes.get(self._node) or self._search.info(self._node)).get("actions") or ())
 
     def generateSuccessor(self, agentIndex, action):
         """The state reached by taking ``action`` here (it is not entered until asked something)."""
@@ -68,15 +69,15 @@ class GameState(object):
 
     def isWin(self):
         """True when Pacman has won in this state (the game is over)."""
-        return self._info().get("outcome") == "win"
+        return (self._search.nodes.get(self._node) or self._search.info(self._node)).get("outcome") == "win"
 
     def isLose(self):
         """True when Pacman has lost in this state (the game is over)."""
-        return self._info().get("outcome") == "lose"
+        return (self._search.nodes.get(self._node) or self._search.info(self._node)).get("outcome") == "lose"
 
     def getScore(self):
         """The test's evaluation of this state: its score where the game ends or the depth limit cuts."""
-        info = self._info()
+        info = (self._search.nodes.get(self._node) or self._search.info(self._node))
         if info.get("kind") == "terminal":
             return float(info["value"])
         if info.get("eval") is not None:

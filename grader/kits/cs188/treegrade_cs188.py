@@ -21,18 +21,54 @@ The kit is written for treegrade; it uses the standard library only, and the
 ``util``, ``game`` and ``pacman`` modules beside it stand in for CS188's.
 """
 
-import json
 import math
 import numbers
 import os
 import sys
-import traceback
 
 _KIT_DIR = os.path.dirname(os.path.abspath(__file__))
 _STUDENT_DIR = os.path.abspath(os.getcwd())
 # The kit's util, game and pacman come first, so that a student folder that
 # holds CS188's whole project still searches the grader's states.
 sys.path[:] = [_KIT_DIR, _STUDENT_DIR] + [p for p in sys.path if p not in ("", _KIT_DIR, _STUDENT_DIR)]
+
+
+
+class _LateSitePackages(object):
+    """Sets up site-packages when an import first needs them.
+
+    The grader starts this kit with ``python3 -S``: setting up site-packages
+    at start-up (``site``, with every ``.pth`` file of the installation) can
+    cost more than grading all of CS188's graph tests, and a ``multiAgents.py``
+    rarely imports anything outside the standard library. This finder comes
+    last in ``sys.meta_path``; the first import that nothing else finds (say
+    ``numpy``) runs what ``-S`` left out, once, and is looked up again.
+    """
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if path is not None:  # a submodule: its package was found without us
+            return None
+        sys.meta_path.remove(cls)
+        import importlib.machinery
+        import site
+
+        site.main()
+        return importlib.machinery.PathFinder.find_spec(name, path, target)
+
+
+def _defer_site_packages():
+    """Under ``-S``: the builtins ``site`` would add, and site-packages on first need."""
+    if not sys.flags.no_site:
+        return
+    import site
+
+    for name in ("setquit", "setcopyright", "sethelper"):  # exit(), quit(), help() as usual
+        getattr(site, name, lambda: None)()
+    sys.meta_path.append(_LateSitePackages)
+
+
+_defer_site_packages()
 
 import treegrade_kit as _base  # noqa: E402  (the Python kit: channel, serving, tracebacks)
 from pacman import GameState  # noqa: E402
@@ -74,7 +110,7 @@ class _Search(object):
         info = self.nodes.get(node)
         if info is not None:
             return info
-        self.channel.send(('{"type":"visit","node":%s}\n' % json.dumps(node)).encode("ascii"))
+        self.channel.send(('{"type":"visit","node":%s}\n' % _base._json_string(node)).encode("ascii"))
         reply = self.channel.receive(True)
         if reply.get("type") != "node" or reply.get("node") != node:
             _base._fatal("expected the grader's reply about state %r, got %r" % (node, reply))
@@ -87,7 +123,7 @@ class _Search(object):
             # generating successors of the start state where it meant the
             # state it is expanding.
             self.hints.add("wrong-state-successors")
-        info = state._info()
+        info = self.nodes.get(state._node) or self.info(state._node)
         actions = info.get("actions") or []
         if info.get("kind") == "terminal":
             raise Exception(
@@ -102,7 +138,7 @@ class _Search(object):
                 "generateSuccessor(%r, %r): %r is not a legal action in state %s (its legal actions are %s)"
                 % (agent_index, action, action, state._node, ", ".join(actions))
             )
-        return self.state(info["children"][index])
+        return GameState(self, info["children"][index])
 
 
 class _Observer(object):
@@ -206,6 +242,8 @@ class _Student(object):
         except SystemExit as exc:
             self.failure = "%s.py called sys.exit(%r) while it was being imported" % (_MODULE, exc.code)
         except BaseException as exc:  # a syntax error, a missing module, a crash at import
+            import traceback
+
             frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(_STUDENT_DIR)]
             where = ""
             if isinstance(exc, SyntaxError) and exc.lineno:
@@ -253,12 +291,8 @@ def _search(channel, message, student):
         text = str(exc) or "write getAction in %s" % class_name
         return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
     except Exception as exc:  # the student's bug: report it and serve the next test
-        line = _base._exception_line(name, exc)
-        if search.hints:
-            error = json.loads(line)
-            error["message"] += " (hint: %s)" % "; ".join(_HINTS[hint] for hint in sorted(search.hints))
-            line = (json.dumps(error) + "\n").encode("ascii")
-        return line
+        hint = "; ".join(_HINTS[hint] for hint in sorted(search.hints))
+        return _base._exception_line(name, exc, hint)
     for hint in sorted(search.hints):
         sys.stderr.write("treegrade_cs188: hint: %s\n" % _HINTS[hint])
     if action is not None and not isinstance(action, str):
@@ -268,7 +302,7 @@ def _search(channel, message, student):
             % (name, _base._describe(action)),
         )
     result = {"type": "result", "value": _root_value(search, observer, action), "action": action}
-    return (json.dumps(result) + "\n").encode("ascii")
+    return (_base._to_json(result) + "\n").encode("ascii")
 
 
 def main():
