@@ -304,8 +304,9 @@ fn the_python_kit_reads_split_and_joined_replies_spinning_or_not() {
         writeln!(to_kit, r#"{{"type":"node","node":"B","kind":"terminal","value":1}}"#).expect("write");
         assert_eq!(next_line().trim(), r#"{"type":"visit","node":"C"}"#, "spin {spin}");
         // The last reply and the goodbye in one write.
-        write!(to_kit, "{}\n{}\n", r#"{"type":"node","node":"C","kind":"terminal","value":2.5}"#, r#"{"type":"bye"}"#)
-            .expect("write");
+        let last =
+            concat!(r#"{"type":"node","node":"C","kind":"terminal","value":2.5}"#, "\n", r#"{"type":"bye"}"#, "\n");
+        to_kit.write_all(last.as_bytes()).expect("write");
         assert_eq!(next_line().trim(), r#"{"type":"result","value":2.5,"action":"right"}"#, "spin {spin}");
         drop(to_kit);
         assert!(program.wait().expect("the kit exits").success(), "spin {spin}");
