@@ -122,6 +122,10 @@ pub struct RunningProgram {
     /// What the reader threads read (Windows has no `poll` over pipes).
     #[cfg(windows)]
     output: std::sync::mpsc::Receiver<(Stream, Option<Vec<u8>>)>,
+    /// The job object holding the program and what it starts, Windows's
+    /// process group (`None` where the system refused one).
+    #[cfg(windows)]
+    job: Option<windows::Job>,
     stdout_buffer: Vec<u8>,
     stdout_open: bool,
     stderr_open: bool,
@@ -191,6 +195,8 @@ impl RunningProgram {
         }
         #[cfg(windows)]
         let output = windows::read_in_threads(stdout, stderr);
+        #[cfg(windows)]
+        let job = windows::Job::holding(&child).ok();
         Ok(RunningProgram {
             child,
             stdin: Some(stdin),
@@ -200,6 +206,8 @@ impl RunningProgram {
             stderr,
             #[cfg(windows)]
             output,
+            #[cfg(windows)]
+            job,
             stdout_buffer: Vec::new(),
             stdout_open: true,
             stderr_open: true,
@@ -328,6 +336,10 @@ impl RunningProgram {
         if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
             // The group may already be gone; nothing to do then.
             let _ = kill_process_group(pid, Signal::KILL);
+        }
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.kill_all();
         }
         let _ = self.child.kill();
         if let Ok(status) = self.child.wait() {
@@ -738,11 +750,77 @@ fn signal_name(signal: i32) -> &'static str {
 /// a full pipe would make it), and the grader waits on the channel.
 #[cfg(windows)]
 mod windows {
-    use std::io::Read;
-    use std::process::{ChildStderr, ChildStdout};
+    use std::io::{self, Read};
+    use std::os::windows::io::AsRawHandle;
+    use std::process::{Child, ChildStderr, ChildStdout};
     use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation, SetInformationJobObject,
+        TerminateJobObject,
+    };
+
     use super::{READ_CHUNK_BYTES, Stream};
+
+    /// A job object: Windows's way to kill a program with every process it
+    /// started, as a process group is on Unix. Closing it (dropping this, or
+    /// the grader dying) kills them too.
+    ///
+    /// The program is assigned just after it starts, so a process it starts
+    /// in its very first instructions would escape; an interpreter or a
+    /// compiled searcher takes far longer than that to reach its own code.
+    #[derive(Debug)]
+    pub(super) struct Job(HANDLE);
+
+    // The handle is a kernel object's, usable from any thread.
+    unsafe impl Send for Job {}
+    unsafe impl Sync for Job {}
+
+    impl Job {
+        /// A new job holding `child`, set to kill everything in it when closed.
+        pub(super) fn holding(child: &Child) -> io::Result<Job> {
+            // SAFETY: plain Win32 calls on handles this function owns or that
+            // `child` keeps open; the limits structure outlives the call that reads it.
+            unsafe {
+                let handle = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+                if handle.is_null() {
+                    return Err(io::Error::last_os_error());
+                }
+                let job = Job(handle);
+                let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+                limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+                let set = SetInformationJobObject(
+                    job.0,
+                    JobObjectExtendedLimitInformation,
+                    (&raw const limits).cast(),
+                    std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+                );
+                if set == 0 || AssignProcessToJobObject(job.0, child.as_raw_handle() as HANDLE) == 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(job)
+            }
+        }
+
+        /// Kills every process in the job.
+        pub(super) fn kill_all(&self) {
+            // SAFETY: the handle is open until `drop`.
+            unsafe {
+                TerminateJobObject(self.0, 1);
+            }
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            // SAFETY: the handle is open and closed only here.
+            unsafe {
+                CloseHandle(self.0);
+            }
+        }
+    }
 
     pub(super) fn read_in_threads(stdout: ChildStdout, stderr: ChildStderr) -> Receiver<(Stream, Option<Vec<u8>>)> {
         let (sender, receiver) = sync_channel(16);
