@@ -200,15 +200,16 @@ fn html(tree: &Tree, pictures: &[Picture<'_>]) -> String {
         body.push_str(&format!("<p>{}</p>\n", render::escape(description)));
     }
     body.push_str("<div class=\"pictures\">\n");
-    for picture in pictures {
-        body.push_str(&format!("<figure>\n{}</figure>\n", render::render_svg(picture)));
+    let svgs: Vec<String> = pictures.iter().map(render::render_svg).collect();
+    for svg in &svgs {
+        body.push_str(&format!("<figure>\n{svg}</figure>\n"));
     }
     body.push_str("</div>\n");
     // With a trace: step through it beside each reference search.
     let mut steppers = false;
-    for picture in pictures {
+    for (picture, svg) in pictures.iter().zip(&svgs) {
         if let (Some(reference), Some(student)) = (picture.reference, picture.student) {
-            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student);
+            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student, Some(svg));
             body.push_str(&format!("<h2>Step through: {}</h2>\n{stepper}\n", reference.settings.algorithm));
             steppers = true;
         }

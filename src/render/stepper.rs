@@ -20,11 +20,20 @@ use crate::tree::{NodeIndex, Tree};
 
 /// The step-through of one search: the reference's steps and, if known, the
 /// student's order.
-pub fn section(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome, student: &[NodeIndex]) -> String {
-    let picture = Picture::new(tree).with_reference(settings, reference);
-    let svg = render_svg(&picture);
-    // Your pane also marks where your order leaves the reference's.
-    let yours = if student.is_empty() { svg.clone() } else { render_svg(&picture.with_student(student)) };
+///
+/// `yours` is the picture of the reference with the student's order marked
+/// (`Picture::with_student`), which the caller has drawn already for its own
+/// figure; `None` when there is no student order, and that pane shows the
+/// reference alone.
+pub fn section(
+    tree: &Tree,
+    settings: &SearchSettings,
+    reference: &SearchOutcome,
+    student: &[NodeIndex],
+    yours: Option<&str>,
+) -> String {
+    let svg = render_svg(&Picture::new(tree).with_reference(settings, reference));
+    let yours = yours.unwrap_or(&svg);
     let data = steps_json(tree, settings, reference, student);
     let mut out = String::new();
     let _ = writeln!(

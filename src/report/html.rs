@@ -192,20 +192,20 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
     let student = render::known_indices(tree, &test.actual.visited);
     let base = Picture::new(tree).with_reference(&planned.settings, &planned.reference);
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
+    let svg = render::render_svg(&picture);
     let _ = writeln!(
         out,
         "<figure class=\"picture\">\n<figcaption>The reference search, numbered by visit step; \
          red: your first wrong node, orange: nodes you entered but should not have, \
          dashed: nodes you skipped. Hover a node for its details.</figcaption>\n\
-         <div class=\"scroll\">\n{}</div>\n</figure>",
-        render::render_svg(&picture)
+         <div class=\"scroll\">\n{svg}</div>\n</figure>"
     );
     if !student.is_empty() {
         let _ = writeln!(
             out,
             "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
              the step-through has the focus):</p>\n{}",
-            render::stepper::section(tree, &planned.settings, &planned.reference, &student)
+            render::stepper::section(tree, &planned.settings, &planned.reference, &student, Some(&svg))
         );
     }
 }
