@@ -280,6 +280,16 @@ fn the_python_kit_reads_split_and_joined_replies_spinning_or_not() {
             command.env("TREEGRADE_SPIN", "1");
         }
         let mut program = command.spawn().expect("python3 runs");
+        // A kit that stops answering fails the test instead of hanging it
+        // (killed only while it is still ours: the test says when it is done).
+        let pid = program.id().to_string();
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let watchdog = std::thread::spawn(move || {
+            let waited = finished.recv_timeout(Duration::from_secs(30));
+            if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                let _ = std::process::Command::new("kill").args(["-9", &pid]).status();
+            }
+        });
         let mut to_kit = program.stdin.take().expect("piped");
         let mut from_kit = BufReader::new(program.stdout.take().expect("piped"));
         let mut next_line = || {
@@ -309,6 +319,9 @@ fn the_python_kit_reads_split_and_joined_replies_spinning_or_not() {
         to_kit.write_all(last.as_bytes()).expect("write");
         assert_eq!(next_line().trim(), r#"{"type":"result","value":2.5,"action":"right"}"#, "spin {spin}");
         drop(to_kit);
-        assert!(program.wait().expect("the kit exits").success(), "spin {spin}");
+        let status = program.wait().expect("the kit exits");
+        drop(done);
+        watchdog.join().expect("the watchdog ends");
+        assert!(status.success(), "spin {spin}");
     }
 }
