@@ -25,7 +25,7 @@ struct Results<'a> {
 
 #[derive(Serialize)]
 struct GradescopeTest<'a> {
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     number: String,
     score: Points,
     max_score: Points,
@@ -44,7 +44,7 @@ pub fn render(report: &GradeReport) -> String {
         for (test_number, test) in question.tests.iter().enumerate() {
             let passed = test.status == TestStatus::Passed;
             tests.push(GradescopeTest {
-                name: &test.name,
+                name: test.name.as_str().into(),
                 number: format!("{}.{}", question_number + 1, test_number + 1),
                 score: test.score,
                 max_score: test.max_score,
@@ -69,7 +69,9 @@ pub fn render(report: &GradeReport) -> String {
     pretty_json(&results)
 }
 
-/// The entry that carries an all-or-nothing question's points.
+/// The entry that carries an all-or-nothing question's points, named as
+/// the text report heads the question (`Question q2: Minimax`), which is
+/// also how CS188's own autograder names it.
 fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_> {
     let passed = question.score == question.max_score;
     let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
@@ -83,7 +85,7 @@ fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_
         )
     };
     GradescopeTest {
-        name: &question.title,
+        name: format!("Question {}: {}", question.id, question.title).into(),
         number: number.to_string(),
         score: question.score,
         max_score: question.max_score,

@@ -211,3 +211,31 @@ fn the_python_kit_ignores_what_cs188_kits_need() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("Total: 15/15"), "{stdout}");
 }
+
+/// On Gradescope, a CS188 student sees each question as CS188 names it,
+/// with CS188's points: `Question q4: Expectimax`, 0 of 5 for an
+/// expectimax that sums, while q2 and q3 keep their 5.
+#[test]
+fn gradescope_names_cs188_questions_as_cs188_does() {
+    let Some(course) = course() else { return };
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(repo().join("tests/fixtures/cs188-students/expectimax-sum"))
+        .args(["--format", "gradescope"])
+        .output()
+        .unwrap();
+    let results: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let entry = |name: &str| {
+        let tests = results["tests"].as_array().unwrap();
+        tests.iter().find(|test| test["name"] == name).cloned().unwrap_or_else(|| panic!("no {name}: {results}"))
+    };
+    assert_eq!(
+        (entry("Question q2: Minimax")["score"].as_f64(), entry("Question q2: Minimax")["max_score"].as_f64()),
+        (Some(5.0), Some(5.0))
+    );
+    assert_eq!(entry("Question q4: Expectimax")["score"].as_f64(), Some(0.0), "{results}");
+    assert_eq!(results["score"].as_f64(), Some(10.0), "{results}");
+}

@@ -130,7 +130,10 @@ fn gradescope_entries_add_up_and_all_or_nothing_is_honest() {
         assert!(!passed_without_points, "a passed entry without its points: {test}");
         assert!(points(&test["score"]) <= points(&test["max_score"]));
     }
-    let q3 = tests.iter().find(|t| t["name"] == "Question q3").expect("an entry for the all-or-nothing question");
+    let q3 = tests
+        .iter()
+        .find(|t| t["name"] == "Question q3: Question q3")
+        .expect("an entry for the all-or-nothing question");
     assert_eq!((points(&q3["score"]), points(&q3["max_score"])), (Points::ZERO, Points::whole(5)));
     assert_eq!(q3["status"], "failed");
     assert!(q3["output"].as_str().unwrap().contains("All or nothing"), "{q3}");
