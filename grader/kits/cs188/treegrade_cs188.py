@@ -33,7 +33,6 @@ _STUDENT_DIR = os.path.abspath(os.getcwd())
 sys.path[:] = [_KIT_DIR, _STUDENT_DIR] + [p for p in sys.path if p not in ("", _KIT_DIR, _STUDENT_DIR)]
 
 
-
 class _LateSitePackages(object):
     """Sets up site-packages when an import first needs them.
 

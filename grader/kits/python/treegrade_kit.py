@@ -105,7 +105,6 @@ def _library_dirs():
     return _library_dirs_cache[0]
 
 
-
 class _JsonSyntax(object):
     """What the C scanner asks of a decoder: standard JSON, no NaN or Infinity."""
 
@@ -163,6 +162,7 @@ def _to_json(value):
     if isinstance(value, (list, tuple)):
         return "[%s]" % ",".join(_to_json(item) for item in value)
     raise TypeError("no JSON for %r" % (value,))
+
 
 _HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (PROTOCOL, KIT)).encode("ascii")
 _EMPTY = ()  # type: Tuple[Any, ...]
