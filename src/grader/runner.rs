@@ -145,8 +145,8 @@ pub struct RunningProgram {
 impl RunningProgram {
     /// Starts the program in its own process group (its own session through
     /// the trampoline) with exactly `spec.env` (and `TREEGRADE_SPIN`, see
-    /// `spin_env`), through the sandbox's
-    /// trampoline when `spec.policy` asks for one.
+    /// `spin_env`), through the sandbox's trampoline when `spec.policy` asks
+    /// for one.
     pub fn start(spec: &ProgramSpec) -> io::Result<RunningProgram> {
         let (program, args) = spec
             .command
