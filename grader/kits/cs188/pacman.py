@@ -77,7 +77,7 @@ class GameState(object):
 
     def getScore(self):
         """The test's evaluation of this state: its score where the game ends or the depth limit cuts."""
-        info = (self._search.nodes.get(self._node) or self._search.info(self._node))
+        info = self._search.nodes.get(self._node) or self._search.info(self._node)
         if info.get("kind") == "terminal":
             return float(info["value"])
         if info.get("eval") is not None:

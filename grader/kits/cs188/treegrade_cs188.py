@@ -290,8 +290,8 @@ def _search(channel, message, student):
         text = str(exc) or "write getAction in %s" % class_name
         return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
     except Exception as exc:  # the student's bug: report it and serve the next test
-        hint = "; ".join(_HINTS[hint] for hint in sorted(search.hints))
-        return _base._exception_line(name, exc, hint)
+        hints = "; ".join(_HINTS[hint] for hint in sorted(search.hints))
+        return _base._exception_line(name, exc, hints)
     for hint in sorted(search.hints):
         sys.stderr.write("treegrade_cs188: hint: %s\n" % _HINTS[hint])
     if action is not None and not isinstance(action, str):
