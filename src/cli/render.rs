@@ -209,7 +209,7 @@ fn html(tree: &Tree, pictures: &[Picture<'_>]) -> String {
     let mut steppers = false;
     for (picture, svg) in pictures.iter().zip(&svgs) {
         if let (Some(reference), Some(student)) = (picture.reference, picture.student) {
-            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student, Some(svg));
+            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student, svg);
             body.push_str(&format!("<h2>Step through: {}</h2>\n{stepper}\n", reference.settings.algorithm));
             steppers = true;
         }

@@ -23,17 +23,15 @@ use crate::tree::{NodeIndex, Tree};
 ///
 /// `yours` is the picture of the reference with the student's order marked
 /// (`Picture::with_student`), which the caller has drawn already for its own
-/// figure; `None` when there is no student order, and that pane shows the
-/// reference alone.
+/// figure.
 pub fn section(
     tree: &Tree,
     settings: &SearchSettings,
     reference: &SearchOutcome,
     student: &[NodeIndex],
-    yours: Option<&str>,
+    yours: &str,
 ) -> String {
     let svg = render_svg(&Picture::new(tree).with_reference(settings, reference));
-    let yours = yours.unwrap_or(&svg);
     let data = steps_json(tree, settings, reference, student);
     let mut out = String::new();
     let _ = writeln!(

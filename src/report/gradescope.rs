@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{details_plain, pretty_json};
+use super::{details_plain, pretty_json, question_heading};
 use crate::grader::plan::Scoring;
 use crate::grader::verdict::{GradeReport, QuestionResult, TestStatus};
 use crate::points::Points;
@@ -85,7 +85,7 @@ fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_
         )
     };
     GradescopeTest {
-        name: format!("Question {}: {}", question.id, question.title).into(),
+        name: question_heading(question).into(),
         number: number.to_string(),
         score: question.score,
         max_score: question.max_score,

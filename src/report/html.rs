@@ -205,7 +205,7 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
             out,
             "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
              the step-through has the focus):</p>\n{}",
-            render::stepper::section(tree, &planned.settings, &planned.reference, &student, Some(&svg))
+            render::stepper::section(tree, &planned.settings, &planned.reference, &student, &svg)
         );
     }
 }

@@ -22,7 +22,7 @@ pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
-use crate::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
+use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 /// The formats `treegrade check` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -87,6 +87,11 @@ fn pretty_json(value: &impl Serialize) -> String {
 }
 
 /// "PASS", "FAIL" or "ERROR".
+/// How every report heads a question: `Question q2: Minimax`.
+fn question_heading(question: &QuestionResult) -> String {
+    format!("Question {}: {}", question.id, question.title)
+}
+
 fn status_word(test: &TestResult) -> &'static str {
     match test.status {
         TestStatus::Passed => "PASS",

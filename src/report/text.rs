@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use super::{
-    DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, shows_diff, status_word,
-    stderr_tail, visible_reason,
+    DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, question_heading,
+    shows_diff, status_word, stderr_tail, visible_reason,
 };
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
@@ -48,7 +48,7 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
 }
 
 fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, detail: Detail) {
-    let _ = writeln!(out, "Question {}: {}", question.id, question.title);
+    let _ = writeln!(out, "{}", question_heading(question));
     for test in &question.tests {
         let word = status_word(test);
         let styled = match test.status {
