@@ -368,3 +368,17 @@ fn state_kept_between_tests_is_named_with_the_earlier_test() {
     assert!(text.contains("PASS  q1/aima-fig5-2"), "{text}");
     insta::assert_snapshot!("check_state_between_tests", text);
 }
+
+/// What a student with a pruning bug reads: the failed test, where the
+/// orders first differ, the tree's description, the likely cause and the
+/// diff, exactly as `check` prints it.
+#[test]
+fn a_failed_test_reads_as_the_student_sees_it() {
+    let output = check()
+        .args(["--submission", "tests/fixtures/students/broken-root-alpha", "--sandbox", "off"])
+        .args(["-q", "q2", "--test", "aima-fig5-2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    insta::assert_snapshot!("check_failed_test", stdout(&output));
+}

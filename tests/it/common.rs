@@ -99,3 +99,94 @@ pub fn unavailable(what: &str) {
     assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must have {what}");
     eprintln!("note: {what} is missing here; this check is skipped");
 }
+
+/// An outline of an HTML page for snapshots: one line per element (its
+/// name, id and classes) and per text, indented by nesting. A `<style>` or
+/// `<script>` is shown by its size and an `<svg>` by how many of each
+/// element it holds, so the outline changes when the page's structure or
+/// words change, not when a picture moves by a pixel.
+pub fn html_outline(html: &str) -> String {
+    const VOID: [&str; 6] = ["meta", "br", "img", "input", "link", "hr"];
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        push_text(&mut out, depth, &rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find('>').expect("every tag is closed") + 1;
+        let tag = &rest[..end];
+        rest = &rest[end..];
+        if tag.starts_with("<!") {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix("</") {
+            depth = depth.saturating_sub(1);
+            let _ = name;
+            continue;
+        }
+        let name = tag_name(tag);
+        let line = format!("{}{}{}", "  ".repeat(depth), name, attributes(tag));
+        if matches!(name, "style" | "script" | "svg") {
+            let close = format!("</{name}>");
+            let body_end = rest.find(&close).expect("the element is closed");
+            let summary = if name == "svg" {
+                svg_summary(&rest[..body_end])
+            } else {
+                format!("{} bytes", rest[..body_end].len())
+            };
+            out.push_str(&format!("{line} [{summary}]\n"));
+            rest = &rest[body_end + close.len()..];
+            continue;
+        }
+        out.push_str(&line);
+        out.push('\n');
+        if !tag.ends_with("/>") && !VOID.contains(&name) {
+            depth += 1;
+        }
+    }
+    push_text(&mut out, depth, rest);
+    out
+}
+
+fn tag_name(tag: &str) -> &str {
+    let inner = tag.trim_start_matches('<');
+    let end = inner.find(|c: char| c.is_whitespace() || c == '>' || c == '/').unwrap_or(inner.len());
+    &inner[..end]
+}
+
+/// ` #id .class .class` of a start tag.
+fn attributes(tag: &str) -> String {
+    let value = |name: &str| {
+        let key = format!(" {name}=\"");
+        tag.find(&key).map(|at| {
+            let from = at + key.len();
+            tag[from..from + tag[from..].find('"').unwrap()].to_string()
+        })
+    };
+    let mut shown = String::new();
+    if let Some(id) = value("id") {
+        shown.push_str(&format!(" #{id}"));
+    }
+    for class in value("class").unwrap_or_default().split_whitespace() {
+        shown.push_str(&format!(" .{class}"));
+    }
+    shown
+}
+
+fn push_text(out: &mut String, depth: usize, text: &str) {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !words.is_empty() {
+        out.push_str(&format!("{}\"{words}\"\n", "  ".repeat(depth)));
+    }
+}
+
+/// `circle 12, text 30` for the elements of an SVG body.
+fn svg_summary(body: &str) -> String {
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for piece in body.split('<').skip(1) {
+        if !piece.starts_with('/') {
+            *counts.entry(tag_name(&format!("<{piece}")).to_string()).or_default() += 1;
+        }
+    }
+    counts.iter().map(|(name, count)| format!("{name} {count}")).collect::<Vec<_>>().join(", ")
+}

@@ -1,5 +1,6 @@
 //! The Gradescope autograder zip, unpacked into a Gradescope-like folder
-//! layout and run the way Gradescope runs it.
+//! layout and run the way Gradescope runs it: no Rust toolchain on `PATH`
+//! and no network.
 
 use std::path::{Path, PathBuf};
 
@@ -38,12 +39,29 @@ fn autograder_root() -> tempfile::TempDir {
     root
 }
 
+/// Gradescope's image as far as these tests can make it: only the system's
+/// folders on `PATH` (no cargo, no rustc, no pyenv), an empty environment
+/// and, where the machine allows it (as root, so always under CI), no
+/// network either.
+fn gradescope_like(script: &Path, root: &Path) -> std::process::Command {
+    const PATH: &str = "/usr/sbin:/usr/bin:/sbin:/bin";
+    let on_path = |tool: &str| std::env::split_paths(PATH).any(|dir| dir.join(tool).exists());
+    assert!(!on_path("cargo") && !on_path("rustc"), "no Rust toolchain on {PATH}");
+    let offline = std::process::Command::new("unshare").args(["--net", "true"]).output();
+    let mut command = if offline.is_ok_and(|o| o.status.success()) {
+        let mut command = std::process::Command::new("unshare");
+        command.args(["--net", "bash"]);
+        command
+    } else {
+        crate::common::unavailable("a network namespace (unshare --net) to grade offline");
+        std::process::Command::new("bash")
+    };
+    command.arg(script).env_clear().env("PATH", PATH).env("HOME", root).env("AUTOGRADER_ROOT", root);
+    command
+}
+
 fn run_autograder(root: &Path) -> serde_json::Value {
-    let status = std::process::Command::new("bash")
-        .arg(root.join("source/run_autograder"))
-        .env("AUTOGRADER_ROOT", root)
-        .status()
-        .unwrap();
+    let status = gradescope_like(&root.join("source/run_autograder"), root).status().unwrap();
     assert!(status.success(), "run_autograder always exits 0");
     let text = std::fs::read_to_string(root.join("results/results.json")).expect("results.json is always written");
     serde_json::from_str(&text).unwrap()
@@ -61,7 +79,7 @@ fn the_zip_has_what_gradescope_needs() {
     assert!(!source.join("source").exists(), "no source tree: nothing is compiled on Gradescope");
     let setup = std::fs::read_to_string(source.join("setup.sh")).unwrap();
     assert!(!setup.contains("rustup") && !setup.contains("cargo"), "setup.sh never builds: {setup}");
-    let ran = std::process::Command::new("bash").arg(source.join("setup.sh")).output().unwrap();
+    let ran = gradescope_like(&source.join("setup.sh"), root.path()).output().unwrap();
     assert!(ran.status.success(), "setup.sh runs here: {}", String::from_utf8_lossy(&ran.stderr));
     let yaml = std::fs::read_to_string(source.join("assignment/assignment.yaml")).unwrap();
     assert!(yaml.contains("tests_dir: tests\n"), "{yaml}");

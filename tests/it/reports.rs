@@ -26,6 +26,12 @@ fn no_pruning_client() -> String {
 }
 
 fn mixed_report() -> GradeReport {
+    mixed_run().0
+}
+
+/// The mixed run's report with the planned tests it graded (the HTML
+/// report's pictures come from their trees).
+fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases");
     let test = |name: &str, hidden: bool| TestFile { path: cases.join(name), hidden };
     let assignment = Assignment {
@@ -63,7 +69,7 @@ fn mixed_report() -> GradeReport {
             test.path = Path::new(&test.path).file_name().unwrap().to_string_lossy().into_owned();
         }
     }
-    report
+    (report, tests)
 }
 
 #[test]
@@ -74,6 +80,18 @@ fn every_format_renders_the_same_run() {
     insta::assert_snapshot!("junit", render(&report, Format::Junit, false));
     insta::assert_snapshot!("gradescope", render(&report, Format::Gradescope, false));
     insta::assert_snapshot!("json", render(&report, Format::Json, false));
+    insta::assert_snapshot!("prairielearn", render(&report, Format::Prairielearn, false));
+}
+
+/// The HTML report's structure: every element with its id and classes and
+/// every text, indented by nesting; styles and scripts by size only, and
+/// each SVG picture by the count of each kind of element in it, so that the
+/// snapshot shows what a student sees without pinning every coordinate.
+#[test]
+fn the_html_report_has_its_structure() {
+    let (report, tests) = mixed_run();
+    let html = treegrade::report::render_html(&report, &tests);
+    insta::assert_snapshot!("html_outline", common::html_outline(&html));
 }
 
 /// The JSON report reads back into its own version-1 type and writes out
