@@ -49,6 +49,7 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
 
 fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, detail: Detail) {
     let _ = writeln!(out, "{}", question_heading(question));
+    let mut previous: Option<&TestResult> = None;
     for test in &question.tests {
         let word = status_word(test);
         let styled = match test.status {
@@ -58,7 +59,12 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
         let hidden = if test.hidden { " (hidden)" } else { "" };
         let unobserved = if value_unobserved(test) { " (value not observed)" } else { "" };
         let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}", test.name);
-        if test.status != TestStatus::Passed {
+        if repeats_the_error_of(test, previous) {
+            // A program that fails the same way before it enters any node
+            // (it does not import, say) gets the error once in full.
+            let reason = visible_reason(test).unwrap_or_default();
+            let _ = writeln!(out, "        {reason}");
+        } else if test.status != TestStatus::Passed {
             failure_details(out, test, paint);
         } else if detail == Detail::Everything && !test.hidden {
             let action = test.actual.action.as_deref().unwrap_or("none");
@@ -70,8 +76,20 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             );
             let _ = writeln!(out, "        {}", paint.dim(&line));
         }
+        previous = Some(test);
     }
     let _ = writeln!(out, "Question {}: {}/{}", question.id, question.score, question.max_score);
+}
+
+/// Whether `test` is an error with no node entered and the same reason as
+/// the test before it, which was shown in full.
+fn repeats_the_error_of(test: &TestResult, previous: Option<&TestResult>) -> bool {
+    let Some(previous) = previous else { return false };
+    matches!(test.status, TestStatus::Error(_))
+        && test.actual.visited.is_empty()
+        && previous.status == test.status
+        && previous.reason == test.reason
+        && visible_reason(test).is_some()
 }
 
 fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {

@@ -69,6 +69,7 @@ def _defer_site_packages():
 
 _defer_site_packages()
 
+import cs188_absent  # noqa: E402  (the rest of CS188's project, as stand-ins)
 import treegrade_kit as _base  # noqa: E402  (the Python kit: channel, serving, tracebacks)
 from pacman import GameState  # noqa: E402
 
@@ -86,7 +87,8 @@ _HINTS = {
 }
 
 _base._KIT_FILES.update(
-    os.path.normcase(os.path.join(_KIT_DIR, name)) for name in ("treegrade_cs188.py", "pacman.py", "util.py", "game.py")
+    os.path.normcase(os.path.join(_KIT_DIR, name))
+    for name in ("treegrade_cs188.py", "pacman.py", "util.py", "game.py", "cs188_absent.py")
 )
 
 
@@ -250,6 +252,7 @@ class _Student(object):
             elif frames:
                 where = " (line %d of %s)" % (frames[-1].lineno, os.path.basename(frames[-1].filename))
             message = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
+            message = message.replace(_KIT_DIR + os.sep, "treegrade's ")  # not the grader's scratch folder
             self.failure = "%s.py could not be imported: %s%s" % (_MODULE, message, where)
 
 
@@ -279,6 +282,11 @@ def _search(channel, message, student):
         rounds = depth // search.agents
     name = "%s.getAction" % class_name
     observer = _Observer(getattr(student.module, "__file__", None))
+    # A search that breaks ties with random.choice gets the same draws on
+    # every test and every run, so its grade never changes between runs.
+    generator = sys.modules.get("random")
+    if generator is not None:
+        generator.seed(0)
     try:
         agent = agent_class(depth=rounds)
         sys.settrace(observer.trace)
@@ -305,6 +313,7 @@ def _search(channel, message, student):
 
 
 def main():
+    cs188_absent.install()
     student = _Student()
     _base._start(lambda channel, message: _search(channel, message, student), _HELLO)
 

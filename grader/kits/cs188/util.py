@@ -2,7 +2,8 @@
 
 Written for treegrade (no Berkeley code): only the names that game-tree
 searches use, with the same behaviour. The Pacman game itself is not here,
-so helpers about the board (``nearestPoint`` and the like) are left out.
+so helpers about the board (``nearestPoint`` and the like) are left out: importing
+one gives a stand-in (``cs188_absent``) that explains itself when called.
 """
 
 import heapq
@@ -154,3 +155,10 @@ class PriorityQueueWithFunction(PriorityQueue):
 def flipCoin(p):
     """True with probability ``p``."""
     return random.random() < p
+
+
+def __getattr__(name):
+    """Any other name of CS188's ``util``: a stand-in, so that importing it works (see cs188_absent)."""
+    import cs188_absent
+
+    return cs188_absent.module_attribute(__name__, name)
