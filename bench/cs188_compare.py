@@ -46,6 +46,8 @@ root = ROOT
 rows = {}
 for name in sorted(os.listdir(root)):
     d = os.path.join(root, name)
+    if not os.path.isfile(os.path.join(d, "multiAgents.py")):
+        continue  # notes beside the folders (a SOURCES.txt, say)
     c = cs188(d); t, n = tg(d)
     rows[name] = {"cs188": c, "treegrade": t, "notes": n}
     agree = all(c[q] == t[q] for q in c)

@@ -221,7 +221,14 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
         reasons.push(format!("action: expected {expected_action}, you chose {chosen}"));
     }
     if let Some(divergence) = &result.divergence {
-        reasons.push(format!("visited order: {}", divergence.describe("you")));
+        let mut reason = format!("visited order: {}", divergence.describe("you"));
+        if same_nodes_in_another_order(&expected.visited, &actual.visited) {
+            reason.push_str(
+                " (you entered the same nodes, in another order: search each node's children in the order \
+                 they are given, without reordering or shuffling them)",
+            );
+        }
+        reasons.push(reason);
     }
     let check = |ok: bool| if ok { Check::Passed } else { Check::Failed };
     let value = if value_observed { check(value_ok) } else { Check::NotRun };
@@ -230,6 +237,17 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
         result.status = TestStatus::Failed;
         result.reason = Some(reasons.join("; "));
     }
+}
+
+/// Whether two different visited orders enter exactly the same nodes: the
+/// search was right but took children in another order (a shuffle, say).
+fn same_nodes_in_another_order(expected: &[String], actual: &[String]) -> bool {
+    fn sorted(order: &[String]) -> Vec<&str> {
+        let mut nodes: Vec<&str> = order.iter().map(String::as_str).collect();
+        nodes.sort_unstable();
+        nodes
+    }
+    expected.len() == actual.len() && expected != actual && sorted(expected) == sorted(actual)
 }
 
 /// An action of the root with the value of the child behind it:

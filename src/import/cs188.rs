@@ -489,7 +489,12 @@ pub fn parse_test(text: &str, file: &Path) -> Result<Cs188Test, ImportError> {
     };
     let mut successors: Vec<Successor> = Vec::new();
     let mut first_move: HashMap<(String, String), u32> = HashMap::new();
-    for (line, text) in fields.require("successors")?.lines() {
+    // Fall semesters call the edges `successors`, Spring 2021-2022 `children`.
+    let edges = match fields.get("successors") {
+        Some(edges) => edges,
+        None => fields.get("children").map_or_else(|| fields.require("successors"), Ok)?,
+    };
+    for (line, text) in edges.lines() {
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
             [] => continue,
@@ -1138,6 +1143,18 @@ D 2
         assert!(tree.description().unwrap().ends_with("\n\n      max   # not a comment here"));
         let outcome = engine::search(tree, &import.settings()).unwrap();
         assert_eq!((outcome.value, outcome.action.map(|c| tree.action(c))), (3.0, Some("Left")));
+    }
+
+    /// Spring 2021-2022's test files name the edges `children`; the tree is the same.
+    #[test]
+    fn spring_files_name_the_edges_children() {
+        assert!(LECTURE.contains("successors: \"\"\""));
+        let spring = test(&LECTURE.replace("successors: \"\"\"", "children: \"\"\"")).unwrap();
+        let fall = test(LECTURE).unwrap();
+        let tree = |parsed: &Cs188Test| convert(parsed, None, "lecture").unwrap().tree;
+        assert_eq!(crate::load::write::tree_to_yaml(&tree(&spring)), crate::load::write::tree_to_yaml(&tree(&fall)));
+        let neither = LECTURE.replace("successors: \"\"\"", "edges: \"\"\"");
+        assert_eq!(kind(&neither), (None, ImportErrorKind::MissingKey { key: "successors".into() }));
     }
 
     #[test]

@@ -237,3 +237,96 @@ fn gradescope_names_cs188_questions_as_cs188_does() {
     assert_eq!(entry("Question q4: Expectimax")["score"].as_f64(), Some(0.0), "{results}");
     assert_eq!(results["score"].as_f64(), Some(10.0), "{results}");
 }
+
+/// A file of the Spring fixture with `extra` inserted after its imports.
+fn spring_file_with(extra: &str) -> tempfile::TempDir {
+    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
+        .unwrap()
+        .replacen("from pacman import GameState\n", &format!("from pacman import GameState\n{extra}\n"), 1);
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("multiAgents.py"), text).unwrap();
+    folder
+}
+
+/// A course that installs a package in a virtual environment and puts its
+/// `bin` first on `PATH` gets it imported in the sandbox, as the same
+/// interpreter outside would: the environment is part of the toolchain.
+#[test]
+fn packages_of_the_virtual_environment_on_path_import_in_the_sandbox() {
+    let Some(course) = course() else { return };
+    let venv = tempfile::tempdir().unwrap();
+    let made =
+        std::process::Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(venv.path()).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let site = std::process::Command::new(venv.path().join("bin/python3"))
+        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+        .output()
+        .unwrap();
+    let site = String::from_utf8(site.stdout).unwrap();
+    std::fs::write(Path::new(site.trim()).join("coursepackage.py"), "ROUNDS = 1\n").unwrap();
+    let student = spring_file_with("import coursepackage");
+    let path = std::env::join_paths(
+        std::iter::once(venv.path().join("bin")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let output = treegrade()
+        .env("PATH", path)
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(student.path())
+        .args(["--sandbox", "auto", "-q", "q2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Total: 5/5"), "{stdout}");
+}
+
+/// A search that shuffles its moves or breaks ties at random gets the same
+/// report on every run: the kit seeds `random` before each test. Its report
+/// says that it entered the right states in another order.
+#[test]
+fn a_search_that_uses_random_gets_the_same_grade_every_run() {
+    let Some(course) = course() else { return };
+    let student = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
+        .unwrap()
+        .replacen(
+            "        for action in state.getLegalActions(agentIndex):\n            score, _ = self.minimax(",
+            "        actions = state.getLegalActions(agentIndex)\n        random.shuffle(actions)\n        \
+             for action in actions:\n            score, _ = self.minimax(",
+            1,
+        );
+    assert!(text.contains("random.shuffle(actions)"));
+    std::fs::write(student.path().join("multiAgents.py"), text).unwrap();
+    let run = || {
+        let mut report = check(course, student.path());
+        report["elapsed_ms"] = 0.into();
+        for test in report["questions"][0]["tests"].as_array_mut().unwrap() {
+            test["elapsed_ms"] = 0.into();
+        }
+        report["questions"][0].clone()
+    };
+    let first = run();
+    assert_eq!(first, run());
+    let shuffled = first["tests"].as_array().unwrap().iter().find(|test| test["status"] == "failed");
+    let reason = shuffled.expect("a shuffled minimax fails a test")["reason"].as_str().unwrap().to_string();
+    assert!(reason.contains("you entered the same nodes, in another order"), "{reason}");
+}
+
+/// An agent whose `__init__` refuses CS188's `depth=` keyword is told so,
+/// not that its `getAction` failed.
+#[test]
+fn an_agent_that_cannot_be_created_is_named_as_such() {
+    let Some(course) = course() else { return };
+    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
+        .unwrap()
+        .replacen("def __init__(self, evalFn='scoreEvaluationFunction', depth='2'):", "def __init__(self, index):", 1);
+    assert!(text.contains("def __init__(self, index):"));
+    let student = tempfile::tempdir().unwrap();
+    std::fs::write(student.path().join("multiAgents.py"), text).unwrap();
+    let report = check(course, student.path());
+    let reason = tests(&report).next().unwrap()["reason"].as_str().unwrap().to_string();
+    assert!(reason.contains("in creating MinimaxAgent(depth=2) as CS188's tests do"), "{reason}");
+}

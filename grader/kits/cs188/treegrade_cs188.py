@@ -102,6 +102,7 @@ class _Search(object):
         self.agents = agents if isinstance(agents, int) and agents > 0 else 1
         self.nodes = {}
         self.hints = set()
+        self.ghost_moves_from_start = set()
 
     def state(self, node):
         return GameState(self, node)
@@ -119,11 +120,16 @@ class _Search(object):
         return reply
 
     def successor(self, state, agent_index, action):
-        if state._node == self.root and agent_index != 0:
-            # Ghosts move below the start state, never from it: the search is
-            # generating successors of the start state where it meant the
-            # state it is expanding.
-            self.hints.add("wrong-state-successors")
+        # Ghosts move below the start state, never from it. A ghost's index
+        # with the start state is harmless once per move (the tree decides
+        # whose turn it is), but a move asked twice, or one the start state
+        # does not have, means successors of the start state where the
+        # search meant the state it is expanding.
+        from_start = state._node == self.root and agent_index != 0
+        if from_start:
+            if (agent_index, action) in self.ghost_moves_from_start:
+                self.hints.add("wrong-state-successors")
+            self.ghost_moves_from_start.add((agent_index, action))
         info = self.nodes.get(state._node) or self.info(state._node)
         actions = info.get("actions") or []
         if info.get("kind") == "terminal":
@@ -135,6 +141,8 @@ class _Search(object):
         try:
             index = actions.index(action)
         except ValueError:
+            if from_start:
+                self.hints.add("wrong-state-successors")
             raise Exception(
                 "generateSuccessor(%r, %r): %r is not a legal action in state %s (its legal actions are %s)"
                 % (agent_index, action, action, state._node, ", ".join(actions))
@@ -289,6 +297,10 @@ def _search(channel, message, student):
         generator.seed(0)
     try:
         agent = agent_class(depth=rounds)
+    except Exception as exc:  # CS188's tests create the agent so too: its __init__ must accept it
+        created = "creating %s(depth=%d) as CS188's tests do" % (class_name, rounds)
+        return _base._exception_line(created, exc)
+    try:
         sys.settrace(observer.trace)
         try:
             action = agent.getAction(search.state(search.root))

@@ -564,6 +564,8 @@ def _exception_line(name, exc, hint=None):
         message += " (in %s)" % name
     if hint:
         message += " (hint: %s)" % hint
+    if not frames:  # nothing of the student's code ran: the message says it all
+        return _error_line("exception", message)
     details = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
     details += "".join(traceback.format_exception_only(type(exc), exc))
     return _error_line("exception", message, details)

@@ -36,7 +36,8 @@ pub(super) fn existing(paths: Vec<PathBuf>) -> Vec<PathBuf> {
 
 /// Where interpreters and compilers live: the system folders, and the
 /// grader's own toolchains (`~/.cargo`, `~/.rustup`, and the top folder of
-/// `$HOME` holding each `PATH` entry, such as `~/.pyenv`).
+/// `$HOME` holding each `PATH` entry, such as `~/.pyenv`, and the virtual
+/// environment whose `bin` is on `PATH`, so that its packages import).
 pub fn toolchain_paths() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = [
         "/usr",
@@ -64,6 +65,11 @@ pub fn toolchain_paths() -> Vec<PathBuf> {
     for entry in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
         if !entry.is_absolute() {
             continue;
+        }
+        // A virtual environment's `bin` on PATH: its interpreter needs the
+        // environment itself (`pyvenv.cfg`, `lib/`) to find its packages.
+        if let Some(venv) = entry.parent().filter(|parent| parent.join("pyvenv.cfg").is_file()) {
+            paths.push(venv.to_path_buf());
         }
         match home.as_ref().and_then(|home| entry.strip_prefix(home).ok().map(|rest| (home, rest))) {
             Some((home, rest)) => {
