@@ -54,6 +54,20 @@ pub enum Scoring {
     AllOrNothing,
 }
 
+/// In which order a search may take a node's children (`child_order:`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChildOrder {
+    /// In the order the tree gives them: the visited order must be the
+    /// reference's, step for step (the default; how pruning is checked).
+    #[default]
+    Given,
+    /// In any order: the search must still be depth-first and enter exactly
+    /// the reference's nodes. For minimax and expectimax, whose results do
+    /// not depend on it, in a course (CS188's) that never asked for one.
+    Any,
+}
+
 /// One question of an assignment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
@@ -71,6 +85,8 @@ pub struct Question {
     pub prune_on_equal: Option<bool>,
     /// How points are earned.
     pub scoring: Scoring,
+    /// Whether the order of a node's children is checked.
+    pub child_order: ChildOrder,
     /// The tree files, resolved and sorted.
     pub tests: Vec<TestFile>,
     /// Trees generated for each student, in addition to `tests`.

@@ -55,6 +55,39 @@ impl Divergence {
     }
 }
 
+/// Whether `actual` is `expected` with each node's children taken in
+/// another order: the same nodes, each entered once, first the root, and
+/// every node's descendants entered after it and before anything outside
+/// it (depth first). The search that shuffles its moves passes; one that
+/// leaves a subtree and comes back, or enters other nodes, does not.
+pub fn same_search_in_another_child_order(
+    tree: &crate::tree::Tree,
+    expected: &[crate::tree::NodeIndex],
+    actual: &[crate::tree::NodeIndex],
+) -> bool {
+    let mut unentered: std::collections::HashSet<_> = expected.iter().copied().collect();
+    if expected.len() != actual.len() || unentered.len() != expected.len() || expected.first() != actual.first() {
+        return false;
+    }
+    // The path from the root to the last node entered.
+    let mut path = Vec::new();
+    for &node in actual {
+        if !unentered.remove(&node) {
+            return false;
+        }
+        if let Some(parent) = tree.node(node).parent {
+            while path.last().is_some_and(|&last| last != parent) {
+                path.pop();
+            }
+            if path.is_empty() {
+                return false; // its parent's subtree was left already
+            }
+        }
+        path.push(node);
+    }
+    true
+}
+
 /// "1 node", "3 nodes".
 pub fn count_nodes(count: usize) -> String {
     if count == 1 { "1 node".to_string() } else { format!("{count} nodes") }
@@ -106,6 +139,23 @@ pub fn expectation_differences(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_depth_first_search_in_another_child_order_is_the_same_search() {
+        use crate::tree::NodeIndex;
+        let tree = crate::tree::fixtures::aima();
+        // A=0; B, C, D = 1..=3; B's leaves 4..=6, C's 7..=9, D's 10..=12.
+        let order = |nodes: &[u32]| nodes.iter().map(|&n| NodeIndex(n)).collect::<Vec<_>>();
+        let minimax = order(&[0, 1, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11, 12]);
+        let same = |actual: &[u32]| same_search_in_another_child_order(&tree, &minimax, &order(actual));
+        assert!(same(&[0, 1, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11, 12]));
+        assert!(same(&[0, 2, 9, 7, 8, 1, 5, 4, 6, 3, 10, 12, 11]), "shuffled at every node");
+        assert!(!same(&[0, 1, 4, 2, 7, 8, 9, 5, 6, 3, 10, 11, 12]), "B is left and re-entered");
+        assert!(!same(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]), "breadth first");
+        assert!(!same(&[1, 0, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11, 12]), "the root first");
+        assert!(!same(&[0, 1, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11]), "a node missing");
+        assert!(!same(&[0, 1, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11, 11]), "a node twice");
+    }
 
     #[test]
     fn tolerance_is_relative_or_absolute() {

@@ -189,6 +189,7 @@ fn assignment(ws: &Workspace) -> Assignment {
             depth: None,
             prune_on_equal: None,
             scoring: Scoring::PerTest,
+            child_order: Default::default(),
             tests,
             generate: None,
         }],

@@ -14,7 +14,7 @@ use crate::engine::{self, SearchOutcome, SearchSettings};
 use crate::generator::{GenOptions, generate};
 use crate::tree::Tree;
 
-pub use crate::assignment::{Assignment, Generated, Language, Question, Scoring, TestFile};
+pub use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
 
 /// A test ready to run: the tree, the settings and the reference's answer.
 #[derive(Clone, Debug)]
@@ -33,6 +33,8 @@ pub struct PlannedTest {
     pub settings: SearchSettings,
     /// What the reference engine does with them.
     pub reference: SearchOutcome,
+    /// Whether the order of a node's children is checked (the question's).
+    pub child_order: ChildOrder,
 }
 
 /// Why a test cannot be planned (the tree does not fit the question).
@@ -85,7 +87,10 @@ fn plan_one(
     let refused = |message: String| PlanError { name: name.clone(), message };
     let reference = engine::search(&tree, &settings).map_err(|error| refused(error.to_string()))?;
     match engine::fragility(&tree, &settings) {
-        Ok(None) => Ok(PlannedTest { question, name, path, hidden, tree, settings, reference }),
+        Ok(None) => {
+            let child_order = spec.child_order;
+            Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
+        }
         Ok(Some(fragile)) => Err(refused(fragile.describe(&tree, &settings))),
         Err(error) => Err(refused(error.to_string())),
     }

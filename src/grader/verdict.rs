@@ -6,11 +6,12 @@
 use serde::Serialize;
 
 use super::diagnosis::Diagnosis;
-use super::plan::{Assignment, PlannedTest, Scoring};
+use super::plan::{Assignment, ChildOrder, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
-use crate::compare::{Divergence, first_divergence, format_value, values_match};
+use crate::compare::{Divergence, first_divergence, format_value, same_search_in_another_child_order, values_match};
 use crate::points::Points;
 use crate::shown::{shown, shown_line};
+use crate::tree::NodeIndex;
 
 /// How one test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -152,6 +153,15 @@ impl GradeReport {
     }
 }
 
+/// Where the student's order leaves the reference's, unless the question
+/// lets children come in any order and the search is the reference's so.
+fn divergence(test: &PlannedTest, entered: &[NodeIndex], expected: &[String], actual: &[String]) -> Option<Divergence> {
+    let divergence = first_divergence(expected, actual)?;
+    let reordered = test.child_order == ChildOrder::Any
+        && same_search_in_another_child_order(&test.tree, &test.reference.visited, entered);
+    (!reordered).then_some(divergence)
+}
+
 /// Judges one search against the reference (scores are filled in by [`score`]).
 pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
     let tree = &test.tree;
@@ -171,7 +181,7 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         diagnosis: None,
         description: tree.description().map(shown),
         details: None,
-        divergence: first_divergence(&expected.visited, &visited),
+        divergence: divergence(test, &record.visited, &expected.visited, &visited),
         expected,
         actual: SearchView { value: None, action: None, visited },
         stderr: shown(&record.stderr),

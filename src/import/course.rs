@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::cs188::{Agent, ImportError, parse_fields};
-use crate::assignment::{Language, Scoring};
+use crate::assignment::{ChildOrder, Language, Scoring};
 use crate::load::write::{AssignmentDraft, QuestionDraft};
 use crate::points::Points;
 
@@ -121,6 +121,11 @@ fn question(id: String, agent: Agent, tests: &[&CourseTest], config: &QuestionCo
             algorithm: agent.algorithm(),
             prune_on_equal: Some(false),
             scoring,
+            // CS188's graph tests check which states a search generates, not
+            // in which order; where the order changes no result, neither
+            // does treegrade: a search that shuffles its moves still passes
+            // if it is depth-first. Alpha-beta's order decides its pruning.
+            child_order: if agent == Agent::AlphaBeta { ChildOrder::Given } else { ChildOrder::Any },
             tests: files,
         })
     }
@@ -161,6 +166,7 @@ mod tests {
         );
         assert_eq!(q3.tests, ["q3-a.yaml", "q3-b.yaml"]);
         assert_eq!(q3.prune_on_equal, Some(false));
+        assert_eq!((q2.child_order, q3.child_order), (ChildOrder::Any, ChildOrder::Given), "alpha-beta's order counts");
     }
 
     #[test]

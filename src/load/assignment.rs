@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
-use crate::assignment::{Assignment, Generated, Language, Question, Scoring, TestFile};
+use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
 use crate::engine::Algorithm;
 use crate::generator::GenOptions;
 use crate::points::Points;
@@ -62,6 +62,7 @@ struct RawQuestion {
     depth: Option<u32>,
     prune_on_equal: Option<bool>,
     scoring: Option<Spanned<String>>,
+    child_order: Option<Spanned<String>>,
     #[serde(default)]
     tests: Vec<Spanned<String>>,
     #[serde(default)]
@@ -294,6 +295,27 @@ fn translate_question(
             return None;
         }
     };
+    let child_order = match raw.child_order.as_ref().map(|s| s.value.as_str()) {
+        None | Some("given") => ChildOrder::Given,
+        Some("any") => ChildOrder::Any,
+        Some(other) => {
+            let at = raw.child_order.as_ref().and_then(spanned_position);
+            diagnostics.push(Diagnostic::at(at, format!("unknown child_order `{other}` (expected given or any)")));
+            return None;
+        }
+    };
+    if child_order == ChildOrder::Any && algorithm == Algorithm::AlphaBeta {
+        let at = raw.child_order.as_ref().and_then(spanned_position);
+        diagnostics.push(Diagnostic::at(
+            at,
+            format!(
+                "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
+                 children decides what is pruned",
+                raw.id.value
+            ),
+        ));
+        return None;
+    }
     let points = Points::from_decimal(raw.points);
     if points.is_none() {
         diagnostics.push(Diagnostic::at(
@@ -328,6 +350,7 @@ fn translate_question(
         depth: raw.depth,
         prune_on_equal: raw.prune_on_equal,
         scoring,
+        child_order,
         tests,
         generate,
     })
@@ -441,6 +464,20 @@ mod tests {
         assert_eq!(generated.options.kinds, [NodeKind::Max, NodeKind::Min, NodeKind::Min]);
         assert_eq!(generated.options.branching, (2, 3));
         assert_eq!(assignment.languages.len(), 2, "Python and Rust by default");
+    }
+
+    #[test]
+    fn child_order_is_given_unless_any_and_never_any_for_alpha_beta() {
+        let question = |extra: &str, algorithm: &str| {
+            format!("questions:\n  - {{id: q1, points: 1, algorithm: {algorithm}, generate: {{seed: 1}}{extra}}}\n")
+        };
+        let order = |text: String| load(&text).map(|a| a.questions[0].child_order);
+        assert_eq!(order(question("", "minimax")).unwrap(), ChildOrder::Given);
+        assert_eq!(order(question(", child_order: any", "expectimax")).unwrap(), ChildOrder::Any);
+        let unknown = order(question(", child_order: shuffled", "minimax")).unwrap_err().to_string();
+        assert!(unknown.contains("unknown child_order `shuffled` (expected given or any)"), "{unknown}");
+        let pruning = order(question(", child_order: any", "alphabeta")).unwrap_err().to_string();
+        assert!(pruning.contains("in alpha-beta the order of the children decides what is pruned"), "{pruning}");
     }
 
     #[test]

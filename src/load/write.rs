@@ -253,6 +253,8 @@ pub struct QuestionDraft {
     pub prune_on_equal: Option<bool>,
     /// How points are earned.
     pub scoring: crate::assignment::Scoring,
+    /// Whether the order of a node's children is checked.
+    pub child_order: crate::assignment::ChildOrder,
     /// Test paths or globs, relative to `tests_dir`.
     pub tests: Vec<String>,
 }
@@ -295,6 +297,9 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
             crate::assignment::Scoring::AllOrNothing => "all-or-nothing",
         };
         let _ = writeln!(out, "    scoring: {scoring}");
+        if question.child_order == crate::assignment::ChildOrder::Any {
+            let _ = writeln!(out, "    child_order: any");
+        }
         out.push_str("    tests:\n");
         for test in &question.tests {
             let _ = writeln!(out, "      - {}", yaml_string(test));

@@ -382,3 +382,17 @@ fn a_failed_test_reads_as_the_student_sees_it() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     insta::assert_snapshot!("check_failed_test", stdout(&output));
 }
+
+/// A search that enters the right nodes in another order is told so, where
+/// the question checks the order of children (the default).
+#[test]
+fn the_same_nodes_in_another_order_are_named_as_such() {
+    let output = check()
+        .args(["--submission", "tests/fixtures/students/broken-onefunc-reverse", "--sandbox", "off"])
+        .args(["-q", "q1", "--test", "aima-fig5-2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("(you entered the same nodes, in another order: search each node's children"), "{text}");
+}

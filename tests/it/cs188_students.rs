@@ -283,11 +283,13 @@ fn packages_of_the_virtual_environment_on_path_import_in_the_sandbox() {
     assert!(stdout.contains("Total: 5/5"), "{stdout}");
 }
 
-/// A search that shuffles its moves or breaks ties at random gets the same
-/// report on every run: the kit seeds `random` before each test. Its report
-/// says that it entered the right states in another order.
+/// A minimax that shuffles its moves (`random.shuffle`) is a right minimax:
+/// CS188's graph tests pass it, and so does the imported course, whose
+/// minimax and expectimax questions take children in any depth-first order
+/// (`child_order: any`). Its report is the same on every run: the kit seeds
+/// `random` before each test.
 #[test]
-fn a_search_that_uses_random_gets_the_same_grade_every_run() {
+fn a_minimax_that_shuffles_its_moves_passes_and_gets_the_same_report_every_run() {
     let Some(course) = course() else { return };
     let student = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
@@ -310,9 +312,10 @@ fn a_search_that_uses_random_gets_the_same_grade_every_run() {
     };
     let first = run();
     assert_eq!(first, run());
-    let shuffled = first["tests"].as_array().unwrap().iter().find(|test| test["status"] == "failed");
-    let reason = shuffled.expect("a shuffled minimax fails a test")["reason"].as_str().unwrap().to_string();
-    assert!(reason.contains("you entered the same nodes, in another order"), "{reason}");
+    assert_eq!((first["id"].as_str(), first["score"].as_f64()), (Some("q2"), Some(5.0)), "{first}");
+    let tests = first["tests"].as_array().unwrap();
+    let reordered = tests.iter().filter(|test| test["actual"]["visited"] != test["expected"]["visited"]).count();
+    assert!(reordered > 0, "the shuffle changed no order: the test proves nothing");
 }
 
 /// An agent whose `__init__` refuses CS188's `depth=` keyword is told so,

@@ -38,6 +38,7 @@ fn assignment(time_limit: Duration) -> Assignment {
             depth: None,
             prune_on_equal: None,
             scoring: Scoring::PerTest,
+            child_order: Default::default(),
             tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
             generate: None,
         }],

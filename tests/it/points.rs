@@ -47,6 +47,7 @@ fn question(id: &str, algorithm: Algorithm, scoring: Scoring, trees: &[&str]) ->
         depth: None,
         prune_on_equal: Some(true),
         scoring,
+        child_order: Default::default(),
         tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
         generate: None,
     }

@@ -48,6 +48,7 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
             depth: None,
             prune_on_equal: Some(false),
             scoring: Scoring::PerTest,
+            child_order: Default::default(),
             tests: vec![
                 test("single-terminal-root.yaml", false),
                 test("aima-fig5-2.yaml", false),
@@ -170,6 +171,7 @@ fn hostile_text_report() -> GradeReport {
             depth: None,
             prune_on_equal: None,
             scoring: Scoring::PerTest,
+            child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
             generate: None,
         }],
@@ -274,6 +276,7 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         depth: None,
         prune_on_equal: None,
         scoring: Scoring::PerTest,
+        child_order: Default::default(),
         tests,
         generate: None,
     };
@@ -329,6 +332,7 @@ fn action_reason(action_expression: &str) -> String {
             depth: None,
             prune_on_equal: None,
             scoring: Scoring::PerTest,
+            child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
             generate: None,
         }],
