@@ -238,14 +238,70 @@ fn gradescope_names_cs188_questions_as_cs188_does() {
     assert_eq!(results["score"].as_f64(), Some(10.0), "{results}");
 }
 
-/// A file of the Spring fixture with `extra` inserted after its imports.
-fn spring_file_with(extra: &str) -> tempfile::TempDir {
-    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
-        .unwrap()
-        .replacen("from pacman import GameState\n", &format!("from pacman import GameState\n{extra}\n"), 1);
+/// The Spring fixture's `multiAgents.py`, correct in every question.
+fn spring_text() -> String {
+    std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py")).unwrap()
+}
+
+/// A student folder holding `text` as its `multiAgents.py`.
+fn student_with(text: &str) -> tempfile::TempDir {
     let folder = tempfile::tempdir().unwrap();
     std::fs::write(folder.path().join("multiAgents.py"), text).unwrap();
     folder
+}
+
+/// The Spring fixture with `replace` put in place of `find`, once.
+fn spring_with(find: &str, replace: &str) -> tempfile::TempDir {
+    let text = spring_text();
+    assert!(text.contains(find), "the fixture has no {find:?}");
+    student_with(&text.replacen(find, replace, 1))
+}
+
+/// `check` of `student` on the course, with `extra` arguments, as text.
+fn check_text(course: &Path, student: &Path, extra: &[&str]) -> String {
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(student)
+        .args(extra)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A `multiAgents.py` often imports more of CS188's project than its
+/// searches use; CS188's autograder has the whole project on disk, so these
+/// imports must work here too, while a misspelt name fails as it does there
+/// and a search that calls the Pacman game is told what it called.
+#[test]
+fn names_of_cs188s_project_import_as_under_cs188() {
+    let Some(course) = course() else { return };
+    const IMPORTS: &str = "from pacman import GameState\nfrom util import nearestPoint\n\
+                           from game import Grid, AgentState, Actions\nfrom pacman import SCARED_TIME\n\
+                           from ghostAgents import RandomGhost\nimport layout\n";
+    let imports = spring_with("from pacman import GameState\n", IMPORTS);
+    assert!(check_text(course, imports.path(), &[]).contains("Total: 15/15"));
+
+    let misspelt = spring_with("from util import manhattanDistance", "from util import manhatanDistance");
+    let text = check_text(course, misspelt.path(), &["-q", "q2"]);
+    assert!(
+        text.contains("ImportError: cannot import name 'manhatanDistance' from 'util' (treegrade's util.py)"),
+        "{text}"
+    );
+    assert!(!text.contains("/kits/"), "the grader's scratch folder is not shown: {text}");
+
+    let calls = student_with(&spring_text().replacen("from pacman import GameState\n", IMPORTS, 1).replacen(
+        "        return self.minimax(gameState, 0, 0)[1]",
+        "        layout.getLayout('mediumClassic')\n        return self.minimax(gameState, 0, 0)[1]",
+        1,
+    ));
+    let text = check_text(course, calls.path(), &["-q", "q2"]);
+    assert!(
+        text.contains("layout.getLayout is part of CS188's Pacman game, which the graded tests do not play"),
+        "{text}"
+    );
 }
 
 /// A course that installs a package in a virtual environment and puts its
@@ -264,7 +320,7 @@ fn packages_of_the_virtual_environment_on_path_import_in_the_sandbox() {
         .unwrap();
     let site = String::from_utf8(site.stdout).unwrap();
     std::fs::write(Path::new(site.trim()).join("coursepackage.py"), "ROUNDS = 1\n").unwrap();
-    let student = spring_file_with("import coursepackage");
+    let student = spring_with("from pacman import GameState\n", "from pacman import GameState\nimport coursepackage\n");
     let path = std::env::join_paths(
         std::iter::once(venv.path().join("bin")).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
@@ -291,17 +347,11 @@ fn packages_of_the_virtual_environment_on_path_import_in_the_sandbox() {
 #[test]
 fn a_minimax_that_shuffles_its_moves_passes_and_gets_the_same_report_every_run() {
     let Some(course) = course() else { return };
-    let student = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
-        .unwrap()
-        .replacen(
-            "        for action in state.getLegalActions(agentIndex):\n            score, _ = self.minimax(",
-            "        actions = state.getLegalActions(agentIndex)\n        random.shuffle(actions)\n        \
-             for action in actions:\n            score, _ = self.minimax(",
-            1,
-        );
-    assert!(text.contains("random.shuffle(actions)"));
-    std::fs::write(student.path().join("multiAgents.py"), text).unwrap();
+    let student = spring_with(
+        "        for action in state.getLegalActions(agentIndex):\n            score, _ = self.minimax(",
+        "        actions = state.getLegalActions(agentIndex)\n        random.shuffle(actions)\n        \
+         for action in actions:\n            score, _ = self.minimax(",
+    );
     let run = || {
         let mut report = check(course, student.path());
         report["elapsed_ms"] = 0.into();
@@ -323,12 +373,8 @@ fn a_minimax_that_shuffles_its_moves_passes_and_gets_the_same_report_every_run()
 #[test]
 fn an_agent_that_cannot_be_created_is_named_as_such() {
     let Some(course) = course() else { return };
-    let text = std::fs::read_to_string(repo().join("tests/fixtures/cs188-students/spring-methods/multiAgents.py"))
-        .unwrap()
-        .replacen("def __init__(self, evalFn='scoreEvaluationFunction', depth='2'):", "def __init__(self, index):", 1);
-    assert!(text.contains("def __init__(self, index):"));
-    let student = tempfile::tempdir().unwrap();
-    std::fs::write(student.path().join("multiAgents.py"), text).unwrap();
+    let student =
+        spring_with("def __init__(self, evalFn='scoreEvaluationFunction', depth='2'):", "def __init__(self, index):");
     let report = check(course, student.path());
     let reason = tests(&report).next().unwrap()["reason"].as_str().unwrap().to_string();
     assert!(reason.contains("in creating MinimaxAgent(depth=2) as CS188's tests do"), "{reason}");
