@@ -379,3 +379,77 @@ fn an_agent_that_cannot_be_created_is_named_as_such() {
     let reason = tests(&report).next().unwrap()["reason"].as_str().unwrap().to_string();
     assert!(reason.contains("in creating MinimaxAgent(depth=2) as CS188's tests do"), "{reason}");
 }
+
+/// An expectimax whose helper returns, for a state, the value of each of
+/// its moves as `(value, action)` pairs: the start state's value is the best
+/// of its pairs, so a sum in place of the average loses q4 although it
+/// picks CS188's moves.
+#[test]
+fn values_returned_as_pairs_of_value_and_move_are_checked() {
+    let Some(course) = course() else { return };
+    const AGENT: &str = r#"from game import Agent
+import util
+
+
+def scoreEvaluationFunction(currentGameState):
+    return currentGameState.getScore()
+
+
+class MultiAgentSearchAgent(Agent):
+    def __init__(self, evalFn='scoreEvaluationFunction', depth='2'):
+        self.index = 0
+        self.evaluationFunction = util.lookup(evalFn, globals())
+        self.depth = int(depth)
+
+
+class ExpectimaxAgent(MultiAgentSearchAgent):
+    def getAction(self, gameState):
+        def moveValues(ply, state):
+            agents = state.getNumAgents()
+            moves = []
+            for action in state.getLegalActions(ply % agents):
+                child = state.generateSuccessor(ply % agents, action)
+                if child.isWin() or child.isLose() or ply == self.depth * agents - 1:
+                    moves.append((self.evaluationFunction(child), action))
+                elif (ply + 1) % agents == 0:
+                    moves.append((max(moveValues(ply + 1, child))[0], action))
+                else:
+                    below = moveValues(ply + 1, child)
+                    moves.append((sum(value for value, _ in below) / len(below), action))
+            return moves
+
+        best, choice = None, None
+        for value, action in moveValues(0, gameState):
+            if best is None or value > best:
+                best, choice = value, action
+        return choice
+"#;
+    let q4 = |text: &str| {
+        let student = student_with(text);
+        let report = check(course, student.path());
+        report["questions"].as_array().unwrap().iter().find(|q| q["id"] == "q4").unwrap().clone()
+    };
+    let average = q4(AGENT);
+    assert_eq!(average["score"].as_f64(), Some(5.0), "{average}");
+    let unobserved = average["tests"].as_array().unwrap().iter().filter(|t| t["checks"]["value"] != "passed").count();
+    assert_eq!(unobserved, 0, "every value is observed: {average}");
+    let sum = q4(&AGENT.replace(" / len(below)", ""));
+    assert_eq!(sum["score"].as_f64(), Some(0.0), "{sum}");
+}
+
+/// Two things a real file can hold that make Python's own message mislead:
+/// git's conflict markers (a syntax error lines later) and a debugger left
+/// in (`pdb.set_trace()`, which nobody answers while grading).
+#[test]
+fn conflict_markers_and_a_debugger_left_in_are_named() {
+    let Some(course) = course() else { return };
+    let merged = spring_with("class MinimaxAgent(", "<<<<<<< HEAD\nclass MinimaxAgent(");
+    let text = check_text(course, merged.path(), &["-q", "q2"]);
+    assert!(text.contains("holds a conflict marker of git (<<<<<<<, =======, >>>>>>>)"), "{text}");
+    let debugger = spring_with(
+        "        return self.minimax(gameState, 0, 0)[1]",
+        "        import pdb; pdb.set_trace()\n        return self.minimax(gameState, 0, 0)[1]",
+    );
+    let text = check_text(course, debugger.path(), &["-q", "q2"]);
+    assert!(text.contains("your code started the debugger (pdb.set_trace() or breakpoint())"), "{text}");
+}

@@ -12,6 +12,7 @@ enters, in order; see ``pacman.GameState``.
 the value that the student's own functions (any function defined in
 ``multiAgents.py``) return for the start state, from the outermost such call,
 or else the best of the values they return for the start state's successors
+(or, as a list of ``(value, action)`` pairs, for the start state's moves)
 when the chosen action is one of the best. Only floats count as values (the
 test's scores are floats; depths and agent indices are ints). When neither
 is seen, the result carries no value and the grader checks the action and
@@ -162,6 +163,7 @@ class _Observer(object):
         self.student_file = student_file
         self.depth = 0
         self.values = {}  # node -> (nesting depth, value) of its outermost call
+        self.action_values = {}  # node -> (nesting depth, {action: value}) likewise
 
     def trace(self, frame, event, arg):
         if frame.f_code.co_filename != self.student_file:
@@ -185,9 +187,18 @@ class _Observer(object):
         known = self.values.get(node)
         if value is not None and (known is None or depth <= known[0]):
             self.values[node] = (depth, value)
+        elif value is None and isinstance(result, (list, tuple)):
+            pairs = _action_values_in(result)
+            known = self.action_values.get(node)
+            if pairs and (known is None or depth <= known[0]):
+                self.action_values[node] = (depth, pairs)
 
     def value_of(self, node):
         entry = self.values.get(node)
+        return None if entry is None else entry[1]
+
+    def action_values_of(self, node):
+        entry = self.action_values.get(node)
         return None if entry is None else entry[1]
 
 
@@ -213,6 +224,26 @@ def _value_in(result):
     return None
 
 
+def _action_values_in(result):
+    """``{action: value}`` from a list of ``(value, action)`` (or ``(action, value)``) pairs, or None.
+
+    Some searches return, for a state, the value of each of its moves
+    rather than one value; the state's value is then their best.
+    """
+    values = {}
+    for item in result:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            return None
+        first, second = item
+        if isinstance(second, str) and _value_in(first) is not None:
+            values[second] = _value_in(first)
+        elif isinstance(first, str) and _value_in(second) is not None:
+            values[first] = _value_in(second)
+        else:
+            return None
+    return values or None
+
+
 def _root_value(search, observer, action):
     """The start state's value as the student's functions gave it, if they did."""
     value = observer.value_of(search.root)
@@ -225,7 +256,10 @@ def _root_value(search, observer, action):
     actions = info.get("actions") or []
     values = [observer.value_of(child) for child in children]
     if not values or any(value is None for value in values) or action not in actions:
-        return None
+        moves = observer.action_values_of(search.root)
+        if not moves or set(moves) != set(actions) or action not in moves:
+            return None
+        values = [moves[move] for move in actions]
     best = max(values) if info["kind"] == "max" else min(values)
     return best if values[actions.index(action)] == best else None
 
@@ -261,7 +295,24 @@ class _Student(object):
                 where = " (line %d of %s)" % (frames[-1].lineno, os.path.basename(frames[-1].filename))
             message = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
             message = message.replace(_KIT_DIR + os.sep, "treegrade's ")  # not the grader's scratch folder
+            if isinstance(exc, SyntaxError):
+                where += _conflict_markers(path)
             self.failure = "%s.py could not be imported: %s%s" % (_MODULE, message, where)
+
+
+def _conflict_markers(path):
+    """A note on git's conflict markers in ``path``, which make a syntax error far from their line."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            for number, line in enumerate(source, 1):
+                if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line.rstrip("\r\n") == "=======":
+                    return (
+                        "; line %d holds a conflict marker of git (<<<<<<<, =======, >>>>>>>): finish the merge "
+                        "and keep one version of the code" % number
+                    )
+    except OSError:
+        pass
+    return ""
 
 
 def _search(channel, message, student):

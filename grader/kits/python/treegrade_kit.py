@@ -550,6 +550,11 @@ def _exception_line(name, exc, hint=None):
 
     frames = _student_frames(exc)
     message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if type(exc).__name__ == "BdbQuit":
+        message += (
+            " (your code started the debugger (pdb.set_trace() or breakpoint()), which nobody can answer "
+            "while grading: remove it)"
+        )
     if isinstance(exc, RecursionError):
         message += (
             " (does your search stop at terminals and at the depth limit? Is every recursive call "
