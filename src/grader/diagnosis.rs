@@ -131,6 +131,8 @@ fn failing_here(test: &PlannedTest) -> Vec<&'static str> {
 /// ruled out, and when one mistake reproduces every failed test of the
 /// question, that mistake alone is named for each (a program makes the same
 /// mistake everywhere; a tree alone often cannot tell two mistakes apart).
+/// When the failed tests fit different mistakes and none fits them all,
+/// none is named: the program's mistake is not in the list.
 pub fn diagnose_submission(tests: &[PlannedTest], results: &mut [TestResult]) {
     let questions: std::collections::BTreeSet<usize> = tests.iter().map(|test| test.question).collect();
     for question in questions {
@@ -176,9 +178,17 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
             eprintln!("{}: fits {keys:?}; everywhere {everywhere:?}; ruled out {ruled_out:?}", tests[*index].name);
         }
     }
+    // No mistake of the list explains every failed test, and the tests that
+    // fit one fit different ones: the program makes a mistake the list does
+    // not hold (or several), and naming a different cause test by test
+    // would mislead more than it helps.
+    let fitted: Vec<&Vec<Candidate>> = fits.iter().map(|(_, list)| list).filter(|list| !list.is_empty()).collect();
+    let consistent = fitted.iter().all(|list| {
+        list.iter().any(|candidate| fitted.iter().all(|other| other.iter().any(|o| o.key == candidate.key)))
+    });
     for (index, list) in fits {
         let named: Vec<Candidate> = if everywhere.is_empty() {
-            list
+            if consistent { list } else { Vec::new() }
         } else {
             list.into_iter().filter(|candidate| everywhere.contains(&candidate.key)).collect()
         };
@@ -295,6 +305,52 @@ mod tests {
         assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), reversed), Some("reverse-children"));
         let eager = Quirks { eager_children: true, ..Quirks::default() };
         assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), eager), Some("eager-children"));
+    }
+
+    /// A question of two tests, the student's search on each made with its
+    /// own quirks, judged and diagnosed as the grader does.
+    fn diagnosed_question(quirks: [Quirks; 2]) -> Vec<Option<&'static str>> {
+        let trees = [std::sync::Arc::new(tree()), std::sync::Arc::new(crate::tree::fixtures::aima())];
+        let settings = strict_alphabeta();
+        let mut planned = Vec::new();
+        let mut results = Vec::new();
+        for (index, (tree, quirks)) in trees.into_iter().zip(quirks).enumerate() {
+            let test = PlannedTest {
+                question: 0,
+                name: format!("q/{index}"),
+                path: format!("{index}.yaml").into(),
+                hidden: false,
+                reference: search(&tree, &settings).unwrap(),
+                settings,
+                child_order: crate::assignment::ChildOrder::Given,
+                tree: tree.clone(),
+            };
+            let outcome = search_with_quirks(&tree, &settings, quirks).unwrap();
+            let answer = crate::grader::oracle::StudentAnswer {
+                value: Some(outcome.value),
+                action: outcome.action.map(|child| tree.action(child).to_string()),
+            };
+            let record = crate::grader::session::SearchRecord {
+                answer: Ok(answer),
+                visited: outcome.visited,
+                stderr: String::new(),
+                elapsed: std::time::Duration::ZERO,
+                earlier_in_program: 0,
+            };
+            results.push(crate::grader::verdict::judge(&test, record));
+            planned.push(test);
+        }
+        diagnose_submission(&planned, &mut results);
+        results.iter().map(|result| result.diagnosis.as_ref().map(|d| d.bug)).collect()
+    }
+
+    #[test]
+    fn tests_that_fit_different_mistakes_name_none() {
+        let reversed = Quirks { reverse_children: true, ..Quirks::default() };
+        let eager = Quirks { eager_children: true, ..Quirks::default() };
+        assert_eq!(diagnosed_question([reversed, reversed]), [Some("reverse-children"), Some("reverse-children")]);
+        assert_eq!(diagnosed_question([eager, eager]), [Some("eager-children"), Some("eager-children")]);
+        assert_eq!(diagnosed_question([reversed, eager]), [None, None], "no one mistake: none is named");
     }
 
     #[test]
