@@ -232,7 +232,9 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
     }
     if let Some(divergence) = &result.divergence {
         let mut reason = format!("visited order: {}", divergence.describe("you"));
-        if same_nodes_in_another_order(&expected.visited, &actual.visited) {
+        if let Some(skipped) = divergence.expected.as_ref().filter(|node| !actual.visited.contains(node)) {
+            reason.push_str(&format!(", and you never entered {skipped}"));
+        } else if same_nodes_in_another_order(&expected.visited, &actual.visited) {
             reason.push_str(
                 " (you entered the same nodes, in another order: search each node's children in the order \
                  they are given, without reordering or shuffling them)",
