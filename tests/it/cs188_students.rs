@@ -278,8 +278,8 @@ fn check_text(course: &Path, student: &Path, extra: &[&str]) -> String {
 #[test]
 fn names_of_cs188s_project_import_as_under_cs188() {
     let Some(course) = course() else { return };
-    const IMPORTS: &str = "from pacman import GameState\nfrom util import nearestPoint\n\
-                           from game import Grid, AgentState, Actions\nfrom pacman import SCARED_TIME\n\
+    const IMPORTS: &str = "from pacman import GameState\nfrom util import nearestPoint, sample, sign\n\
+                           from game import Grid, AgentState, Actions\nfrom pacman import SCARED_TIME, default\n\
                            from ghostAgents import RandomGhost\nimport layout\n";
     let imports = spring_with("from pacman import GameState\n", IMPORTS);
     assert!(check_text(course, imports.path(), &[]).contains("Total: 15/15"));

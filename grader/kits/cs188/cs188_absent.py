@@ -53,6 +53,8 @@ PROJECT_NAMES = {
         "nearestPoint manhattanDistance util layout sys types time random os".split()
     ),
 }
+# Those of the names above that are modules CS188's modules import.
+IMPORTED_MODULES = frozenset("inspect heapq io time os traceback sys types random util layout".split())
 
 
 def module_attribute(module, name):
@@ -60,7 +62,7 @@ def module_attribute(module, name):
 
     A name that CS188's module imports from another (``pacman.Directions``)
     is the kit's own; a module it imports (``pacman.layout``) is that module;
-    anything else is a stand-in.
+    anything else (``util.sample``, ``pacman.default``) is a stand-in.
     """
     if name not in PROJECT_NAMES.get(module, ()):
         raise AttributeError("module %r has no attribute %r" % (module, name))
@@ -69,7 +71,7 @@ def module_attribute(module, name):
             kit_module = __import__(source)
             if name in kit_module.__all__:
                 return getattr(kit_module, name)
-    if name.islower():
+    if name in IMPORTED_MODULES:
         return __import__(name)
     return stand_in(module, name)
 
