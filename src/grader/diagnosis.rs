@@ -165,13 +165,7 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
         .collect();
-    let everywhere: Vec<&'static str> = fits
-        .first()
-        .map(|(_, first)| first.iter().map(|candidate| candidate.key).collect::<Vec<_>>())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|key| fits.iter().all(|(_, list)| list.iter().any(|candidate| candidate.key == *key)))
-        .collect();
+    let everywhere = keys_in_all(fits.iter().map(|(_, list)| list));
     if std::env::var_os("TREEGRADE_DEBUG_DIAGNOSIS").is_some() {
         for (index, list) in &fits {
             let keys: Vec<&str> = list.iter().map(|c| c.key).collect();
@@ -183,9 +177,7 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
     // not hold (or several), and naming a different cause test by test
     // would mislead more than it helps.
     let fitted: Vec<&Vec<Candidate>> = fits.iter().map(|(_, list)| list).filter(|list| !list.is_empty()).collect();
-    let consistent = fitted.iter().all(|list| {
-        list.iter().any(|candidate| fitted.iter().all(|other| other.iter().any(|o| o.key == candidate.key)))
-    });
+    let consistent = fitted.is_empty() || !keys_in_all(fitted).is_empty();
     for (index, list) in fits {
         let named: Vec<Candidate> = if everywhere.is_empty() {
             if consistent { list } else { Vec::new() }
@@ -195,6 +187,17 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
         let explained = if everywhere.is_empty() { 1 } else { failed.len() };
         results[index].diagnosis = describe(&named, explained);
     }
+}
+
+/// The keys of the candidates found in every one of `lists` (none for no lists).
+fn keys_in_all<'a>(lists: impl IntoIterator<Item = &'a Vec<Candidate>>) -> Vec<&'static str> {
+    let lists: Vec<&Vec<Candidate>> = lists.into_iter().collect();
+    let Some(first) = lists.first() else { return Vec::new() };
+    first
+        .iter()
+        .map(|candidate| candidate.key)
+        .filter(|key| lists.iter().all(|list| list.iter().any(|candidate| candidate.key == *key)))
+        .collect()
 }
 
 /// A student's trace as the report holds it, with node ids read back.

@@ -490,9 +490,9 @@ pub fn parse_test(text: &str, file: &Path) -> Result<Cs188Test, ImportError> {
     let mut successors: Vec<Successor> = Vec::new();
     let mut first_move: HashMap<(String, String), u32> = HashMap::new();
     // Fall semesters call the edges `successors`, Spring 2021-2022 `children`.
-    let edges = match fields.get("successors") {
+    let edges = match fields.get("successors").or_else(|| fields.get("children")) {
         Some(edges) => edges,
-        None => fields.get("children").map_or_else(|| fields.require("successors"), Ok)?,
+        None => fields.require("successors")?,
     };
     for (line, text) in edges.lines() {
         let words: Vec<&str> = text.split_whitespace().collect();

@@ -119,9 +119,8 @@ pub fn html_outline(html: &str) -> String {
         if tag.starts_with("<!") {
             continue;
         }
-        if let Some(name) = tag.strip_prefix("</") {
+        if tag.starts_with("</") {
             depth = depth.saturating_sub(1);
-            let _ = name;
             continue;
         }
         let name = tag_name(tag);

@@ -234,13 +234,11 @@ def _action_values_in(result):
     for item in result:
         if not isinstance(item, (tuple, list)) or len(item) != 2:
             return None
-        first, second = item
-        if isinstance(second, str) and _value_in(first) is not None:
-            values[second] = _value_in(first)
-        elif isinstance(first, str) and _value_in(second) is not None:
-            values[first] = _value_in(second)
-        else:
+        action, value = (item[1], item[0]) if isinstance(item[1], str) else item
+        value = _value_in(value)
+        if not isinstance(action, str) or value is None:
             return None
+        values[action] = value
     return values or None
 
 
