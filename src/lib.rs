@@ -33,6 +33,7 @@ pub(crate) mod bundled;
 pub mod cli;
 pub mod compare;
 pub mod engine;
+pub mod game;
 pub mod generator;
 pub mod grader;
 pub mod import;

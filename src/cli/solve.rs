@@ -1,4 +1,5 @@
-//! `treegrade solve`: run the reference engine on one tree file.
+//! `treegrade solve`: run the reference engine on one tree file, written or
+//! given by a game.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -8,11 +9,11 @@ use serde::Serialize;
 
 use super::{AlgorithmArg, Failure, TextOrJson, emit};
 use crate::compare::format_value;
-use crate::engine::{self, SearchOutcome, SearchSettings, SearchStats};
-use crate::load::{LoadedTree, load_tree_file};
-use crate::tree::Tree;
+use crate::engine::{self, MoveOrdering, SearchOutcome, SearchSettings, SearchStats};
+use crate::load::{Loaded, load_file};
+use crate::tree::GameTree;
 
-/// Flags of `treegrade solve` (docs/format.md section 4).
+/// Flags of `treegrade solve` (docs/format.md sections 4 and 8).
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The tree file.
@@ -26,114 +27,190 @@ pub struct SolveArgs {
     /// Alpha-beta pruning on equality; overrides the file's `search.prune_on_equal`.
     #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
     prune_on_equal: Option<bool>,
+    /// Search children by static value (`eval`, docs/format.md 8.1) or in
+    /// the tree's order (`tree`); overrides the file's `search.move_ordering`.
+    #[arg(long, value_name = "eval|tree")]
+    move_ordering: Option<MoveOrdering>,
+    /// The game's evaluation for depth cuts (`lines`, `score`); overrides the
+    /// file's `search.eval`. Games only.
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// The most nodes a game's tree may make before the search is refused
+    /// (default 5,000,000). Games only.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: TextOrJson,
 }
 
-/// The JSON of docs/format.md section 4; the first four keys never change meaning.
+/// The JSON of docs/format.md section 4 after the visited list (which is
+/// written first, id by id); the first four keys never change meaning.
 #[derive(Debug, Serialize)]
-pub struct SolveJson<'a> {
-    algorithm: &'static str,
-    value: f64,
-    action: Option<&'a str>,
-    visited: Vec<&'a str>,
+struct SolveTail {
     depth: Option<u32>,
     prune_on_equal: bool,
+    move_ordering: &'static str,
     stats: StatsJson,
 }
 
 #[derive(Debug, Serialize)]
 struct StatsJson {
-    tree_nodes: usize,
+    /// Nodes of the whole tree; null for a game, whose tree is never made whole.
+    tree_nodes: Option<usize>,
     visited: usize,
-    pruned: usize,
+    pruned: Option<usize>,
     cutoffs: usize,
+    /// Nodes a game's tree made (entered, or listed as a child of an entered node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made: Option<usize>,
 }
 
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
-    let loaded = load_tree_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
-    let settings =
-        SearchSettings::resolve(args.algorithm.into(), loaded.tree.search_defaults(), args.depth, args.prune_on_equal);
-    let outcome = loaded.search(&settings).map_err(|error| Failure::Input(vec![error]))?;
+    let loaded = load_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
+    let defaults = loaded.search_defaults();
+    let mut settings = SearchSettings::resolve(args.algorithm.into(), defaults, args.depth, args.prune_on_equal);
+    if let Some(ordering) = args.move_ordering {
+        settings.move_ordering = ordering;
+    }
+    let input = |error| Failure::Input(vec![error]);
+    let game_tree: Box<dyn GameTree + Send>;
+    let (tree, outcome): (&dyn GameTree, SearchOutcome) = match &loaded {
+        Loaded::Written(written) => {
+            if args.eval.is_some() {
+                let message = "--eval names a game's evaluation; a written tree's nodes carry their own `eval`";
+                return Err(Failure::Usage(message.to_string()));
+            }
+            (&written.tree, written.search(&settings).map_err(input)?)
+        }
+        Loaded::Game(game) => {
+            let (unfolded, outcome) = game.search(&settings, args.eval.as_deref(), args.max_nodes).map_err(input)?;
+            game_tree = unfolded;
+            (&*game_tree, outcome)
+        }
+    };
     let output = match args.format {
-        TextOrJson::Json => json(&loaded.tree, &settings, &outcome),
-        TextOrJson::Text => text(&loaded, &settings, &outcome),
+        TextOrJson::Json => json(tree, &settings, &outcome),
+        TextOrJson::Text => text(&loaded, tree, &settings, &outcome),
     };
     emit(&output);
     // The process ends now: freeing a large tree node by node would only
     // cost time (milliseconds on a tree of 350,000 nodes).
+    std::mem::forget(outcome);
     std::mem::forget(loaded);
     Ok(())
 }
 
-/// The `--format json` object, newline-terminated.
-pub fn json(tree: &Tree, settings: &SearchSettings, outcome: &SearchOutcome) -> String {
+/// The `--format json` object, newline-terminated. The visited ids are
+/// written one by one: a game's search may enter half a million nodes, and
+/// their ids are spelled only here.
+pub fn json(tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutcome) -> String {
     let stats = engine::stats(tree, settings, outcome);
-    let body = SolveJson {
-        algorithm: settings.algorithm.name(),
-        value: outcome.value,
-        action: outcome.action.map(|child| tree.action(child)),
-        visited: outcome.visited.iter().map(|&node| tree.id(node)).collect(),
+    let mut out = String::with_capacity(64 + outcome.visited.len() * 12);
+    let string = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    let _ = write!(
+        out,
+        "{{\"algorithm\":{},\"value\":{},\"action\":{},\"visited\":[",
+        string(settings.algorithm.name()),
+        serde_json::to_string(&outcome.value).expect("a number serialises"),
+        outcome.action.map_or("null".to_string(), |child| string(&tree.action(child)))
+    );
+    for (i, &node) in outcome.visited.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&tree.id(node)));
+    }
+    out.push_str("],");
+    let tail = SolveTail {
         depth: settings.depth,
         prune_on_equal: settings.prune_on_equal,
+        move_ordering: settings.move_ordering.name(),
         stats: StatsJson {
             tree_nodes: stats.tree_nodes,
             visited: stats.visited,
             pruned: stats.pruned,
             cutoffs: outcome.cutoffs.len(),
+            made: tree.size().is_none().then(|| tree.made()),
         },
     };
-    let mut out = serde_json::to_string(&body).expect("plain data serialises");
+    let tail = serde_json::to_string(&tail).expect("plain data serialises");
+    out.push_str(&tail[1..]);
     out.push('\n');
     out
 }
 
 /// The `--format text` report.
-pub fn text(loaded: &LoadedTree, settings: &SearchSettings, outcome: &SearchOutcome) -> String {
-    let tree = &loaded.tree;
+pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutcome) -> String {
     let stats = engine::stats(tree, settings, outcome);
     let mut out = String::new();
     let _ = writeln!(out, "tree       {} ({})", tree.name(), loaded.path().display());
     let _ = writeln!(out, "algorithm  {}", describe_settings(settings));
     let _ = writeln!(out, "value      {}", format_value(outcome.value));
-    let action = outcome.action.map_or("none (the root does not choose)", |child| tree.action(child));
+    let action = outcome.action.map_or("none (the root does not choose)".into(), |child| tree.action(child));
     let _ = writeln!(out, "action     {action}");
-    let _ = writeln!(out, "visited    {}", describe_stats(settings, &stats));
-    let visited: Vec<&str> = outcome.visited.iter().map(|&node| tree.id(node)).collect();
+    let _ = writeln!(out, "visited    {}", describe_stats(tree, settings, &stats));
+    let visited: Vec<String> = outcome.visited.iter().map(|&node| tree.id(node).into_owned()).collect();
     let _ = writeln!(out, "order      {}", visited.join(" "));
     for cutoff in &outcome.cutoffs {
-        let node = tree.node(cutoff.node);
-        let skipped: Vec<&str> =
-            tree.children(cutoff.node).skip(cutoff.searched as usize).map(|c| tree.id(c)).collect();
+        let children = tree.child_range(cutoff.node);
+        let count = children.len();
+        let searched_order = searched_order(tree, settings, cutoff.node);
+        let skipped: Vec<String> = searched_order
+            .iter()
+            .skip(cutoff.searched as usize)
+            .map(|&c| tree.id(crate::tree::NodeIndex(c)).into_owned())
+            .collect();
         let _ = writeln!(
             out,
-            "cutoff     at {} after {} of {} children: skipped {}",
+            "cutoff     at {} after {} of {count} children: skipped {}",
             tree.id(cutoff.node),
             cutoff.searched,
-            node.child_count,
             skipped.join(", ")
         );
     }
     out
 }
 
+/// A node's children in the order the search took them.
+fn searched_order(tree: &dyn GameTree, settings: &SearchSettings, node: crate::tree::NodeIndex) -> Vec<u32> {
+    let kind = tree.kind(node);
+    if settings.move_ordering == MoveOrdering::Eval
+        && let Ok(order) = engine::ordered_children(tree, node, kind)
+    {
+        return order;
+    }
+    tree.child_range(node).collect()
+}
+
 fn describe_settings(settings: &SearchSettings) -> String {
     let depth = settings.depth.map_or("no depth limit".to_string(), |d| format!("depth limit {d}"));
+    let ordering = match settings.move_ordering {
+        MoveOrdering::Eval => ", children by static value",
+        MoveOrdering::Tree => "",
+    };
     match settings.algorithm {
         engine::Algorithm::AlphaBeta => {
             let rule = if settings.prune_on_equal { "prunes on equality" } else { "prunes only on strict inequality" };
-            format!("alphabeta ({rule}, {depth})")
+            format!("alphabeta ({rule}, {depth}{ordering})")
         }
-        algorithm => format!("{algorithm} ({depth})"),
+        algorithm => format!("{algorithm} ({depth}{ordering})"),
     }
 }
 
-fn describe_stats(settings: &SearchSettings, stats: &SearchStats) -> String {
-    let mut line = format!("{} of {} nodes", stats.visited, stats.tree_nodes);
-    let below_cut = stats.tree_nodes - stats.within_depth;
+fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &SearchStats) -> String {
+    let (Some(tree_nodes), Some(within_depth), Some(pruned)) = (stats.tree_nodes, stats.within_depth, stats.pruned)
+    else {
+        return format!(
+            "{} nodes (a game's tree, made as searched: {} nodes made, the entered ones and their siblings)",
+            stats.visited,
+            tree.made()
+        );
+    };
+    let mut line = format!("{} of {tree_nodes} nodes", stats.visited);
+    let below_cut = tree_nodes - within_depth;
     if settings.algorithm == engine::Algorithm::AlphaBeta {
-        let _ = write!(line, ", {} pruned", stats.pruned);
+        let _ = write!(line, ", {pruned} pruned");
     }
     if below_cut > 0 {
         let _ = write!(line, ", {below_cut} below the depth cut");

@@ -1,10 +1,11 @@
 //! The reference search engine: minimax, alpha-beta and expectimax exactly as
-//! docs/format.md sections 2 and 3 define them.
+//! docs/format.md sections 2, 3 and 8.1 define them.
 //!
-//! Pure functions over a [`Tree`]: no I/O, no processes, no allocation per
-//! node beyond the visited list. The search is iterative (an explicit stack of
-//! frames) so that a degenerate tree a million plies deep cannot overflow the
-//! thread's stack.
+//! Pure functions over any [`GameTree`]: a written tree or a game unfolded as
+//! the search enters it. No I/O, no processes, no allocation per node beyond
+//! the visited list (and, with move ordering, each expanded node's order).
+//! The search is iterative (an explicit stack of frames) so that a degenerate
+//! tree a million plies deep cannot overflow the thread's stack.
 
 mod fragile;
 pub mod mistakes;
@@ -13,11 +14,11 @@ pub mod variant;
 
 pub use fragile::FragileComparison;
 
-pub use settings::{Algorithm, ParseAlgorithmError, SearchSettings};
+pub use settings::{Algorithm, MoveOrdering, ParseAlgorithmError, SearchSettings};
 
 use thiserror::Error;
 
-use crate::tree::{NodeIndex, NodeKind, Tree};
+use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Values agree within 1e-9, relative or absolute (docs/format.md section 4).
 pub const VALUE_TOLERANCE: f64 = 1e-9;
@@ -41,7 +42,8 @@ pub struct SearchOutcome {
     pub cutoffs: Vec<Cutoff>,
 }
 
-/// An alpha-beta cutoff: `node` searched only its first `searched` children.
+/// An alpha-beta cutoff: `node` searched only its first `searched` children
+/// (in the searched order, which move ordering may change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cutoff {
     /// The node whose remaining children were pruned.
@@ -61,6 +63,12 @@ pub enum SearchError {
         /// Its id.
         id: String,
     },
+    /// Minimax on a game that has chance moves (docs/format.md 7).
+    #[error("minimax cannot search {game}, a game with chance moves; use expectimax (or alphabeta)")]
+    ChanceGameUnderMinimax {
+        /// The game's name.
+        game: String,
+    },
     /// A depth cut reaches an internal node that has no `eval`.
     #[error("depth limit {depth} cuts the search at node `{id}`, which has no `eval`")]
     MissingEval {
@@ -71,13 +79,61 @@ pub enum SearchError {
         /// The depth limit.
         depth: u32,
     },
+    /// A depth cut reaches a game's node and the file names no evaluation.
+    #[error(
+        "depth limit {depth} cuts the search at node `{id}`, but no evaluation is named: \
+         add `eval` to the file's `search:` block or pass --eval ({available})"
+    )]
+    NoEvaluation {
+        /// The first node cut.
+        node: NodeIndex,
+        /// Its id.
+        id: String,
+        /// The depth limit.
+        depth: u32,
+        /// The game's evaluations, in words.
+        available: String,
+    },
+    /// Move ordering needs a static value for every child it sorts (8.1).
+    #[error(
+        "move ordering needs the static value of node `{id}`, which is neither a terminal nor has an `eval` \
+         (docs/format.md 8.1)"
+    )]
+    MissingStaticValue {
+        /// The child without a static value.
+        node: NodeIndex,
+        /// Its id.
+        id: String,
+    },
+    /// A game that can go on forever searched without a depth limit.
+    #[error(
+        "{game} can go on forever, so it is searched only with a depth limit: set `search: {{depth: N}}` or --depth"
+    )]
+    Unbounded {
+        /// The game's name.
+        game: String,
+    },
+    /// The tree could not give a node (a game's program failed, or the
+    /// search grew past its node limit).
+    #[error("{message}")]
+    Unfolding {
+        /// The node being expanded when it failed.
+        node: NodeIndex,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl SearchError {
     /// The node the error is about.
     pub fn node(&self) -> NodeIndex {
         match self {
-            SearchError::ChanceUnderMinimax { node, .. } | SearchError::MissingEval { node, .. } => *node,
+            SearchError::ChanceUnderMinimax { node, .. }
+            | SearchError::MissingEval { node, .. }
+            | SearchError::NoEvaluation { node, .. }
+            | SearchError::MissingStaticValue { node, .. }
+            | SearchError::Unfolding { node, .. } => *node,
+            SearchError::ChanceGameUnderMinimax { .. } | SearchError::Unbounded { .. } => NodeIndex::ROOT,
         }
     }
 }
@@ -96,19 +152,20 @@ pub struct NodeDetail {
     pub depth_cut: bool,
 }
 
-/// Runs a search and also records, per node (by arena index), what it knew
-/// on entry and what it returned; `None` for nodes it never entered. For
+/// Runs a search and also records, per node (by index), what it knew on
+/// entry and what it returned; `None` for nodes it never entered. For
 /// pictures and teaching; [`search`] skips this bookkeeping.
-pub fn search_with_details(
-    tree: &Tree,
+pub fn search_with_details<T: GameTree + ?Sized>(
+    tree: &T,
     settings: &SearchSettings,
 ) -> Result<(SearchOutcome, Vec<Option<NodeDetail>>), SearchError> {
     check(tree, settings)?;
-    let mut search = Search::new(tree, settings, Quirks::default());
-    search.details = Some(vec![None; tree.len()]);
+    let mut search = Search::new(tree, settings);
+    search.details = Some(vec![None; tree.made()]);
     let (value, action) = search.explore();
-    search.valued_only_by_evals(settings.depth)?;
-    let details = search.details.take().unwrap_or_default();
+    search.succeeded()?;
+    let mut details = search.details.take().unwrap_or_default();
+    details.resize(tree.made(), None);
     Ok((search.finish(value, action), details))
 }
 
@@ -116,12 +173,16 @@ pub fn search_with_details(
 /// (plies counted from the tree's root): minimax, or expectimax where there
 /// are chance nodes, without pruning, so it is the node's true value. Reports
 /// use it to show what a student's chosen action is worth.
-pub fn value_of(tree: &Tree, node: NodeIndex, settings: &SearchSettings) -> Result<f64, SearchError> {
+pub fn value_of<T: GameTree + ?Sized>(
+    tree: &T,
+    node: NodeIndex,
+    settings: &SearchSettings,
+) -> Result<f64, SearchError> {
     let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
-    let settings = SearchSettings { algorithm, ..*settings };
-    let mut search = Search::new(tree, &settings, Quirks::default());
-    let (value, _) = search.explore_from(node.0);
-    search.valued_only_by_evals(settings.depth)?;
+    let settings = SearchSettings { algorithm, move_ordering: MoveOrdering::Tree, ..*settings };
+    let mut search = Search::new(tree, &settings);
+    let (value, _) = search.explore_from(node);
+    search.succeeded()?;
     Ok(value)
 }
 
@@ -129,56 +190,46 @@ pub fn value_of(tree: &Tree, node: NodeIndex, settings: &SearchSettings) -> Resu
 /// with `settings`, if any: a comparison that a last-bit difference in a
 /// chance value could turn around. Without chance nodes every value is exact
 /// and nothing is fragile, so such trees are not searched again.
-pub fn fragility(tree: &Tree, settings: &SearchSettings) -> Result<Option<FragileComparison>, SearchError> {
+pub fn fragility<T: GameTree + ?Sized>(
+    tree: &T,
+    settings: &SearchSettings,
+) -> Result<Option<FragileComparison>, SearchError> {
     check(tree, settings)?;
     if !tree.has_chance_nodes() {
         return Ok(None);
     }
-    let mut search = Search::new(tree, settings, Quirks::default());
+    let mut search = Search::new(tree, settings);
     search.bounds = Some(fragile::Bounds::default());
     search.explore();
-    search.valued_only_by_evals(settings.depth)?;
+    search.succeeded()?;
     Ok(search.bounds.and_then(|bounds| bounds.fragile))
-}
-
-/// Deliberate deviations from the reference, each a classic student mistake.
-///
-/// The grader runs the reference with one quirk at a time to recognise a
-/// failing student's bug by its trace. All off (the default) is the
-/// reference itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Quirks {
-    /// Search children last to first.
-    pub reverse_children: bool,
-    /// Value chance nodes as a plain average, ignoring `probs`.
-    pub uniform_chance: bool,
-    /// Enter every child of a node before searching the first one.
-    pub eager_children: bool,
-    /// At the root, let a later child with an equal value take the action.
-    pub last_best_at_root: bool,
 }
 
 /// Counts that describe how much of the tree a search looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Nodes in the whole tree.
-    pub tree_nodes: usize,
-    /// Nodes at or above the depth limit (all nodes without a limit).
-    pub within_depth: usize,
+    /// Nodes in the whole tree, when known (a written tree; not a game's).
+    pub tree_nodes: Option<usize>,
+    /// Nodes at or above the depth limit (all nodes without a limit), when known.
+    pub within_depth: Option<usize>,
     /// Nodes the search entered.
     pub visited: usize,
-    /// Nodes within the depth limit that pruning skipped.
-    pub pruned: usize,
+    /// Nodes within the depth limit that pruning skipped, when known.
+    pub pruned: Option<usize>,
 }
 
-/// Checks that `settings` can be applied to `tree` at all (docs/format.md 3.1).
-pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> {
-    if settings.algorithm == Algorithm::Minimax
-        && tree.has_chance_nodes()
-        && let Some(position) = tree.nodes().iter().position(|node| node.kind == NodeKind::Chance)
-    {
-        let node = NodeIndex(position as u32);
-        return Err(SearchError::ChanceUnderMinimax { node, id: tree.id(node).to_string() });
+/// Checks that `settings` can be applied to `tree` at all (docs/format.md
+/// 3.1 and 7): minimax needs a tree without chance nodes, and a game that
+/// can go on forever needs a depth limit.
+pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<(), SearchError> {
+    if settings.algorithm == Algorithm::Minimax && tree.has_chance_nodes() {
+        return Err(match tree.first_chance_node() {
+            Some(node) => SearchError::ChanceUnderMinimax { node, id: tree.id(node).into_owned() },
+            None => SearchError::ChanceGameUnderMinimax { game: tree.game().unwrap_or(tree.name()).to_string() },
+        });
+    }
+    if tree.unbounded() && settings.depth.is_none() {
+        return Err(SearchError::Unbounded { game: tree.game().unwrap_or(tree.name()).to_string() });
     }
     // A node cut without an `eval` is an error only when the search enters it
     // (docs/format.md 1): the search itself reports it.
@@ -201,31 +252,65 @@ pub fn check(tree: &Tree, settings: &SearchSettings) -> Result<(), SearchError> 
 /// assert_eq!(outcome.value, 3.0);
 /// assert_eq!(tree.ids_of(&outcome.visited), ["A", "B", "B.1", "B.2", "C", "C.1"]);
 /// ```
-pub fn search(tree: &Tree, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
-    search_with_quirks(tree, settings, Quirks::default())
-}
-
-/// Runs a search with deliberate mistakes (see [`Quirks`]).
-pub fn search_with_quirks(
-    tree: &Tree,
-    settings: &SearchSettings,
-    quirks: Quirks,
-) -> Result<SearchOutcome, SearchError> {
+pub fn search<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
-    Search::new(tree, settings, quirks).run(settings.depth)
+    let mut search = Search::new(tree, settings);
+    let (value, action) = search.explore();
+    search.succeeded()?;
+    Ok(search.finish(value, action))
 }
 
-/// How much of `tree` the `outcome` entered and how much pruning skipped.
-pub fn stats(tree: &Tree, settings: &SearchSettings, outcome: &SearchOutcome) -> SearchStats {
-    let within_depth = match settings.depth {
-        Some(depth) => tree.nodes().iter().filter(|node| node.ply <= depth).count(),
-        None => tree.len(),
-    };
+/// How much of `tree` the `outcome` entered and how much pruning skipped
+/// (the whole tree's counts only where its size is known).
+pub fn stats<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings, outcome: &SearchOutcome) -> SearchStats {
+    let within_depth = tree.size().map(|size| match settings.depth {
+        Some(depth) => (0..size as u32).filter(|&i| tree.ply(NodeIndex(i)) <= depth).count(),
+        None => size,
+    });
     SearchStats {
-        tree_nodes: tree.len(),
+        tree_nodes: tree.size(),
         within_depth,
         visited: outcome.visited.len(),
-        pruned: within_depth.saturating_sub(outcome.visited.len()),
+        pruned: within_depth.map(|within| within.saturating_sub(outcome.visited.len())),
+    }
+}
+
+/// The static value of a node for move ordering (docs/format.md 8.1): a
+/// terminal's utility, any other node's evaluation.
+pub fn static_value<T: GameTree + ?Sized>(tree: &T, node: NodeIndex) -> Option<f64> {
+    match tree.kind(node) {
+        NodeKind::Terminal => Some(tree.utility(node)),
+        _ => tree.eval(node),
+    }
+}
+
+/// The order in which a max or min node's children are searched under move
+/// ordering (8.1): by static value, best for the mover first, ties keeping
+/// the tree's order. `Err` names the first child without a static value.
+pub fn ordered_children<T: GameTree + ?Sized>(
+    tree: &T,
+    node: NodeIndex,
+    kind: NodeKind,
+) -> Result<Vec<u32>, NodeIndex> {
+    let mut keyed = Vec::new();
+    for child in tree.child_range(node) {
+        let value = static_value(tree, NodeIndex(child)).ok_or(NodeIndex(child))?;
+        keyed.push((value, child));
+    }
+    // A stable sort keeps equal values in the tree's order.
+    match kind {
+        NodeKind::Max => keyed.sort_by(|a, b| b.0.total_cmp(&a.0)),
+        _ => keyed.sort_by(|a, b| a.0.total_cmp(&b.0)),
+    }
+    Ok(keyed.into_iter().map(|(_, child)| child).collect())
+}
+
+/// A game's evaluations in words, for an error that asks for one.
+fn describe_evaluations(names: &[String]) -> String {
+    match names {
+        [] => "this game defines no evaluation, so it is searched only to its terminals".to_string(),
+        [one] => format!("this game has `{one}`"),
+        many => format!("this game has {}", many.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")),
     }
 }
 
@@ -235,12 +320,24 @@ struct Frame {
     kind: NodeKind,
     first_child: u32,
     child_count: u32,
+    /// The searched order of the children, when move ordering changes it.
+    order: Option<Box<[u32]>>,
     /// Children searched so far (or all of them, after a cutoff).
     taken: u32,
     value: f64,
     alpha: f64,
     beta: f64,
     best_child: Option<u32>,
+}
+
+impl Frame {
+    /// The next child to search, in the searched order.
+    fn next_child(&self) -> u32 {
+        match &self.order {
+            Some(order) => order[self.taken as usize],
+            None => self.first_child + self.taken,
+        }
+    }
 }
 
 /// What entering a node produced.
@@ -251,67 +348,91 @@ enum Entered {
     Expanding(Frame),
 }
 
-struct Search<'t> {
-    tree: &'t Tree,
+/// Why a search stopped before its end (reported once it returns).
+enum Stop {
+    /// A node cut by the depth limit has no evaluation.
+    MissingEval(u32),
+    /// A child to be ordered has no static value.
+    MissingStaticValue(u32),
+    /// The tree could not make a node's children.
+    Unfolding(u32),
+}
+
+struct Search<'t, T: GameTree + ?Sized> {
+    tree: &'t T,
     depth: Option<u32>,
     pruning: bool,
     prune_on_equal: bool,
+    ordering: bool,
     visited: Vec<NodeIndex>,
     cutoffs: Vec<Cutoff>,
-    quirks: Quirks,
-    /// Nodes already entered; kept only for `eager_children`, which enters
-    /// nodes ahead of the search.
-    entered: Vec<bool>,
     /// Per node, its window and value; kept only for [`search_with_details`].
     details: Option<Vec<Option<NodeDetail>>>,
     /// Error bounds beside the frames (docs/format.md 2.1); kept only for [`fragility`].
     bounds: Option<fragile::Bounds>,
-    /// The first node cut by the depth limit that has no `eval` (docs/format.md 1).
-    missing_eval: Option<u32>,
+    /// The first problem met. A missing `eval` lets the search run on (with
+    /// 0) so that it is reported where the first one is; the others stop it.
+    stop: Option<Stop>,
 }
 
-impl<'t> Search<'t> {
-    fn new(tree: &'t Tree, settings: &SearchSettings, quirks: Quirks) -> Search<'t> {
+impl<'t, T: GameTree + ?Sized> Search<'t, T> {
+    fn new(tree: &'t T, settings: &SearchSettings) -> Search<'t, T> {
         Search {
             tree,
             depth: settings.depth,
             pruning: settings.algorithm == Algorithm::AlphaBeta,
             prune_on_equal: settings.prune_on_equal,
+            ordering: settings.move_ordering == MoveOrdering::Eval,
             visited: Vec::new(),
             cutoffs: Vec::new(),
-            quirks,
-            entered: if quirks.eager_children { vec![false; tree.len()] } else { Vec::new() },
             details: None,
             bounds: None,
-            missing_eval: None,
+            stop: None,
         }
     }
 
-    fn run(mut self, depth: Option<u32>) -> Result<SearchOutcome, SearchError> {
-        let (value, action) = self.explore();
-        self.valued_only_by_evals(depth)?;
-        Ok(self.finish(value, action))
-    }
-
-    /// Fails when the search had to value a node by an `eval` it does not have.
-    fn valued_only_by_evals(&self, depth: Option<u32>) -> Result<(), SearchError> {
-        match self.missing_eval {
-            Some(index) => {
-                let node = NodeIndex(index);
-                Err(SearchError::MissingEval { node, id: self.tree.id(node).to_string(), depth: depth.unwrap_or(0) })
-            }
+    /// Fails when the search met a problem on its way (docs/format.md 1, 7, 8.1).
+    fn succeeded(&self) -> Result<(), SearchError> {
+        let tree = self.tree;
+        let id = |index: u32| tree.id(NodeIndex(index)).into_owned();
+        match self.stop {
             None => Ok(()),
+            Some(Stop::MissingEval(index)) => {
+                let node = NodeIndex(index);
+                let depth = self.depth.unwrap_or(0);
+                Err(match tree.evaluations() {
+                    None => SearchError::MissingEval { node, id: id(index), depth },
+                    Some(_) => SearchError::NoEvaluation {
+                        node,
+                        id: id(index),
+                        depth,
+                        available: describe_evaluations(&tree.evaluations().unwrap_or_default()),
+                    },
+                })
+            }
+            Some(Stop::MissingStaticValue(index)) => {
+                Err(SearchError::MissingStaticValue { node: NodeIndex(index), id: id(index) })
+            }
+            Some(Stop::Unfolding(index)) => Err(SearchError::Unfolding {
+                node: NodeIndex(index),
+                message: tree.fault().unwrap_or_else(|| "the tree could not be made".to_string()),
+            }),
         }
+    }
+
+    /// Whether the search must stop now (a missing eval lets it run on).
+    fn halted(&self) -> bool {
+        matches!(self.stop, Some(Stop::MissingStaticValue(_) | Stop::Unfolding(_)))
     }
 
     /// The search loop: the root's value and chosen child.
     fn explore(&mut self) -> (f64, Option<NodeIndex>) {
-        self.explore_from(0)
+        self.explore_from(NodeIndex::ROOT)
     }
 
     /// The search loop from `start` (the root, or a subtree's top node).
-    fn explore_from(&mut self, start: u32) -> (f64, Option<NodeIndex>) {
-        let root = match self.enter(start, f64::NEG_INFINITY, f64::INFINITY) {
+    fn explore_from(&mut self, start: NodeIndex) -> (f64, Option<NodeIndex>) {
+        let root = match self.enter(start.0, f64::NEG_INFINITY, f64::INFINITY) {
             Entered::Valued(value) => return (value, None),
             Entered::Expanding(frame) => frame,
         };
@@ -320,13 +441,12 @@ impl<'t> Search<'t> {
         }
         let mut stack = vec![root];
         loop {
+            if self.halted() {
+                return (0.0, None);
+            }
             let top = stack.last_mut().expect("the stack holds at least the root");
             if top.taken < top.child_count {
-                let child = if self.quirks.reverse_children {
-                    top.first_child + top.child_count - 1 - top.taken
-                } else {
-                    top.first_child + top.taken
-                };
+                let child = top.next_child();
                 top.taken += 1;
                 let (alpha, beta) = match top.kind {
                     NodeKind::Chance => (f64::NEG_INFINITY, f64::INFINITY),
@@ -335,8 +455,7 @@ impl<'t> Search<'t> {
                 let window_bounds = self.bounds.as_ref().map(|b| b.child_window(top.kind == NodeKind::Chance));
                 match self.enter(child, alpha, beta) {
                     Entered::Valued(value) => {
-                        let at_root = stack.len() == 1;
-                        self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0), at_root);
+                        self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0));
                     }
                     Entered::Expanding(frame) => {
                         if let (Some(bounds), Some(window)) = (self.bounds.as_mut(), window_bounds) {
@@ -352,9 +471,8 @@ impl<'t> Search<'t> {
                 detail.value = done.value;
             }
             let bound = self.bounds.as_mut().map_or(0.0, |bounds| bounds.close(done.value));
-            let at_root = stack.len() == 1;
             match stack.last_mut() {
-                Some(parent) => self.absorb(parent, done.node, (done.value, bound), at_root),
+                Some(parent) => self.absorb(parent, done.node, (done.value, bound)),
                 None => {
                     let action = match done.kind {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
@@ -377,27 +495,41 @@ impl<'t> Search<'t> {
 
     /// Enters a node: records the visit and values it or opens a frame.
     fn enter(&mut self, index: u32, alpha: f64, beta: f64) -> Entered {
-        self.record(index);
-        let node = self.tree.node(NodeIndex(index));
-        if node.kind == NodeKind::Terminal {
-            self.note(index, NodeDetail { alpha, beta, value: node.utility, depth_cut: false });
-            return Entered::Valued(node.utility);
+        let node = NodeIndex(index);
+        self.visited.push(node);
+        let tree = self.tree;
+        let kind = tree.kind(node);
+        if kind == NodeKind::Terminal {
+            let utility = tree.utility(node);
+            self.note(index, NodeDetail { alpha, beta, value: utility, depth_cut: false });
+            return Entered::Valued(utility);
         }
-        if self.depth == Some(node.ply) {
+        if self.depth == Some(tree.ply(node)) {
             // A cut without an eval fails the search once it ends; 0 keeps it going until then.
-            let value = node.eval.unwrap_or_else(|| {
-                self.missing_eval.get_or_insert(index);
+            let value = tree.eval(node).unwrap_or_else(|| {
+                self.stop.get_or_insert(Stop::MissingEval(index));
                 0.0
             });
             self.note(index, NodeDetail { alpha, beta, value, depth_cut: true });
             return Entered::Valued(value);
         }
-        if self.quirks.eager_children {
-            for child in node.first_child..node.first_child + node.child_count {
-                self.record(child);
-            }
+        let children = tree.child_range(node);
+        if tree.fault().is_some() {
+            self.stop = Some(Stop::Unfolding(index));
+            return Entered::Valued(0.0);
         }
-        let value = match node.kind {
+        let order = if self.ordering && matches!(kind, NodeKind::Max | NodeKind::Min) {
+            match ordered_children(tree, node, kind) {
+                Ok(order) => Some(order.into_boxed_slice()),
+                Err(child) => {
+                    self.stop = Some(Stop::MissingStaticValue(child.0));
+                    return Entered::Valued(0.0);
+                }
+            }
+        } else {
+            None
+        };
+        let value = match kind {
             NodeKind::Max => f64::NEG_INFINITY,
             NodeKind::Min => f64::INFINITY,
             _ => 0.0,
@@ -406,9 +538,10 @@ impl<'t> Search<'t> {
         self.note(index, NodeDetail { alpha, beta, value, depth_cut: false });
         Entered::Expanding(Frame {
             node: index,
-            kind: node.kind,
-            first_child: node.first_child,
-            child_count: node.child_count,
+            kind,
+            first_child: children.start,
+            child_count: children.end - children.start,
+            order,
             taken: 0,
             value,
             alpha,
@@ -420,31 +553,24 @@ impl<'t> Search<'t> {
     /// Records what the search knows of a node it enters, when asked to.
     fn note(&mut self, index: u32, detail: NodeDetail) {
         if let Some(details) = self.details.as_mut() {
-            details[index as usize] = Some(detail);
-        }
-    }
-
-    /// Appends a first entry to the visited order.
-    fn record(&mut self, index: u32) {
-        if self.quirks.eager_children {
-            if self.entered[index as usize] {
-                return;
+            let at = index as usize;
+            if details.len() <= at {
+                // A game's tree grows as it is searched.
+                details.resize(self.tree.made().max(at + 1), None);
             }
-            self.entered[index as usize] = true;
+            details[at] = Some(detail);
         }
-        self.visited.push(NodeIndex(index));
     }
 
     /// Folds a child's value into its parent's frame, pruning where 3.2 says.
     /// `child` is the child's value and its error bound (0 unless bounds are kept).
-    fn absorb(&mut self, frame: &mut Frame, child_index: u32, child: (f64, f64), at_root: bool) {
+    fn absorb(&mut self, frame: &mut Frame, child_index: u32, child: (f64, f64)) {
         let value = child.0;
-        let later_ties_win = at_root && self.quirks.last_best_at_root;
         let before = frame.value;
         let node = NodeIndex(frame.node);
         match frame.kind {
             NodeKind::Max => {
-                if value > frame.value || (later_ties_win && value == frame.value) {
+                if value > frame.value {
                     frame.value = value;
                     frame.best_child = Some(child_index);
                 }
@@ -464,7 +590,7 @@ impl<'t> Search<'t> {
                 }
             }
             NodeKind::Min => {
-                if value < frame.value || (later_ties_win && value == frame.value) {
+                if value < frame.value {
                     frame.value = value;
                     frame.best_child = Some(child_index);
                 }
@@ -484,11 +610,7 @@ impl<'t> Search<'t> {
                 }
             }
             NodeKind::Chance => {
-                let probability = if self.quirks.uniform_chance {
-                    1.0 / frame.child_count as f64
-                } else {
-                    self.tree.node(NodeIndex(child_index)).probability
-                };
+                let probability = self.tree.probability(NodeIndex(child_index));
                 // docs/format.md 2: acc = acc + p_i * v_i in child order; Rust
                 // never fuses this into a multiply-add on its own.
                 frame.value += probability * value;
@@ -517,7 +639,7 @@ impl<'t> Search<'t> {
 mod tests {
     use super::*;
     use crate::tree::fixtures::{aima, leaves};
-    use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
+    use crate::tree::{ChildSpec, NodeBody, NodeSpec, Tree, TreeBuilder};
 
     fn run(tree: &Tree, settings: SearchSettings) -> (f64, Option<String>, Vec<String>) {
         let outcome = search(tree, &settings).unwrap();
@@ -621,47 +743,6 @@ mod tests {
         ));
     }
 
-    fn quirky(tree: &Tree, settings: SearchSettings, quirks: Quirks) -> (f64, Option<String>, Vec<String>) {
-        let outcome = search_with_quirks(tree, &settings, quirks).unwrap();
-        (outcome.value, outcome.action.map(|a| tree.action(a).to_string()), tree.ids_of(&outcome.visited))
-    }
-
-    #[test]
-    fn quirks_reproduce_classic_mistakes() {
-        let tree = aima();
-        let alphabeta = SearchSettings::new(Algorithm::AlphaBeta);
-        let reversed = quirky(&tree, alphabeta, Quirks { reverse_children: true, ..Quirks::default() });
-        assert_eq!(reversed.2[..5], ["A", "D", "D.3", "D.2", "D.1"]);
-        assert_eq!(reversed.0, 3.0, "the value survives, the order does not");
-        let eager = quirky(&tree, alphabeta, Quirks { eager_children: true, ..Quirks::default() });
-        assert_eq!(eager.2[..5], ["A", "B", "C", "D", "B.1"]);
-        assert_eq!(eager.2.len(), 13, "every child is entered before its siblings' subtrees are searched");
-    }
-
-    #[test]
-    fn quirks_for_chance_and_ties() {
-        let mut builder = TreeBuilder::new("t", "A");
-        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
-        builder.add(NodeSpec {
-            id: "B".into(),
-            body: NodeBody::Internal {
-                kind: NodeKind::Chance,
-                children: leaves(&[0.0, 4.0]),
-                probs: Some(vec![0.75, 0.25]),
-                eval: None,
-            },
-        });
-        builder.add(NodeSpec::internal("C", NodeKind::Min, leaves(&[1.0])));
-        let tree = builder.build().unwrap();
-        let expectimax = SearchSettings::new(Algorithm::Expectimax);
-        assert_eq!(quirky(&tree, expectimax, Quirks::default()).0, 1.0);
-        let uniform = quirky(&tree, expectimax, Quirks { uniform_chance: true, ..Quirks::default() });
-        assert_eq!((uniform.0, uniform.1.as_deref()), (2.0, Some("B")));
-        let ties = quirky(&tree, expectimax, Quirks { last_best_at_root: true, ..Quirks::default() });
-        assert_eq!(ties.1.as_deref(), Some("C"), "B and C tie at 1: the quirk takes the last");
-        assert_eq!(quirky(&tree, expectimax, Quirks::default()).1.as_deref(), Some("B"));
-    }
-
     #[test]
     fn details_record_each_window_and_value() {
         let tree = aima();
@@ -687,7 +768,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let outcome = search(&tree, &settings).unwrap();
         let stats = stats(&tree, &settings, &outcome);
-        assert_eq!((stats.tree_nodes, stats.visited, stats.pruned), (13, 11, 2));
+        assert_eq!((stats.tree_nodes, stats.visited, stats.pruned), (Some(13), 11, Some(2)));
     }
 
     /// max(B, C): B a terminal, C a chance node over `leaves` with `probs`.

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+pub use crate::tree::MoveOrdering;
 use crate::tree::SearchDefaults;
 
 /// The three searches of docs/format.md section 3.
@@ -64,12 +65,14 @@ pub struct SearchSettings {
     /// Alpha-beta prunes when the value reaches the bound (`true`, AIMA) or
     /// only when it passes it (`false`, CS188).
     pub prune_on_equal: bool,
+    /// The order of children (docs/format.md 8.1).
+    pub move_ordering: MoveOrdering,
 }
 
 impl SearchSettings {
     /// Settings with docs/format.md's defaults: no depth limit, prune on equality.
     pub fn new(algorithm: Algorithm) -> SearchSettings {
-        SearchSettings { algorithm, depth: None, prune_on_equal: true }
+        SearchSettings { algorithm, depth: None, prune_on_equal: true, move_ordering: MoveOrdering::Tree }
     }
 
     /// Settings from a file's `search:` block, then explicit overrides.
@@ -83,6 +86,7 @@ impl SearchSettings {
             algorithm,
             depth: depth.or(defaults.depth),
             prune_on_equal: prune_on_equal.or(defaults.prune_on_equal).unwrap_or(true),
+            move_ordering: defaults.move_ordering.unwrap_or_default(),
         }
     }
 }
@@ -101,7 +105,7 @@ mod tests {
 
     #[test]
     fn flags_override_file_defaults() {
-        let defaults = SearchDefaults { prune_on_equal: Some(false), depth: Some(3) };
+        let defaults = SearchDefaults { prune_on_equal: Some(false), depth: Some(3), move_ordering: None };
         let from_file = SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, None);
         assert_eq!((from_file.depth, from_file.prune_on_equal), (Some(3), false));
         let overridden = SearchSettings::resolve(Algorithm::AlphaBeta, defaults, Some(1), Some(true));

@@ -357,7 +357,6 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Quirks, search_with_quirks};
     use crate::generator::{GenOptions, generate};
 
     /// Trees of the shapes the generator draws: two and three agents, chance
@@ -395,37 +394,6 @@ mod tests {
                     assert_eq!(variant.visited, reference.visited, "{} {settings:?}", tree.name());
                     assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {settings:?}", tree.name());
                     assert_eq!(variant.action, reference.action, "{} {settings:?}", tree.name());
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn its_classic_slips_are_the_reference_engines_quirks() {
-        let pairs = [
-            (
-                Slips { reverse_children: true, ..Slips::default() },
-                Quirks { reverse_children: true, ..Quirks::default() },
-            ),
-            (Slips { eager_children: true, ..Slips::default() }, Quirks { eager_children: true, ..Quirks::default() }),
-            (
-                Slips { last_best_at_root: true, ..Slips::default() },
-                Quirks { last_best_at_root: true, ..Quirks::default() },
-            ),
-            (
-                Slips { chance: ChanceSlip::Uniform, ..Slips::default() },
-                Quirks { uniform_chance: true, ..Quirks::default() },
-            ),
-        ];
-        for tree in trees() {
-            for algorithm in Algorithm::ALL {
-                let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, None);
-                for (slips, quirks) in pairs {
-                    let Ok(reference) = search_with_quirks(&tree, &settings, quirks) else { continue };
-                    let variant = search(&tree, &settings, slips).expect("reproducible");
-                    assert_eq!(variant.visited, reference.visited, "{} {slips:?}", tree.name());
-                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {slips:?}", tree.name());
-                    assert_eq!(variant.action, reference.action, "{} {slips:?}", tree.name());
                 }
             }
         }

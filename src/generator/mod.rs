@@ -167,7 +167,7 @@ fn probabilities(rng: &mut ChaCha8Rng, count: usize) -> Vec<f64> {
 
 /// Attaches the search defaults and the reference's answers.
 fn with_expectations(tree: Tree, options: &GenOptions) -> Tree {
-    let defaults = SearchDefaults { prune_on_equal: options.prune_on_equal, depth: options.cut };
+    let defaults = SearchDefaults { prune_on_equal: options.prune_on_equal, depth: options.cut, move_ordering: None };
     let mut algorithms = vec![Algorithm::AlphaBeta, Algorithm::Expectimax];
     if !tree.has_chance_nodes() {
         algorithms.insert(0, Algorithm::Minimax);

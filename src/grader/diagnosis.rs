@@ -250,7 +250,8 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Algorithm, Quirks, search, search_with_quirks};
+    use crate::engine::variant::{self, ChanceSlip, Slips};
+    use crate::engine::{Algorithm, search};
     use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
 
@@ -268,14 +269,10 @@ mod tests {
         builder.build().unwrap()
     }
 
-    /// The diagnosis of a student who ran `student_settings` with `quirks`.
-    fn diagnosis_of(
-        settings: SearchSettings,
-        student_settings: SearchSettings,
-        quirks: Quirks,
-    ) -> Option<&'static str> {
+    /// The diagnosis of a student who ran `student_settings` with `slips`.
+    fn diagnosis_of(settings: SearchSettings, student_settings: SearchSettings, slips: Slips) -> Option<&'static str> {
         let tree = tree();
-        let outcome = search_with_quirks(&tree, &student_settings, quirks).unwrap();
+        let outcome = variant::search(&tree, &student_settings, slips).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
         let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
@@ -288,7 +285,7 @@ mod tests {
     #[test]
     fn names_the_pruning_convention() {
         let student = SearchSettings::new(Algorithm::AlphaBeta);
-        assert_eq!(diagnosis_of(strict_alphabeta(), student, Quirks::default()), Some("prune-on-equal"));
+        assert_eq!(diagnosis_of(strict_alphabeta(), student, Slips::default()), Some("prune-on-equal"));
     }
 
     #[test]
@@ -304,31 +301,31 @@ mod tests {
 
     #[test]
     fn names_reversed_children_and_eager_children() {
-        let reversed = Quirks { reverse_children: true, ..Quirks::default() };
+        let reversed = Slips { reverse_children: true, ..Slips::default() };
         assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), reversed), Some("reverse-children"));
-        let eager = Quirks { eager_children: true, ..Quirks::default() };
+        let eager = Slips { eager_children: true, ..Slips::default() };
         assert_eq!(diagnosis_of(strict_alphabeta(), strict_alphabeta(), eager), Some("eager-children"));
     }
 
     /// A question of two tests, the student's search on each made with its
-    /// own quirks, judged and diagnosed as the grader does.
-    fn diagnosed_question(quirks: [Quirks; 2]) -> Vec<Option<&'static str>> {
+    /// own slips, judged and diagnosed as the grader does.
+    fn diagnosed_question(slips: [Slips; 2]) -> Vec<Option<&'static str>> {
         let trees = [std::sync::Arc::new(tree()), std::sync::Arc::new(crate::tree::fixtures::aima())];
         let settings = strict_alphabeta();
         let mut planned = Vec::new();
         let mut results = Vec::new();
-        for (index, (tree, quirks)) in trees.into_iter().zip(quirks).enumerate() {
+        for (index, (tree, slips)) in trees.into_iter().zip(slips).enumerate() {
             let test = PlannedTest {
                 question: 0,
                 name: format!("q/{index}"),
                 path: format!("{index}.yaml").into(),
                 hidden: false,
-                reference: search(&tree, &settings).unwrap(),
+                reference: search(&*tree, &settings).unwrap(),
                 settings,
                 child_order: crate::assignment::ChildOrder::Given,
                 tree: tree.clone(),
             };
-            let outcome = search_with_quirks(&tree, &settings, quirks).unwrap();
+            let outcome = variant::search(&tree, &settings, slips).unwrap();
             let answer = crate::grader::oracle::StudentAnswer {
                 value: Some(outcome.value),
                 action: outcome.action.map(|child| tree.action(child).to_string()),
@@ -349,8 +346,8 @@ mod tests {
 
     #[test]
     fn tests_that_fit_different_mistakes_name_none() {
-        let reversed = Quirks { reverse_children: true, ..Quirks::default() };
-        let eager = Quirks { eager_children: true, ..Quirks::default() };
+        let reversed = Slips { reverse_children: true, ..Slips::default() };
+        let eager = Slips { eager_children: true, ..Slips::default() };
         assert_eq!(diagnosed_question([reversed, reversed]), [Some("reverse-children"), Some("reverse-children")]);
         assert_eq!(diagnosed_question([eager, eager]), [Some("eager-children"), Some("eager-children")]);
         assert_eq!(diagnosed_question([reversed, eager]), [None, None], "no one mistake: none is named");
@@ -359,13 +356,13 @@ mod tests {
     #[test]
     fn names_pruning_in_a_minimax_question() {
         let minimax = SearchSettings::new(Algorithm::Minimax);
-        assert_eq!(diagnosis_of(minimax, strict_alphabeta(), Quirks::default()), Some("prunes-in-minimax"));
+        assert_eq!(diagnosis_of(minimax, strict_alphabeta(), Slips::default()), Some("prunes-in-minimax"));
     }
 
     #[test]
     fn names_ties_resolved_to_the_last_child() {
         let minimax = SearchSettings::new(Algorithm::Minimax);
-        let last = Quirks { last_best_at_root: true, ..Quirks::default() };
+        let last = Slips { last_best_at_root: true, ..Slips::default() };
         assert_eq!(diagnosis_of(minimax, minimax, last), Some("first-best-last"));
     }
 
@@ -384,7 +381,7 @@ mod tests {
         let tree = builder.build().unwrap();
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
-            search_with_quirks(&tree, &settings, Quirks { uniform_chance: true, ..Quirks::default() }).unwrap();
+            variant::search(&tree, &settings, Slips { chance: ChanceSlip::Uniform, ..Slips::default() }).unwrap();
         let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }

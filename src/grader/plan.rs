@@ -85,8 +85,8 @@ fn plan_one(
     let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
     let refused = |message: String| PlanError { name: name.clone(), message };
-    let reference = engine::search(&tree, &settings).map_err(|error| refused(error.to_string()))?;
-    match engine::fragility(&tree, &settings) {
+    let reference = engine::search(&*tree, &settings).map_err(|error| refused(error.to_string()))?;
+    match engine::fragility(&*tree, &settings) {
         Ok(None) => {
             let child_order = spec.child_order;
             Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })

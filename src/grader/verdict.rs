@@ -271,7 +271,7 @@ fn describe_action(action: Option<&str>, test: &PlannedTest) -> String {
     }
     let tree = &test.tree;
     let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
-    match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {
+    match child.and_then(|child| crate::engine::value_of(&**tree, child, &test.settings).ok()) {
         Some(value) => format!("{action} (value {})", format_value(value)),
         None => action.to_string(),
     }

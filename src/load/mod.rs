@@ -11,10 +11,12 @@
 pub mod assignment;
 mod diagnostic;
 mod fast;
+mod game;
 mod raw;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, LoadError, Position};
+pub use game::{GameSearchDefaults, LoadedGame};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -78,11 +80,70 @@ impl LoadedTree {
     }
 }
 
-/// Reads and validates a tree file.
-pub fn load_tree_file(path: &Path) -> Result<LoadedTree, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|error| {
+/// A tree file of either kind: written node by node, or given by a game.
+#[derive(Clone, Debug)]
+pub enum Loaded {
+    /// `root` and `nodes` (docs/format.md section 1).
+    Written(LoadedTree),
+    /// `rules` and a position (docs/format.md section 7).
+    Game(LoadedGame),
+}
+
+impl Loaded {
+    /// The file it was read from.
+    pub fn path(&self) -> &Path {
+        match self {
+            Loaded::Written(loaded) => loaded.path(),
+            Loaded::Game(loaded) => loaded.path(),
+        }
+    }
+
+    /// The file's `expect` block, by algorithm name.
+    pub fn expectations(&self) -> &BTreeMap<String, Expectation> {
+        match self {
+            Loaded::Written(loaded) => loaded.tree.expectations(),
+            Loaded::Game(loaded) => loaded.expectations(),
+        }
+    }
+
+    /// The file's `search:` defaults (without a game's `eval`).
+    pub fn search_defaults(&self) -> SearchDefaults {
+        match self {
+            Loaded::Written(loaded) => loaded.tree.search_defaults(),
+            Loaded::Game(loaded) => loaded.defaults().search,
+        }
+    }
+}
+
+/// Reads and validates a tree file of either kind.
+pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
+    let text = read(path)?;
+    if game::is_game_file(&text) {
+        game::load_game_str(text, path, &stem_of(path)).map(Loaded::Game)
+    } else {
+        load_tree_str(text, path).map(Loaded::Written)
+    }
+}
+
+fn read(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|error| {
         LoadError::new(path, vec![Diagnostic::at(None, format!("cannot read the file: {error}"))], None)
-    })?;
+    })
+}
+
+fn stem_of(path: &Path) -> String {
+    path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Reads and validates a tree written node by node; a game file is refused
+/// with a message that says so (for the commands that take only written trees).
+pub fn load_tree_file(path: &Path) -> Result<LoadedTree, LoadError> {
+    let text = read(path)?;
+    if game::is_game_file(&text) {
+        let message = "this file gives a game (`rules`), and this command takes only trees written node by node \
+                       (`root` and `nodes`)";
+        return Err(LoadError::new(path, vec![Diagnostic::at(None, message)], None));
+    }
     load_tree_str(text, path)
 }
 
@@ -92,7 +153,7 @@ pub fn load_tree_str(text: String, path: &Path) -> Result<LoadedTree, LoadError>
         let message = "the file is empty: a tree file needs at least `root` and `nodes`";
         return Err(LoadError::new(path, vec![Diagnostic::at(None, message)], None));
     }
-    let stem = path.file_stem().map_or_else(|| "tree".to_string(), |s| s.to_string_lossy().into_owned());
+    let stem = stem_of(path);
     // Large machine-written files take a fast path; it hands back anything it cannot take.
     let text = match fast::load(text, path, &stem) {
         Ok(loaded) => return Ok(loaded),
@@ -226,10 +287,34 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         diagnostics.push(Diagnostic::at(nodes_position, "`nodes` is empty: a tree needs at least its root"));
         return Err(diagnostics);
     }
-    let search = raw.search.map_or(SearchDefaults::default(), |search| SearchDefaults {
-        prune_on_equal: search.prune_on_equal,
-        depth: search.depth,
-    });
+    let mut search_eval = None;
+    let search = match raw.search {
+        None => SearchDefaults::default(),
+        Some(search) => SearchDefaults {
+            depth: {
+                search_eval = search.eval;
+                search.depth
+            },
+            prune_on_equal: search.prune_on_equal,
+            move_ordering: match search.move_ordering {
+                None => None,
+                Some(ordering) => match ordering.value.parse() {
+                    Ok(ordering) => Some(ordering),
+                    Err(message) => {
+                        diagnostics
+                            .push(Diagnostic::at(spanned_position(&ordering), format!("in `search`: {message}")));
+                        None
+                    }
+                },
+            },
+        },
+    };
+    if let Some(eval) = search_eval {
+        diagnostics.push(Diagnostic::at(
+            spanned_position(&eval),
+            "in `search`: `eval` names a game's evaluation (docs/format.md 7); a written tree's nodes carry their own `eval`",
+        ));
+    }
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
     let built = builder.build_with_origins();
     let (tree, origins) = match built {

@@ -204,6 +204,8 @@ impl<'de> de::DeserializeSeed<'de> for LabelTarget {
 pub struct RawSearch {
     pub prune_on_equal: Option<bool>,
     pub depth: Option<u32>,
+    pub move_ordering: Option<Spanned<String>>,
+    pub eval: Option<Spanned<String>>,
 }
 
 /// The `game:` block (docs/format.md section 6).

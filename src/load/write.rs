@@ -608,7 +608,7 @@ mod tests {
         }
         let tree = builder.build().expect("a valid tree").with_metadata(
             Some("two\nlines: [x] # not a comment\n".to_string()),
-            SearchDefaults { prune_on_equal: Some(false), depth: None },
+            SearchDefaults { prune_on_equal: Some(false), depth: None, move_ordering: None },
             [(
                 "minimax".to_string(),
                 Expectation {
@@ -740,7 +740,7 @@ mod tests {
         ] {
             let tree = load("root: A\nnodes:\n  A: 1\n").with_metadata(
                 Some(description.to_string()),
-                SearchDefaults { prune_on_equal: None, depth: Some(0) },
+                SearchDefaults { prune_on_equal: None, depth: Some(0), move_ordering: None },
                 Default::default(),
             );
             round_trip(&tree);

@@ -702,7 +702,7 @@ fn header(picture: &Picture<'_>, selection: &Selection) -> Vec<(&'static str, St
                 display_value(outcome.value),
                 action,
                 stats.visited,
-                stats.tree_nodes
+                stats.tree_nodes.unwrap_or(tree.len())
             ),
         ));
         if let Some(student) = picture.student {

@@ -8,12 +8,16 @@
 //! [`TreeBuilder`], and the engine and the grader only read a [`Tree`].
 
 mod build;
+mod game_tree;
+
+pub use game_tree::GameTree;
 
 pub use build::{BuildError, BuildErrorKind, ChildSpec, ChildTarget, NodeBody, NodeSpec, Site, TreeBuilder};
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::str::FromStr;
 
 /// Index of a node in its tree's arena. The root is always index 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,13 +85,48 @@ pub struct Node {
     pub parent: Option<NodeIndex>,
 }
 
-/// Search defaults a tree file may carry (docs/format.md section 1, `search:`).
+/// The order in which a search takes a node's children (docs/format.md 8.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveOrdering {
+    /// The tree's own order.
+    #[default]
+    Tree,
+    /// At max and min nodes above the depth cut, by static value, best for
+    /// the mover first (`move_ordering: eval`).
+    Eval,
+}
+
+impl MoveOrdering {
+    /// The name used in files and flags (`tree` is the default, never written).
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveOrdering::Tree => "tree",
+            MoveOrdering::Eval => "eval",
+        }
+    }
+}
+
+impl FromStr for MoveOrdering {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<MoveOrdering, String> {
+        match name {
+            "eval" => Ok(MoveOrdering::Eval),
+            "tree" | "none" => Ok(MoveOrdering::Tree),
+            other => Err(format!("unknown move ordering `{other}` (expected `eval`)")),
+        }
+    }
+}
+
+/// Search defaults a tree file may carry (docs/format.md sections 1 and 8, `search:`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchDefaults {
     /// Alpha-beta pruning on equality; `None` means the default (true).
     pub prune_on_equal: Option<bool>,
     /// Depth limit in plies; `None` means no limit.
     pub depth: Option<u32>,
+    /// Move ordering (8.1); `None` means the tree's order.
+    pub move_ordering: Option<MoveOrdering>,
 }
 
 /// How a terminal ended the game, for kits that ask `isWin()` and `isLose()`.

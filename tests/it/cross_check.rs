@@ -18,7 +18,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;
-use treegrade::engine::{Algorithm, SearchError, SearchOutcome, SearchSettings, search};
+use treegrade::engine::{Algorithm, MoveOrdering, SearchError, SearchOutcome, SearchSettings, search};
 use treegrade::load::load_tree_str;
 use treegrade::tree::{ChildSpec, ChildTarget, NodeBody, NodeIndex, NodeKind, NodeSpec, Tree, TreeBuilder};
 
@@ -623,7 +623,7 @@ fn resolve(pick: &SettingsPick, prepared: &Prepared, algorithm: Option<Algorithm
     });
     let depths = valid_depths(prepared);
     let depth = pick.depth.as_ref().map(|index| depths[index.index(depths.len())]);
-    SearchSettings { algorithm, depth, prune_on_equal: pick.prune_on_equal }
+    SearchSettings { algorithm, depth, prune_on_equal: pick.prune_on_equal, move_ordering: MoveOrdering::Tree }
 }
 
 /// Whether `small` is a subsequence of `large`.
@@ -744,7 +744,7 @@ proptest! {
         let prepared = Preparer::prepare(&case);
         let tree = prepared.build();
         let algorithm = Algorithm::ALL[algorithm as usize];
-        let settings = SearchSettings { algorithm, depth: Some(depth), prune_on_equal: true };
+        let settings = SearchSettings { algorithm, depth: Some(depth), prune_on_equal: true, move_ordering: MoveOrdering::Tree };
         match search(&tree, &settings) {
             Ok(outcome) => {
                 prop_assert!(algorithm != Algorithm::Minimax || !prepared.has_chance());
@@ -763,6 +763,7 @@ proptest! {
                 let node = tree.node(node);
                 prop_assert!(node.ply == depth && node.kind != NodeKind::Terminal && node.eval.is_none());
             }
+            Err(other) => prop_assert!(false, "a written tree cannot fail with {other}"),
         }
     }
 }
@@ -829,7 +830,7 @@ fn a_chain_200_000_plies_deep_does_not_overflow_the_stack() {
     assert_eq!(tree.height(), PLIES as u32);
     for algorithm in [Algorithm::AlphaBeta, Algorithm::Expectimax] {
         for prune_on_equal in [true, false] {
-            let settings = SearchSettings { algorithm, depth: None, prune_on_equal };
+            let settings = SearchSettings { algorithm, depth: None, prune_on_equal, move_ordering: MoveOrdering::Tree };
             let outcome = search(&tree, &settings).expect("valid settings");
             assert_eq!(outcome.value, 1.5, "{algorithm}");
             assert_eq!(outcome.visited.len(), PLIES + 1);
@@ -839,7 +840,12 @@ fn a_chain_200_000_plies_deep_does_not_overflow_the_stack() {
         }
     }
     // A depth cut deep down the chain, at a ply with an eval.
-    let settings = SearchSettings { algorithm: Algorithm::AlphaBeta, depth: Some(150_000), prune_on_equal: true };
+    let settings = SearchSettings {
+        algorithm: Algorithm::AlphaBeta,
+        depth: Some(150_000),
+        prune_on_equal: true,
+        move_ordering: MoveOrdering::Tree,
+    };
     let outcome = search(&tree, &settings).expect("valid settings");
     assert_eq!(outcome.value, -150_000.0);
     assert_eq!(outcome.visited.len(), 150_001);
@@ -893,7 +899,12 @@ fn three_min_layers_in_a_row() {
     assert_eq!(minimax.2, ["A", "B", "D", "F", "F.1", "F.2", "D.2", "E", "C", "G", "H", "H.1", "H.2", "G.2", "C.2"]);
     // Alpha-beta: alpha = 4 after B; H.1 = 2 <= 4 cuts H, then G, then C.
     for prune_on_equal in [true, false] {
-        let settings = SearchSettings { algorithm: Algorithm::AlphaBeta, depth: None, prune_on_equal };
+        let settings = SearchSettings {
+            algorithm: Algorithm::AlphaBeta,
+            depth: None,
+            prune_on_equal,
+            move_ordering: MoveOrdering::Tree,
+        };
         let alphabeta = run(settings);
         assert_eq!(alphabeta.0, 4.0);
         assert_eq!(alphabeta.1.as_deref(), Some("B"));
@@ -903,7 +914,12 @@ fn three_min_layers_in_a_row() {
         assert_eq!(cut, [("H", 1), ("G", 1), ("C", 1)]);
     }
     // Depth 2: D = 0.5 and G = 6 by their evals; B = min(0.5, 7), C = min(6, 9) = 6, so right.
-    let settings = SearchSettings { algorithm: Algorithm::AlphaBeta, depth: Some(2), prune_on_equal: true };
+    let settings = SearchSettings {
+        algorithm: Algorithm::AlphaBeta,
+        depth: Some(2),
+        prune_on_equal: true,
+        move_ordering: MoveOrdering::Tree,
+    };
     let cut = run(settings);
     assert_eq!(cut, (6.0, Some("right".to_string()), ["A", "B", "D", "E", "C", "G", "C.2"].map(String::from).to_vec()));
 }
@@ -968,7 +984,8 @@ fn curated_test_cases_match_the_naive_implementation() {
                     continue;
                 }
                 for prune_on_equal in [true, false] {
-                    let settings = SearchSettings { algorithm, depth, prune_on_equal };
+                    let settings =
+                        SearchSettings { algorithm, depth, prune_on_equal, move_ordering: MoveOrdering::Tree };
                     let outcome = search(tree, &settings).expect("valid settings");
                     assert_eq!(
                         in_terms_of_ids(tree, &outcome),

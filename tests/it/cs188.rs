@@ -96,7 +96,10 @@ fn minimax_with_a_state_reached_along_two_paths() {
     assert_eq!(import.repeated_states(), 3);
     assert_eq!(import.state_of("s~2"), Some("s"));
     assert_eq!(import.state_of("w3~2"), Some("w3"));
-    assert_eq!(tree.search_defaults(), SearchDefaults { prune_on_equal: Some(false), depth: Some(4) });
+    assert_eq!(
+        tree.search_defaults(),
+        SearchDefaults { prune_on_equal: Some(false), depth: Some(4), move_ordering: None }
+    );
     let expect = &tree.expectations()["minimax"];
     assert_eq!((expect.value, &expect.action, &expect.visited), (None, &Some(Some("Left".to_string())), &None));
     // s = max(3, 7) = 7; b1 = min(7, 5) = 5; b2 = min(-1, 7) = -1; a = 5 by Left.

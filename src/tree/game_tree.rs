@@ -1,0 +1,223 @@
+//! The seam between trees and everything that searches or serves them.
+//!
+//! A written tree ([`Tree`], an arena built up front) and a game's tree (an
+//! [`crate::game::Unfolding`], made node by node as a search enters it) both
+//! implement [`GameTree`]. The engine, the oracle, the verdict and the
+//! pictures read trees only through it, the way a searcher is generic over
+//! the thing that matches.
+//!
+//! Both sides share one addressing scheme: a node is a [`NodeIndex`], the
+//! root is [`NodeIndex::ROOT`], and a node's children are a contiguous range
+//! of indices. A lazy tree hands out that range the first time it is asked
+//! for a node's children and keeps it from then on, so an index, once given,
+//! names the same node for the tree's whole life.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::{NodeIndex, NodeKind, Tree};
+
+/// What a search may ask about a tree: kinds, children, values, labels.
+///
+/// Every method takes `&self`; a lazy implementation grows behind it. Asking
+/// about a node that has not been handed out (an index past those a parent's
+/// [`GameTree::child_range`] gave) is a bug of the caller and may panic.
+pub trait GameTree {
+    /// The tree's name (the file stem unless the file names it).
+    fn name(&self) -> &str;
+
+    /// The game a tree is given by (`tic-tac-toe`, `pig`); `None` for a written tree.
+    fn game(&self) -> Option<&str> {
+        None
+    }
+
+    /// Who moves at `node`, or that the game is over there.
+    fn kind(&self, node: NodeIndex) -> NodeKind;
+
+    /// The indices of `node`'s children, in the tree's order (empty for a
+    /// terminal). A lazy tree makes them on the first call.
+    fn child_range(&self, node: NodeIndex) -> Range<u32>;
+
+    /// A terminal's utility, in MAX's view (0 for other nodes).
+    fn utility(&self, node: NodeIndex) -> f64;
+
+    /// The heuristic value used when a depth limit cuts the search at `node`:
+    /// a written node's `eval`, or the game's evaluation named by the file's
+    /// `search.eval`. `None` when there is none.
+    fn eval(&self, node: NodeIndex) -> Option<f64>;
+
+    /// The probability of the edge into `node` (meaningful under a chance node).
+    fn probability(&self, node: NodeIndex) -> f64;
+
+    /// Plies from the root (the root is ply 0).
+    fn ply(&self, node: NodeIndex) -> u32;
+
+    /// The node's parent, `None` for the root.
+    fn parent(&self, node: NodeIndex) -> Option<NodeIndex>;
+
+    /// The node's id: as written in a tree file, or the path of actions from
+    /// the root for a game (docs/format.md 7).
+    fn id(&self, node: NodeIndex) -> Cow<'_, str>;
+
+    /// The action on the edge into `node`.
+    fn action(&self, node: NodeIndex) -> Cow<'_, str>;
+
+    /// The node's state as a JSON value (a game's position, docs/format.md 7);
+    /// `None` for written trees, whose nodes have none.
+    fn state(&self, _node: NodeIndex) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The position drawn as text, one line per board row, for reports; `None`
+    /// where there is no board.
+    fn board(&self, _node: NodeIndex) -> Option<String> {
+        None
+    }
+
+    /// The names of a game's evaluations (`lines`, `score`, ...); `None` for
+    /// a written tree, whose evaluations are its nodes' `eval` values.
+    fn evaluations(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Whether the tree has chance nodes (minimax refuses such trees). A game
+    /// answers for its rules, without unfolding anything.
+    fn has_chance_nodes(&self) -> bool;
+
+    /// The first chance node of a written tree, to name in an error; `None`
+    /// for a game, whose chance nodes are not made in advance.
+    fn first_chance_node(&self) -> Option<NodeIndex> {
+        None
+    }
+
+    /// Whether the tree can go on forever (Pig), so that only a search with a
+    /// depth limit may enter it.
+    fn unbounded(&self) -> bool {
+        false
+    }
+
+    /// The number of nodes of the whole tree, when it is known (a written
+    /// tree); `None` for a game.
+    fn size(&self) -> Option<usize>;
+
+    /// The number of nodes made so far (all of them for a written tree).
+    fn made(&self) -> usize;
+
+    /// Why the tree could not give a node the search asked for (a game's
+    /// program failed, or the tree grew past its limit). A search stops as
+    /// soon as this is set and reports it.
+    fn fault(&self) -> Option<String> {
+        None
+    }
+
+    /// The children of `node` as indices.
+    fn children(&self, node: NodeIndex) -> std::iter::Map<Range<u32>, fn(u32) -> NodeIndex> {
+        self.child_range(node).map(NodeIndex as fn(u32) -> NodeIndex)
+    }
+
+    /// Ids for a list of indices (for reports and JSON).
+    fn ids_of(&self, indices: &[NodeIndex]) -> Vec<String> {
+        indices.iter().map(|&index| self.id(index).into_owned()).collect()
+    }
+}
+
+impl GameTree for Tree {
+    fn name(&self) -> &str {
+        Tree::name(self)
+    }
+
+    #[inline]
+    fn kind(&self, node: NodeIndex) -> NodeKind {
+        self.node(node).kind
+    }
+
+    #[inline]
+    fn child_range(&self, node: NodeIndex) -> Range<u32> {
+        Tree::child_range(self, node)
+    }
+
+    #[inline]
+    fn utility(&self, node: NodeIndex) -> f64 {
+        self.node(node).utility
+    }
+
+    #[inline]
+    fn eval(&self, node: NodeIndex) -> Option<f64> {
+        self.node(node).eval
+    }
+
+    #[inline]
+    fn probability(&self, node: NodeIndex) -> f64 {
+        self.node(node).probability
+    }
+
+    #[inline]
+    fn ply(&self, node: NodeIndex) -> u32 {
+        self.node(node).ply
+    }
+
+    fn parent(&self, node: NodeIndex) -> Option<NodeIndex> {
+        self.node(node).parent
+    }
+
+    fn id(&self, node: NodeIndex) -> Cow<'_, str> {
+        Cow::Borrowed(Tree::id(self, node))
+    }
+
+    fn action(&self, node: NodeIndex) -> Cow<'_, str> {
+        Cow::Borrowed(Tree::action(self, node))
+    }
+
+    fn has_chance_nodes(&self) -> bool {
+        Tree::has_chance_nodes(self)
+    }
+
+    fn first_chance_node(&self) -> Option<NodeIndex> {
+        if !Tree::has_chance_nodes(self) {
+            return None;
+        }
+        self.nodes().iter().position(|node| node.kind == NodeKind::Chance).map(|i| NodeIndex(i as u32))
+    }
+
+    fn size(&self) -> Option<usize> {
+        Some(self.len())
+    }
+
+    fn made(&self) -> usize {
+        self.len()
+    }
+
+    fn ids_of(&self, indices: &[NodeIndex]) -> Vec<String> {
+        Tree::ids_of(self, indices)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::fixtures::aima;
+
+    /// Reads a tree only through the seam, as the engine does.
+    fn leaves_in_order(tree: &dyn GameTree) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![NodeIndex::ROOT];
+        while let Some(node) = stack.pop() {
+            if tree.kind(node) == NodeKind::Terminal {
+                out.push(format!("{}={}", tree.id(node), tree.utility(node)));
+            }
+            stack.extend(tree.children(node).rev());
+        }
+        out
+    }
+
+    #[test]
+    fn a_written_tree_reads_the_same_through_the_seam() {
+        let tree = aima();
+        let leaves = leaves_in_order(&tree);
+        assert_eq!(leaves[..3], ["B.1=3", "B.2=12", "B.3=8"]);
+        assert_eq!(leaves.len(), 9);
+        assert_eq!(GameTree::size(&tree), Some(13));
+        assert_eq!(tree.state(NodeIndex::ROOT), None);
+        assert_eq!(GameTree::first_chance_node(&tree), None);
+    }
+}
