@@ -36,7 +36,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NAME")]
     eval: Option<String>,
     /// The most nodes a game's tree may make before the search is refused
-    /// (default 5,000,000). Games only.
+    /// (default 2,000,000). Games only.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
     /// Output format.
@@ -89,11 +89,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             (&*game_tree, outcome)
         }
     };
-    let output = match args.format {
-        TextOrJson::Json => json(tree, &settings, &outcome),
-        TextOrJson::Text => text(&loaded, tree, &settings, &outcome),
-    };
-    emit(&output);
+    match args.format {
+        TextOrJson::Json => emit_json(tree, &settings, &outcome),
+        TextOrJson::Text => emit(&text(&loaded, tree, &settings, &outcome)),
+    }
     // The process ends now: freeing a large tree node by node would only
     // cost time (milliseconds on a tree of 350,000 nodes).
     std::mem::forget(outcome);
@@ -101,13 +100,34 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The `--format json` object, newline-terminated. The visited ids are
-/// written one by one: a game's search may enter half a million nodes, and
-/// their ids are spelled only here.
-pub fn json(tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutcome) -> String {
+/// Prints the `--format json` object to stdout in pieces: a game's search
+/// may enter half a million nodes, whose ids are spelled only here.
+fn emit_json(tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutcome) {
+    let mut chunk = String::with_capacity(1 << 16);
+    json_in_pieces(
+        tree,
+        settings,
+        outcome,
+        |piece: &mut String| {
+            emit(piece);
+            piece.clear();
+        },
+        &mut chunk,
+    );
+}
+
+/// Writes the JSON into `chunk`, handing it to `flush` whenever it is large
+/// and at the end.
+fn json_in_pieces(
+    tree: &dyn GameTree,
+    settings: &SearchSettings,
+    outcome: &SearchOutcome,
+    mut flush: impl FnMut(&mut String),
+    chunk: &mut String,
+) {
     let stats = engine::stats(tree, settings, outcome);
-    let mut out = String::with_capacity(64 + outcome.visited.len() * 12);
     let string = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    let out = chunk;
     let _ = write!(
         out,
         "{{\"algorithm\":{},\"value\":{},\"action\":{},\"visited\":[",
@@ -119,7 +139,10 @@ pub fn json(tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutc
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&string(&tree.id(node)));
+        push_json_id(tree, node, out);
+        if out.len() >= 1 << 16 {
+            flush(out);
+        }
     }
     out.push_str("],");
     let tail = SolveTail {
@@ -137,7 +160,22 @@ pub fn json(tree: &dyn GameTree, settings: &SearchSettings, outcome: &SearchOutc
     let tail = serde_json::to_string(&tail).expect("plain data serialises");
     out.push_str(&tail[1..]);
     out.push('\n');
-    out
+    flush(out);
+}
+
+/// Appends a node's id as a JSON string; ids that need no escaping (every
+/// built-in game's) are copied as they are.
+fn push_json_id(tree: &dyn GameTree, node: crate::tree::NodeIndex, out: &mut String) {
+    out.push('"');
+    let start = out.len();
+    tree.write_id(node, out);
+    if out[start..].bytes().any(|byte| byte == b'"' || byte == b'\\' || byte < 0x20) {
+        let id = out.split_off(start);
+        let escaped = serde_json::to_string(&id).expect("a string serialises");
+        out.push_str(&escaped[1..]);
+    } else {
+        out.push('"');
+    }
 }
 
 /// The `--format text` report.

@@ -9,9 +9,9 @@ use clap::Args;
 
 use super::{Failure, emit, report_load_error};
 use crate::compare::{count_nodes, expectation_differences};
-use crate::engine::{self, Algorithm, SearchSettings};
+use crate::engine::{Algorithm, SearchSettings};
 use crate::load::assignment::load_assignment;
-use crate::load::{LoadError, LoadedTree, load_tree_file};
+use crate::load::{LoadError, Loaded, load_file};
 use crate::points::Points;
 
 /// Flags of `treegrade validate`.
@@ -25,7 +25,7 @@ pub struct ValidateArgs {
 
 /// What checking one file found.
 enum FileVerdict {
-    Valid { nodes: usize, checked: Vec<String> },
+    Valid { nodes: Option<usize>, checked: Vec<String> },
     Invalid(LoadError),
     Disagrees(Vec<String>),
 }
@@ -43,7 +43,8 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         match &verdict {
             FileVerdict::Valid { nodes, checked } => {
                 let checked = if checked.is_empty() { "no expectations".to_string() } else { checked.join(", ") };
-                emit(&format!("ok     {} ({}; {checked})\n", file.display(), count_nodes(*nodes)));
+                let size = nodes.map_or_else(|| "a game".to_string(), count_nodes);
+                emit(&format!("ok     {} ({size}; {checked})\n", file.display()));
             }
             FileVerdict::Invalid(error) => {
                 bad += 1;
@@ -104,18 +105,18 @@ fn check_assignment(dir: &Path) -> bool {
 }
 
 fn check_file(path: &Path) -> FileVerdict {
-    let loaded = match load_tree_file(path) {
+    let loaded = match load_file(path) {
         Ok(loaded) => loaded,
         Err(error) => return FileVerdict::Invalid(error),
     };
     let mut differences = Vec::new();
     let mut checked = Vec::new();
-    for (name, expectation) in loaded.tree.expectations() {
+    for (name, expectation) in loaded.expectations() {
         let algorithm: Algorithm = name.parse().expect("the loader accepts only known algorithms");
-        let settings = SearchSettings::resolve(algorithm, loaded.tree.search_defaults(), None, None);
+        let settings = SearchSettings::resolve(algorithm, loaded.search_defaults(), None, None);
         match search(&loaded, &settings) {
-            Ok(outcome) => {
-                let found = expectation_differences(&loaded.tree, expectation, &outcome, "the reference");
+            Ok(solved) => {
+                let found = expectation_differences(&*solved.tree, expectation, &solved.outcome, "the reference");
                 differences.extend(found.into_iter().map(|d| format!("expect.{name}.{d}")));
                 checked.push(name.clone());
             }
@@ -128,24 +129,28 @@ fn check_file(path: &Path) -> FileVerdict {
         return FileVerdict::Invalid(error);
     }
     if differences.is_empty() {
-        FileVerdict::Valid { nodes: loaded.tree.len(), checked }
+        let nodes = match &loaded {
+            Loaded::Written(written) => Some(written.tree.len()),
+            Loaded::Game(_) => None,
+        };
+        FileVerdict::Valid { nodes, checked }
     } else {
         FileVerdict::Disagrees(differences)
     }
 }
 
 /// The reference search of an expectation: it must be defined and not fragile.
-fn search(loaded: &LoadedTree, settings: &SearchSettings) -> Result<engine::SearchOutcome, LoadError> {
-    let outcome = loaded.search(settings)?;
+fn search<'a>(loaded: &'a Loaded, settings: &SearchSettings) -> Result<crate::load::Solved<'a>, LoadError> {
+    let solved = loaded.solve(settings)?;
     loaded.check_fragility(settings)?;
-    Ok(outcome)
+    Ok(solved)
 }
 
 /// A tree without expectations: every search that accepts it (with its own
 /// settings, alpha-beta under both conventions) must not be fragile, and at
 /// least one must accept it.
-fn check_accepting_searches(loaded: &LoadedTree) -> Result<(), LoadError> {
-    let defaults = loaded.tree.search_defaults();
+fn check_accepting_searches(loaded: &Loaded) -> Result<(), LoadError> {
+    let defaults = loaded.search_defaults();
     let candidates = [
         SearchSettings::resolve(Algorithm::Minimax, defaults, None, None),
         SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(true)),
@@ -155,7 +160,7 @@ fn check_accepting_searches(loaded: &LoadedTree) -> Result<(), LoadError> {
     let mut first_refusal = None;
     let mut accepted = false;
     for settings in &candidates {
-        match loaded.search(settings) {
+        match loaded.solve(settings) {
             Ok(_) => {
                 accepted = true;
                 loaded.check_fragility(settings)?;

@@ -12,7 +12,7 @@
 //! asked for ([`super::fragility`]): the plain search's hot path is unchanged.
 
 use super::{Algorithm, SearchSettings};
-use crate::tree::{NodeIndex, Tree};
+use crate::tree::{GameTree, NodeIndex};
 
 /// A comparison of the search that a last-bit difference could turn around.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +30,7 @@ pub struct FragileComparison {
 impl FragileComparison {
     /// Says, for an instructor, which search makes the comparison, where,
     /// on which values, and what to do.
-    pub fn describe(&self, tree: &Tree, settings: &SearchSettings) -> String {
+    pub fn describe(&self, tree: &(impl GameTree + ?Sized), settings: &SearchSettings) -> String {
         let convention = match settings.algorithm {
             Algorithm::AlphaBeta => format!(" (prune_on_equal: {})", settings.prune_on_equal),
             _ => String::new(),

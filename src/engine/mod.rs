@@ -297,10 +297,12 @@ pub fn ordered_children<T: GameTree + ?Sized>(
         let value = static_value(tree, NodeIndex(child)).ok_or(NodeIndex(child))?;
         keyed.push((value, child));
     }
-    // A stable sort keeps equal values in the tree's order.
+    // A stable sort keeps equal values in the tree's order. Values compare as
+    // IEEE doubles do (-0 equals 0, docs/format.md 2); they are never NaN.
+    let order = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
     match kind {
-        NodeKind::Max => keyed.sort_by(|a, b| b.0.total_cmp(&a.0)),
-        _ => keyed.sort_by(|a, b| a.0.total_cmp(&b.0)),
+        NodeKind::Max => keyed.sort_by(|a, b| order(b.0, a.0)),
+        _ => keyed.sort_by(|a, b| order(a.0, b.0)),
     }
     Ok(keyed.into_iter().map(|(_, child)| child).collect())
 }

@@ -6,6 +6,8 @@
 //! one machine word per player; larger ones take as many as they need, up to
 //! 26 by 26.
 
+use std::fmt;
+
 use serde_json::json;
 
 use super::{ArgError, ArgSite, Configured, Family, Game, GameArgs, Move, Params, Rules};
@@ -31,16 +33,17 @@ fn make(args: &GameArgs<'_>) -> Result<Box<dyn Game>, ArgError> {
     let config = Config::read(args)?;
     let cells = config.width * config.height;
     // One monomorphised game per board size, so a small board costs a word.
-    match cells.div_ceil(64) {
-        1 => build::<1>(args, config),
-        2 => build::<2>(args, config),
-        3 | 4 => build::<4>(args, config),
-        _ => build::<11>(args, config),
+    match cells {
+        0..=32 => build::<u32>(args, config),
+        33..=64 => build::<[u64; 1]>(args, config),
+        65..=128 => build::<[u64; 2]>(args, config),
+        129..=256 => build::<[u64; 4]>(args, config),
+        _ => build::<[u64; 11]>(args, config),
     }
 }
 
-fn build<const W: usize>(args: &GameArgs<'_>, config: Config) -> Result<Box<dyn Game>, ArgError> {
-    let rules = Mnk::<W>::new(config);
+fn build<B: Bits>(args: &GameArgs<'_>, config: Config) -> Result<Box<dyn Game>, ArgError> {
+    let rules = Mnk::<B>::new(config);
     let start = match args.position {
         Some(position) => rules.parse_position(position)?,
         None => Board::empty(),
@@ -113,23 +116,76 @@ fn read_utility(block: Option<&[(String, serde_json::Value)]>) -> Result<(f64, f
     Ok((win, draw, per_ply))
 }
 
-/// A set of cells.
-type Bits<const W: usize> = [u64; W];
-
-fn set<const W: usize>(bits: &mut Bits<W>, cell: usize) {
-    bits[cell / 64] |= 1 << (cell % 64);
+/// A set of cells, as small as the board allows.
+pub(super) trait Bits: Copy + Eq + Send + Sync + fmt::Debug + 'static {
+    /// No cell.
+    const EMPTY: Self;
+    /// Adds `cell`.
+    fn set(&mut self, cell: usize);
+    /// Whether `cell` is in the set.
+    fn has(&self, cell: usize) -> bool;
+    /// How many cells are in the set.
+    fn count(&self) -> u32;
+    /// How many cells the two sets share.
+    fn overlap(&self, other: &Self) -> u32;
 }
 
-fn has<const W: usize>(bits: &Bits<W>, cell: usize) -> bool {
-    bits[cell / 64] & (1 << (cell % 64)) != 0
+/// Boards of up to 32 cells (tic-tac-toe, 4 by 4, 5 by 5).
+impl Bits for u32 {
+    const EMPTY: u32 = 0;
+
+    fn set(&mut self, cell: usize) {
+        *self |= 1 << cell;
+    }
+
+    fn has(&self, cell: usize) -> bool {
+        self & (1 << cell) != 0
+    }
+
+    fn count(&self) -> u32 {
+        self.count_ones()
+    }
+
+    fn overlap(&self, other: &u32) -> u32 {
+        (self & other).count_ones()
+    }
 }
 
-fn count<const W: usize>(bits: &Bits<W>) -> u32 {
-    bits.iter().map(|word| word.count_ones()).sum()
+/// Larger boards, 64 cells a word.
+impl<const W: usize> Bits for [u64; W] {
+    const EMPTY: [u64; W] = [0; W];
+
+    fn set(&mut self, cell: usize) {
+        self[cell / 64] |= 1 << (cell % 64);
+    }
+
+    fn has(&self, cell: usize) -> bool {
+        self[cell / 64] & (1 << (cell % 64)) != 0
+    }
+
+    fn count(&self) -> u32 {
+        self.iter().map(|word| word.count_ones()).sum()
+    }
+
+    fn overlap(&self, other: &[u64; W]) -> u32 {
+        self.iter().zip(other).map(|(a, b)| (a & b).count_ones()).sum()
+    }
 }
 
-fn overlap<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> u32 {
-    a.iter().zip(b).map(|(a, b)| (a & b).count_ones()).sum()
+fn set<B: Bits>(bits: &mut B, cell: usize) {
+    bits.set(cell);
+}
+
+fn has<B: Bits>(bits: &B, cell: usize) -> bool {
+    bits.has(cell)
+}
+
+fn count<B: Bits>(bits: &B) -> u32 {
+    bits.count()
+}
+
+fn overlap<B: Bits>(a: &B, b: &B) -> u32 {
+    a.overlap(b)
 }
 
 /// How a position stands.
@@ -143,15 +199,15 @@ enum Status {
 
 /// A position: each player's cells and how the game stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board<const W: usize> {
-    x: Bits<W>,
-    o: Bits<W>,
+pub(super) struct Board<B> {
+    x: B,
+    o: B,
     status: Status,
 }
 
-impl<const W: usize> Board<W> {
-    fn empty() -> Board<W> {
-        Board { x: [0; W], o: [0; W], status: Status::Playing }
+impl<B: Bits> Board<B> {
+    fn empty() -> Board<B> {
+        Board { x: B::EMPTY, o: B::EMPTY, status: Status::Playing }
     }
 
     fn x_to_move(&self) -> bool {
@@ -163,16 +219,18 @@ impl<const W: usize> Board<W> {
 type Action = u16;
 
 /// The rules of one m,n,k-game.
-struct Mnk<const W: usize> {
+struct Mnk<B> {
     config: Config,
     /// The moves in the tree's order: cells, or columns with gravity.
     order: Vec<usize>,
     /// Every line of `k` cells, for the `lines` evaluation.
-    segments: Vec<Bits<W>>,
+    segments: Vec<B>,
+    /// Each move's action, spelled once (ids are spelled for every node output).
+    names: Vec<String>,
 }
 
-impl<const W: usize> Mnk<W> {
-    fn new(config: Config) -> Mnk<W> {
+impl<B: Bits> Mnk<B> {
+    fn new(config: Config) -> Mnk<B> {
         let mut order: Vec<usize> =
             if config.gravity { (0..config.width).collect() } else { (0..config.width * config.height).collect() };
         if config.center_first {
@@ -182,7 +240,16 @@ impl<const W: usize> Mnk<W> {
             order.sort_by_key(|&m| (2 * column(m)).abs_diff(width - 1));
         }
         let segments = segments(&config);
-        Mnk { config, order, segments }
+        let names = (0..if config.gravity { config.width } else { config.width * config.height })
+            .map(|m| {
+                if config.gravity {
+                    column_letter(m).to_string()
+                } else {
+                    format!("{}{}", column_letter(m % config.width), config.height - m / config.width)
+                }
+            })
+            .collect();
+        Mnk { config, order, segments, names }
     }
 
     fn cell(&self, row: usize, column: usize) -> usize {
@@ -190,7 +257,7 @@ impl<const W: usize> Mnk<W> {
     }
 
     /// Whether the player with `bits` has `k` in a line through `cell`.
-    fn wins_through(&self, bits: &Bits<W>, cell: usize) -> bool {
+    fn wins_through(&self, bits: &B, cell: usize) -> bool {
         let (width, height, k) = (self.config.width as isize, self.config.height as isize, self.config.k);
         let (row, column) = ((cell / self.config.width) as isize, (cell % self.config.width) as isize);
         [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().any(|(dr, dc)| {
@@ -209,16 +276,16 @@ impl<const W: usize> Mnk<W> {
     }
 
     /// Whether the player with `bits` has `k` in a line anywhere.
-    fn wins_anywhere(&self, bits: &Bits<W>) -> bool {
+    fn wins_anywhere(&self, bits: &B) -> bool {
         (0..self.config.width * self.config.height).any(|cell| has(bits, cell) && self.wins_through(bits, cell))
     }
 
-    fn is_full(&self, board: &Board<W>) -> bool {
+    fn is_full(&self, board: &Board<B>) -> bool {
         (count(&board.x) + count(&board.o)) as usize == self.config.width * self.config.height
     }
 
     /// Plays `cell` for the player to move.
-    fn play(&self, board: &Board<W>, cell: usize) -> Board<W> {
+    fn play(&self, board: &Board<B>, cell: usize) -> Board<B> {
         let mut next = board.clone();
         let x = board.x_to_move();
         let mover = if x { &mut next.x } else { &mut next.o };
@@ -234,14 +301,14 @@ impl<const W: usize> Mnk<W> {
     }
 
     /// The lowest empty cell of `column`, if it is not full.
-    fn landing(&self, board: &Board<W>, column: usize) -> Option<usize> {
+    fn landing(&self, board: &Board<B>, column: usize) -> Option<usize> {
         (0..self.config.height)
             .rev()
             .map(|row| self.cell(row, column))
             .find(|&cell| !has(&board.x, cell) && !has(&board.o, cell))
     }
 
-    fn parse_position(&self, position: &serde_json::Value) -> Result<Board<W>, ArgError> {
+    fn parse_position(&self, position: &serde_json::Value) -> Result<Board<B>, ArgError> {
         let wrong = |message: String| ArgError::new(ArgSite::Position, message);
         let text = position.as_str().ok_or_else(|| {
             wrong(format!("the position must be a string of rows from the top, separated by `/`, not {position}"))
@@ -280,7 +347,7 @@ impl<const W: usize> Mnk<W> {
     }
 
     /// Checks the counts, the winners and gravity; sets how the game stands.
-    fn check_position(&self, board: &mut Board<W>) -> Result<(), String> {
+    fn check_position(&self, board: &mut Board<B>) -> Result<(), String> {
         let (xs, os) = (count(&board.x), count(&board.o));
         if xs != os && xs != os + 1 {
             return Err(format!(
@@ -334,7 +401,7 @@ fn column_letter(column: usize) -> char {
 }
 
 /// Every line of `k` consecutive cells: rows, columns and both diagonals.
-fn segments<const W: usize>(config: &Config) -> Vec<Bits<W>> {
+fn segments<B: Bits>(config: &Config) -> Vec<B> {
     let (width, height, k) = (config.width as isize, config.height as isize, config.k as isize);
     let mut out = Vec::new();
     for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
@@ -344,7 +411,7 @@ fn segments<const W: usize>(config: &Config) -> Vec<Bits<W>> {
                 if end_row < 0 || end_row >= height || end_column < 0 || end_column >= width {
                     continue;
                 }
-                let mut bits = [0; W];
+                let mut bits = B::EMPTY;
                 for step in 0..k {
                     set(&mut bits, ((row + dr * step) * width + column + dc * step) as usize);
                 }
@@ -355,11 +422,11 @@ fn segments<const W: usize>(config: &Config) -> Vec<Bits<W>> {
     out
 }
 
-impl<const W: usize> Rules for Mnk<W> {
-    type State = Board<W>;
+impl<B: Bits> Rules for Mnk<B> {
+    type State = Board<B>;
     type Action = Action;
 
-    fn kind(&self, board: &Board<W>) -> NodeKind {
+    fn kind(&self, board: &Board<B>) -> NodeKind {
         match board.status {
             Status::Playing if board.x_to_move() => NodeKind::Max,
             Status::Playing => NodeKind::Min,
@@ -367,7 +434,7 @@ impl<const W: usize> Rules for Mnk<W> {
         }
     }
 
-    fn moves(&self, board: &Board<W>, out: &mut Vec<Move<Action, Board<W>>>) {
+    fn moves(&self, board: &Board<B>, out: &mut Vec<Move<Action, Board<B>>>) {
         if board.status != Status::Playing {
             return;
         }
@@ -386,7 +453,7 @@ impl<const W: usize> Rules for Mnk<W> {
         }
     }
 
-    fn utility(&self, board: &Board<W>, ply: u32) -> f64 {
+    fn utility(&self, board: &Board<B>, ply: u32) -> f64 {
         let win = self.config.win - self.config.per_ply * f64::from(ply);
         match board.status {
             Status::XWon => win,
@@ -401,7 +468,7 @@ impl<const W: usize> Rules for Mnk<W> {
 
     /// `lines`: each segment with c >= 1 pieces of one player and none of
     /// the other adds (or subtracts) 10^(c-1), summed exactly.
-    fn evaluate(&self, _which: usize, board: &Board<W>) -> f64 {
+    fn evaluate(&self, _which: usize, board: &Board<B>) -> f64 {
         let mut total: i128 = 0;
         for segment in &self.segments {
             let (xs, os) = (overlap(&board.x, segment), overlap(&board.o, segment));
@@ -416,16 +483,10 @@ impl<const W: usize> Rules for Mnk<W> {
     }
 
     fn action_name(&self, action: Action, out: &mut String) {
-        let m = usize::from(action);
-        if self.config.gravity {
-            out.push(column_letter(m));
-        } else {
-            out.push(column_letter(m % self.config.width));
-            out.push_str(itoa(self.config.height - m / self.config.width).as_str());
-        }
+        out.push_str(&self.names[usize::from(action)]);
     }
 
-    fn state_json(&self, board: &Board<W>) -> serde_json::Value {
+    fn state_json(&self, board: &Board<B>) -> serde_json::Value {
         let to_move = match self.kind(board) {
             NodeKind::Max => json!("x"),
             NodeKind::Min => json!("o"),
@@ -434,7 +495,7 @@ impl<const W: usize> Rules for Mnk<W> {
         json!({"board": self.rows(board), "to_move": to_move})
     }
 
-    fn board(&self, board: &Board<W>) -> Option<String> {
+    fn board(&self, board: &Board<B>) -> Option<String> {
         let height = self.config.height;
         let mut lines: Vec<String> =
             self.rows(board).into_iter().enumerate().map(|(r, row)| format!("{:>2} {row}", height - r)).collect();
@@ -443,9 +504,9 @@ impl<const W: usize> Rules for Mnk<W> {
     }
 }
 
-impl<const W: usize> Mnk<W> {
+impl<B: Bits> Mnk<B> {
     /// The rows from the top, as the position spells them.
-    fn rows(&self, board: &Board<W>) -> Vec<String> {
+    fn rows(&self, board: &Board<B>) -> Vec<String> {
         (0..self.config.height)
             .map(|row| {
                 (0..self.config.width)
@@ -463,11 +524,6 @@ impl<const W: usize> Mnk<W> {
             })
             .collect()
     }
-}
-
-/// A small number as text, without the formatting machinery.
-fn itoa(n: usize) -> String {
-    n.to_string()
 }
 
 #[cfg(test)]

@@ -16,35 +16,89 @@ use super::{Move, Rules};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// The most nodes a game's tree makes for one search unless told otherwise:
-/// enough for every tic-tac-toe position from the empty board many times
-/// over, and well under a gigabyte for any built-in game.
-pub const DEFAULT_MAX_NODES: usize = 5_000_000;
+/// the whole of tic-tac-toe from the empty board (549,946) more than three
+/// times over, and a few hundred megabytes at most for any built-in game.
+pub const DEFAULT_MAX_NODES: usize = 2_000_000;
 
 /// Children not made yet.
 const UNEXPANDED: u32 = u32::MAX;
 
-/// What the arena keeps of a node besides its position and action.
+/// The most children one node may have (a count is kept in 16 bits).
+const MAX_CHILDREN: usize = u16::MAX as usize;
+
+/// What the arena keeps of a node besides its position and action (16 bytes).
 #[derive(Clone, Copy, Debug)]
 struct Record {
     parent: u32,
     first_child: u32,
-    child_count: u32,
     ply: u32,
+    child_count: u16,
     kind: NodeKind,
+}
+
+/// Log2 of the number of items in one chunk of a [`Chunked`].
+const CHUNK_BITS: u32 = 15;
+
+/// A vector grown in fixed chunks: pushing never moves what is stored, so a
+/// tree of half a million nodes never holds two copies of its arena while
+/// it grows (as a doubling vector would), and memory is what is stored.
+#[derive(Clone)]
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T> Chunked<T> {
+    fn new() -> Chunked<T> {
+        Chunked { chunks: Vec::new(), len: 0 }
+    }
+
+    fn push(&mut self, item: T) {
+        if self.len >> CHUNK_BITS == self.chunks.len() {
+            self.chunks.push(Vec::with_capacity(1 << CHUNK_BITS));
+        }
+        self.chunks[self.len >> CHUNK_BITS].push(item);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> &T {
+        &self.chunks[index >> CHUNK_BITS][index & ((1 << CHUNK_BITS) - 1)]
+    }
+
+    #[inline]
+    fn get_mut(&mut self, index: usize) -> &mut T {
+        &mut self.chunks[index >> CHUNK_BITS][index & ((1 << CHUNK_BITS) - 1)]
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// The nodes made so far.
 struct Arena<R: Rules> {
-    records: Vec<Record>,
-    states: Vec<R::State>,
+    records: Chunked<Record>,
+    states: Chunked<R::State>,
     /// The action into each node (the root's is never read).
-    actions: Vec<R::Action>,
+    actions: Chunked<R::Action>,
     /// The probability into each node, kept only for games with chance moves.
-    probabilities: Vec<f64>,
+    probabilities: Chunked<f64>,
     /// Why the tree stopped growing.
     fault: Option<String>,
     /// Reused for each expansion.
     scratch: Vec<Move<R::Action, R::State>>,
+    /// The last id spelled, and the nodes on its path with the length of
+    /// each one's id in it (index = ply): ids are mostly asked for in depth-first
+    /// order, so the next one usually shares all but its last action.
+    last_id: String,
+    last_path: Vec<(u32, usize)>,
+    /// Reused for each id spelled: the nodes not on the last path.
+    climb: Vec<u32>,
 }
 
 impl<R: Rules> Clone for Arena<R> {
@@ -56,6 +110,9 @@ impl<R: Rules> Clone for Arena<R> {
             probabilities: self.probabilities.clone(),
             fault: self.fault.clone(),
             scratch: Vec::new(),
+            last_id: String::new(),
+            last_path: vec![(0, 0)],
+            climb: Vec::new(),
         }
     }
 }
@@ -92,14 +149,22 @@ impl<R: Rules> Unfolding<R> {
         let root = Record { parent: UNEXPANDED, first_child: UNEXPANDED, child_count: 0, ply: 0, kind };
         // The root's action is never read; any move's would do, but there may
         // be none, so the first child's stands in once one is made.
-        let arena = Arena {
-            records: vec![root],
-            states: vec![start],
-            actions: Vec::new(),
-            probabilities: if rules.has_chance() { vec![1.0] } else { Vec::new() },
+        let mut arena = Arena {
+            records: Chunked::new(),
+            states: Chunked::new(),
+            actions: Chunked::new(),
+            probabilities: Chunked::new(),
             fault: None,
             scratch: Vec::new(),
+            last_id: String::new(),
+            last_path: vec![(0, 0)],
+            climb: Vec::new(),
         };
+        arena.records.push(root);
+        arena.states.push(start);
+        if rules.has_chance() {
+            arena.probabilities.push(1.0);
+        }
         Unfolding { name: game.clone(), game, rules, eval, max_nodes, arena: RefCell::new(arena) }
     }
 
@@ -110,29 +175,38 @@ impl<R: Rules> Unfolding<R> {
     }
 
     fn record(&self, node: NodeIndex) -> Record {
-        self.arena.borrow().records[node.get()]
+        *self.arena.borrow().records.get(node.get())
     }
 
     /// Makes `node`'s children if they are not made yet.
     fn expand(&self, node: NodeIndex) -> Range<u32> {
         let mut arena = self.arena.borrow_mut();
         let arena = &mut *arena;
-        let record = arena.records[node.get()];
+        let record = *arena.records.get(node.get());
         if record.first_child != UNEXPANDED {
-            return record.first_child..record.first_child + record.child_count;
+            return record.first_child..record.first_child + u32::from(record.child_count);
         }
         if record.kind == NodeKind::Terminal || arena.fault.is_some() {
             return 0..0;
         }
         let mut moves = std::mem::take(&mut arena.scratch);
         moves.clear();
-        self.rules.moves(&arena.states[node.get()], &mut moves);
+        self.rules.moves(arena.states.get(node.get()), &mut moves);
         let first = arena.records.len();
         if first + moves.len() > self.max_nodes {
             arena.fault = Some(format!(
                 "the search made more than {} nodes of {}'s tree, so it was stopped rather than left to run \
                  for hours: set a depth limit (`search: {{depth: N}}`), or raise the limit with --max-nodes",
                 self.max_nodes, self.game
+            ));
+            arena.scratch = moves;
+            return 0..0;
+        }
+        if moves.len() > MAX_CHILDREN {
+            arena.fault = Some(format!(
+                "{}'s rules give {} moves from one position, more than the {MAX_CHILDREN} a node may have",
+                self.game,
+                moves.len()
             ));
             arena.scratch = moves;
             return 0..0;
@@ -165,12 +239,12 @@ impl<R: Rules> Unfolding<R> {
             }
         }
         arena.scratch = moves;
-        let count = (arena.records.len() - first) as u32;
+        let count = (arena.records.len() - first) as u16;
         let first = first as u32;
-        let slot = &mut arena.records[node.get()];
+        let slot = arena.records.get_mut(node.get());
         slot.first_child = first;
         slot.child_count = count;
-        first..first + count
+        first..first + u32::from(count)
     }
 }
 
@@ -194,22 +268,22 @@ impl<R: Rules> GameTree for Unfolding<R> {
 
     fn utility(&self, node: NodeIndex) -> f64 {
         let arena = self.arena.borrow();
-        let record = arena.records[node.get()];
+        let record = *arena.records.get(node.get());
         if record.kind != NodeKind::Terminal {
             return 0.0;
         }
-        self.rules.utility(&arena.states[node.get()], record.ply)
+        self.rules.utility(arena.states.get(node.get()), record.ply)
     }
 
     fn eval(&self, node: NodeIndex) -> Option<f64> {
         let which = self.eval?;
         let arena = self.arena.borrow();
-        Some(self.rules.evaluate(which, &arena.states[node.get()]))
+        Some(self.rules.evaluate(which, arena.states.get(node.get())))
     }
 
     fn probability(&self, node: NodeIndex) -> f64 {
         let arena = self.arena.borrow();
-        arena.probabilities.get(node.get()).copied().unwrap_or(1.0)
+        if node.get() < arena.probabilities.len() { *arena.probabilities.get(node.get()) } else { 1.0 }
     }
 
     fn ply(&self, node: NodeIndex) -> u32 {
@@ -225,21 +299,40 @@ impl<R: Rules> GameTree for Unfolding<R> {
         if node == NodeIndex::ROOT {
             return Cow::Borrowed("root");
         }
-        let arena = self.arena.borrow();
-        let mut path = Vec::new();
-        let mut at = node.0;
-        while at != 0 {
-            path.push(arena.actions[at as usize]);
-            at = arena.records[at as usize].parent;
-        }
         let mut id = String::new();
-        for (i, action) in path.into_iter().rev().enumerate() {
-            if i > 0 {
-                id.push('-');
-            }
-            self.rules.action_name(action, &mut id);
-        }
+        self.write_id(node, &mut id);
         Cow::Owned(id)
+    }
+
+    fn write_id(&self, node: NodeIndex, out: &mut String) {
+        if node == NodeIndex::ROOT {
+            out.push_str("root");
+            return;
+        }
+        let mut arena = self.arena.borrow_mut();
+        let arena = &mut *arena;
+        // Climb to the deepest node shared with the last id's path.
+        arena.climb.clear();
+        let mut at = node.0;
+        loop {
+            let ply = arena.records.get(at as usize).ply as usize;
+            if arena.last_path.get(ply).is_some_and(|&(on_path, _)| on_path == at) {
+                arena.last_path.truncate(ply + 1);
+                let length = arena.last_path[ply].1;
+                arena.last_id.truncate(length);
+                break;
+            }
+            arena.climb.push(at);
+            at = arena.records.get(at as usize).parent;
+        }
+        for &below in arena.climb.iter().rev() {
+            if !arena.last_id.is_empty() {
+                arena.last_id.push('-');
+            }
+            self.rules.action_name(*arena.actions.get(below as usize), &mut arena.last_id);
+            arena.last_path.push((below, arena.last_id.len()));
+        }
+        out.push_str(&arena.last_id);
     }
 
     fn action(&self, node: NodeIndex) -> Cow<'_, str> {
@@ -247,16 +340,16 @@ impl<R: Rules> GameTree for Unfolding<R> {
             return Cow::Borrowed("root");
         }
         let mut name = String::new();
-        self.rules.action_name(self.arena.borrow().actions[node.get()], &mut name);
+        self.rules.action_name(*self.arena.borrow().actions.get(node.get()), &mut name);
         Cow::Owned(name)
     }
 
     fn state(&self, node: NodeIndex) -> Option<serde_json::Value> {
-        Some(self.rules.state_json(&self.arena.borrow().states[node.get()]))
+        Some(self.rules.state_json(self.arena.borrow().states.get(node.get())))
     }
 
     fn board(&self, node: NodeIndex) -> Option<String> {
-        self.rules.board(&self.arena.borrow().states[node.get()])
+        self.rules.board(self.arena.borrow().states.get(node.get()))
     }
 
     fn evaluations(&self) -> Option<Vec<String>> {

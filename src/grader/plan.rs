@@ -91,7 +91,7 @@ fn plan_one(
             let child_order = spec.child_order;
             Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
         }
-        Ok(Some(fragile)) => Err(refused(fragile.describe(&tree, &settings))),
+        Ok(Some(fragile)) => Err(refused(fragile.describe(&*tree, &settings))),
         Err(error) => Err(refused(error.to_string())),
     }
 }

@@ -158,7 +158,7 @@ impl GradeReport {
 fn divergence(test: &PlannedTest, entered: &[NodeIndex], expected: &[String], actual: &[String]) -> Option<Divergence> {
     let divergence = first_divergence(expected, actual)?;
     let reordered = test.child_order == ChildOrder::Any
-        && same_search_in_another_child_order(&test.tree, &test.reference.visited, entered);
+        && same_search_in_another_child_order(&*test.tree, &test.reference.visited, entered);
     (!reordered).then_some(divergence)
 }
 

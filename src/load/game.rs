@@ -181,6 +181,17 @@ impl LoadedGame {
         Ok((tree, outcome))
     }
 
+    /// The first fragile comparison of the reference search with `settings`
+    /// (docs/format.md 2.1), as a located error naming the node and the two values.
+    pub fn check_fragility(&self, settings: &SearchSettings) -> Result<(), LoadError> {
+        let tree = self.unfold(None, None)?;
+        match engine::fragility(&*tree, settings) {
+            Ok(None) => Ok(()),
+            Ok(Some(fragile)) => Err(self.error(self.rules_at, fragile.describe(&*tree, settings))),
+            Err(error) => Err(self.search_error(&*tree, &error)),
+        }
+    }
+
     /// A search error placed where the file can fix it: the `search` block
     /// for a depth or an evaluation, the `rules` otherwise.
     pub fn search_error(&self, tree: &dyn GameTree, error: &SearchError) -> LoadError {
@@ -191,7 +202,14 @@ impl LoadedGame {
             _ => self.rules_at,
         };
         let message = match error {
-            SearchError::Unfolding { node, message } => format!("at node `{}`: {message}", tree.id(*node)),
+            SearchError::Unfolding { node, message } => {
+                let id = tree.id(*node);
+                if id.len() <= 60 {
+                    format!("at node `{id}`: {message}")
+                } else {
+                    format!("at a node at ply {}: {message}", tree.ply(*node))
+                }
+            }
             other => other.to_string(),
         };
         self.error(at, message)

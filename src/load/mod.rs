@@ -25,8 +25,8 @@ use serde_saphyr::{Location, Spanned};
 
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
-    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, NodeBody, NodeIndex, NodeKind,
-    NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
+    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, GameTree, NodeBody, NodeIndex,
+    NodeKind, NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
 };
 use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawNode, RawNodeFields};
 
@@ -106,11 +106,61 @@ impl Loaded {
         }
     }
 
+    /// The reference search with `settings` (a game's tree unfolded afresh,
+    /// with its file's evaluation), as a located error if it cannot run.
+    pub fn solve(&self, settings: &SearchSettings) -> Result<Solved<'_>, LoadError> {
+        match self {
+            Loaded::Written(loaded) => {
+                Ok(Solved { tree: SolvedTree::Written(&loaded.tree), outcome: loaded.search(settings)? })
+            }
+            Loaded::Game(loaded) => {
+                let (tree, outcome) = loaded.search(settings, None, None)?;
+                Ok(Solved { tree: SolvedTree::Game(tree), outcome })
+            }
+        }
+    }
+
+    /// The first fragile comparison of the reference search with `settings`
+    /// (docs/format.md 2.1), as a located error naming the node and the two values.
+    pub fn check_fragility(&self, settings: &SearchSettings) -> Result<(), LoadError> {
+        match self {
+            Loaded::Written(loaded) => loaded.check_fragility(settings),
+            Loaded::Game(loaded) => loaded.check_fragility(settings),
+        }
+    }
+
     /// The file's `search:` defaults (without a game's `eval`).
     pub fn search_defaults(&self) -> SearchDefaults {
         match self {
             Loaded::Written(loaded) => loaded.tree.search_defaults(),
             Loaded::Game(loaded) => loaded.defaults().search,
+        }
+    }
+}
+
+/// A reference search and the tree it searched.
+pub struct Solved<'a> {
+    /// The tree: the file's own, or a game's unfolded for this search.
+    pub tree: SolvedTree<'a>,
+    /// What the search did.
+    pub outcome: engine::SearchOutcome,
+}
+
+/// The tree of a [`Solved`] search.
+pub enum SolvedTree<'a> {
+    /// A written tree, borrowed from its file.
+    Written(&'a Tree),
+    /// A game's tree, as far as the search unfolded it.
+    Game(Box<dyn GameTree + Send>),
+}
+
+impl std::ops::Deref for SolvedTree<'_> {
+    type Target = dyn GameTree;
+
+    fn deref(&self) -> &(dyn GameTree + 'static) {
+        match self {
+            SolvedTree::Written(tree) => *tree,
+            SolvedTree::Game(tree) => &**tree,
         }
     }
 }

@@ -59,6 +59,13 @@ pub trait GameTree {
     /// the root for a game (docs/format.md 7).
     fn id(&self, node: NodeIndex) -> Cow<'_, str>;
 
+    /// Appends the node's id to `out`: the same text as [`GameTree::id`],
+    /// without an allocation of its own where the tree can help it (a game's
+    /// search may enter half a million nodes, each spelled once for output).
+    fn write_id(&self, node: NodeIndex, out: &mut String) {
+        out.push_str(&self.id(node));
+    }
+
     /// The action on the edge into `node`.
     fn action(&self, node: NodeIndex) -> Cow<'_, str>;
 
