@@ -50,7 +50,9 @@ pub struct SolveArgs {
 struct SolveTail {
     depth: Option<u32>,
     prune_on_equal: bool,
-    move_ordering: &'static str,
+    /// Written only when the search ordered children by static value (8.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_ordering: Option<&'static str>,
     stats: StatsJson,
 }
 
@@ -148,7 +150,7 @@ fn json_in_pieces(
     let tail = SolveTail {
         depth: settings.depth,
         prune_on_equal: settings.prune_on_equal,
-        move_ordering: settings.move_ordering.name(),
+        move_ordering: (settings.move_ordering == MoveOrdering::Eval).then_some("eval"),
         stats: StatsJson {
             tree_nodes: stats.tree_nodes,
             visited: stats.visited,

@@ -16,6 +16,7 @@ mod common;
 mod cross_check;
 mod cs188;
 mod cs188_students;
+mod games;
 mod gen_cli;
 mod generated;
 mod grader;

@@ -1,0 +1,133 @@
+//! Trees given by a game (docs/format.md 7 and 8.1) through the command
+//! line: a suite of positions whose expectations were computed by an
+//! independent implementation of the format (value, action and the whole
+//! visited order), invalid game files refused with exit 2 and a place, and
+//! snapshots of `solve` on a game.
+
+use crate::common::{self, Scratch};
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn treegrade(args: &[&str]) -> (i32, String, String) {
+    let output = Command::cargo_bin("treegrade")
+        .expect("the binary is built")
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("treegrade runs");
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8");
+    (output.status.code().expect("an exit status"), text(output.stdout), text(output.stderr))
+}
+
+/// Every file of `test-cases/games` agrees with its `expect` blocks.
+#[test]
+fn the_game_suite_agrees_with_its_expectations() {
+    let folder = common::repo().join("test-cases/games");
+    let (status, stdout, stderr) = treegrade(&["validate", folder.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    let checked = stdout.lines().filter(|line| line.starts_with("ok ")).count();
+    assert!(checked >= 70, "the suite has at least 70 game files, found {checked}:\n{stdout}");
+    let games = ["tic-tac-toe", "connect-four", "gomoku", "pig", "mnk"];
+    for game in games {
+        let mentioned = std::fs::read_dir(&folder)
+            .unwrap()
+            .filter_map(|entry| std::fs::read_to_string(entry.unwrap().path()).ok())
+            .any(|text| text.contains(game));
+        assert!(mentioned, "the suite has a {game} file");
+    }
+}
+
+/// An expectation that the reference does not meet is a failure: the suite
+/// above cannot pass by checking nothing.
+#[test]
+fn a_wrong_expectation_about_a_game_fails() {
+    let scratch = Scratch::new();
+    let file = scratch.write(
+        "wrong.yaml",
+        "rules: tic-tac-toe\nposition: \"x../.o./..x\"\nexpect:\n  alphabeta: {value: 0, action: a2}\n",
+    );
+    let (status, stdout, _) = treegrade(&["validate", file.to_str().unwrap()]);
+    assert_eq!(status, 2, "{stdout}");
+    assert!(stdout.contains("action: expected a2, the reference chooses b3"), "{stdout}");
+}
+
+/// Each invalid file of `tests/fixtures/games` exits 2 and names a place in it.
+#[test]
+fn invalid_game_files_are_refused_with_their_place() {
+    let fixtures = common::repo().join("tests/fixtures/games");
+    let manifest = std::fs::read_to_string(fixtures.join("invalid.txt")).expect("the manifest");
+    let mut checked = 0;
+    for line in manifest.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a file name");
+        let path = fixtures.join("invalid").join(name);
+        let mut args = vec!["solve", path.to_str().unwrap()];
+        args.extend(words);
+        args.extend(["--format", "json"]);
+        let (status, stdout, stderr) = treegrade(&args);
+        assert_eq!(status, 2, "{name}: {stdout}{stderr}");
+        assert!(stdout.is_empty(), "{name} printed a result: {stdout}");
+        assert!(stderr.contains(&format!("{name}")), "{name}: the error names the file: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        checked += 1;
+    }
+    assert!(checked >= 50, "the manifest lists {checked} files");
+}
+
+/// The format's own example (docs/format.md 7) and a depth cut with move ordering.
+#[test]
+fn solve_on_games_as_printed() {
+    let scratch = Scratch::new();
+    let file = scratch
+        .write("ttt-corner-or-edge.yaml", "name: ttt-corner-or-edge\nrules: tic-tac-toe\nposition: \"x../.o./..x\"\n");
+    let (status, text, stderr) = treegrade(&["solve", file.to_str().unwrap(), "-a", "alphabeta"]);
+    assert_eq!(status, 0, "{stderr}");
+    let text = text.replace(&scratch.path().display().to_string(), "[TMP]");
+    let first_lines: Vec<&str> = text.lines().take(5).collect();
+    insta::assert_snapshot!("game_ttt_alphabeta_text_head", first_lines.join("\n"));
+    let (_, json, _) = treegrade(&["solve", file.to_str().unwrap(), "-a", "alphabeta", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("one JSON object");
+    assert_eq!(json["value"], 0.0);
+    assert_eq!(json["action"], "b3");
+    let visited = json["visited"].as_array().unwrap();
+    assert_eq!(visited.len(), 318, "docs/format.md 7: 318 nodes entered");
+    assert_eq!(visited[..4], ["root", "b3", "b3-c3", "b3-c3-a2"]);
+    assert_eq!(json["stats"]["tree_nodes"], serde_json::Value::Null, "a game's tree is never made whole");
+
+    let c4 =
+        scratch.write("c4.yaml", "rules: {game: connect-four, order: center-first}\nsearch: {depth: 2, eval: lines}\n");
+    let args = ["solve", c4.to_str().unwrap(), "-a", "alphabeta", "--move-ordering", "eval", "--format", "json"];
+    let (status, json, stderr) = treegrade(&args);
+    assert_eq!(status, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    insta::assert_json_snapshot!("game_c4_depth_2_ordered_json", json);
+}
+
+/// A search past the node limit is refused at once, not run for an hour.
+#[test]
+fn a_search_over_the_node_limit_is_refused() {
+    let scratch = Scratch::new();
+    let file = scratch.write("gomoku.yaml", "rules: gomoku\n");
+    let started = std::time::Instant::now();
+    let (status, _, stderr) = treegrade(&["solve", file.to_str().unwrap(), "-a", "alphabeta", "--max-nodes", "100000"]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("made more than 100000 nodes of gomoku's tree"), "{stderr}");
+    assert!(stderr.contains("gomoku.yaml:1:8"), "{stderr}");
+    assert!(started.elapsed().as_secs() < 60);
+}
+
+/// Commands that read only written trees say so about a game file.
+#[test]
+fn a_written_tree_flag_is_refused_on_a_game_and_back() {
+    let scratch = Scratch::new();
+    let written = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases/aima-fig5-2.yaml");
+    let (status, _, stderr) = treegrade(&["solve", written.to_str().unwrap(), "-a", "minimax", "--eval", "lines"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("--eval names a game's evaluation"), "{stderr}");
+    let file = scratch.write("eval.yaml", "root: A\nnodes:\n  A: {max: [1, 2]}\nsearch: {eval: lines}\n");
+    let (status, _, stderr) = treegrade(&["validate", file.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("`eval` names a game's evaluation"), "{stderr}");
+}
