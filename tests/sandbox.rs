@@ -22,7 +22,7 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
 use treegrade::grader::runner::processes_of_user;
 use treegrade::grader::sandbox::{Layers, Sandbox, SandboxMode};
 use treegrade::grader::session::FailureKind;
@@ -241,7 +241,9 @@ impl Graded {
 
 fn grade_hostile(ws: &Workspace, script: &str, args: &[String]) -> Graded {
     let assignment = assignment(ws);
-    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |test| TestTree::Written(Arc::new(load_tree_file(&test.path).unwrap().tree)))
+            .unwrap();
     let kits = tempfile::tempdir().unwrap();
     let mut command = vec!["python3".to_string(), "-u".to_string(), script.to_string()];
     command.extend_from_slice(args);
@@ -478,7 +480,9 @@ fn grade_hostile_build(ws: &Workspace, dir: &Path, language: treegrade::assignme
     let before = contents(ws.root.path());
     let mut assignment = assignment(ws);
     assignment.languages = vec![language];
-    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |test| TestTree::Written(Arc::new(load_tree_file(&test.path).unwrap().tree)))
+            .unwrap();
     let kits = repo().join("grader/kits");
     let target = Target { dir: dir.to_path_buf(), command: None, name: None };
     let report = grade_sandboxed(&assignment, &[0], &tests, &target, &kits, &sandbox(SandboxMode::Auto))
@@ -611,7 +615,9 @@ fn a_fake_result_without_a_search_fails_on_the_order_and_fakes_no_total() {
 fn strict_refuses_to_grade_when_a_layer_is_missing() {
     let ws = workspace();
     let assignment = assignment(&ws);
-    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |test| TestTree::Written(Arc::new(load_tree_file(&test.path).unwrap().tree)))
+            .unwrap();
     let target = Target {
         dir: ws.submission.clone(),
         command: Some(vec!["python3".into(), "fake_results.py".into()]),
@@ -747,7 +753,9 @@ fn every_program_has_a_session_of_its_own_even_with_the_sandbox_off() {
     let _machine = shared();
     let ws = workspace();
     let assignment = assignment(&ws);
-    let tests = plan_tests(&assignment, &[0], |test| Arc::new(load_tree_file(&test.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |test| TestTree::Written(Arc::new(load_tree_file(&test.path).unwrap().tree)))
+            .unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-u".to_string(), "terminal.py".to_string()];
     let target = Target { dir: ws.submission.clone(), command: Some(command), name: None };

@@ -9,13 +9,12 @@ use clap::{Args, ValueEnum};
 
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
-use crate::grader::plan::{self, Assignment, PlannedTest};
+use crate::grader::plan::{self, Assignment, GameTest, PlannedTest, TestTree};
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
-use crate::load::{LoadError, load_tree_file};
+use crate::load::{LoadError, Loaded, load_file};
 use crate::report::{self, Format};
-use crate::tree::Tree;
 
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
@@ -199,18 +198,32 @@ fn keep_named_tests(tests: &mut Vec<PlannedTest>, wanted: &[String]) -> Result<(
     Ok(())
 }
 
+/// A loaded file as a test's tree.
+pub(super) fn test_tree(loaded: Loaded) -> TestTree {
+    match loaded {
+        Loaded::Written(written) => TestTree::Written(Arc::new(written.tree)),
+        Loaded::Game(game) => TestTree::Game(Arc::new(GameTest {
+            name: game.name().to_string(),
+            description: game.description().map(str::to_string),
+            game: Arc::clone(&game.game),
+            defaults: game.defaults().search,
+            options: game.unfold_options(),
+        })),
+    }
+}
+
 /// Loads every test tree once and pairs it with the reference's answer.
 pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
-    let mut trees: HashMap<PathBuf, Arc<Tree>> = HashMap::new();
+    let mut trees: HashMap<PathBuf, TestTree> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {
         for test in &assignment.questions[index].tests {
             if trees.contains_key(&test.path) {
                 continue;
             }
-            match load_tree_file(&test.path) {
+            match load_file(&test.path) {
                 Ok(loaded) => {
-                    trees.insert(test.path.clone(), Arc::new(loaded.tree));
+                    trees.insert(test.path.clone(), test_tree(loaded));
                 }
                 Err(error) => errors.push(error),
             }
@@ -219,7 +232,7 @@ pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Resu
     if !errors.is_empty() {
         return Err(Failure::Input(errors));
     }
-    let tests = plan::plan_tests(assignment, selected, |test| Arc::clone(&trees[&test.path])).map_err(plan_failure)?;
+    let tests = plan::plan_tests(assignment, selected, |test| trees[&test.path].clone()).map_err(plan_failure)?;
     // Generated trees depend on the student; planning them once for a stand-in
     // student finds the settings the reference cannot search before anyone is graded.
     plan::generated_tests(assignment, selected, "(assignment check)", "").map_err(plan_failure)?;

@@ -225,11 +225,11 @@ pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Resul
     if settings.algorithm == Algorithm::Minimax && tree.has_chance_nodes() {
         return Err(match tree.first_chance_node() {
             Some(node) => SearchError::ChanceUnderMinimax { node, id: tree.id(node).into_owned() },
-            None => SearchError::ChanceGameUnderMinimax { game: tree.game().unwrap_or(tree.name()).to_string() },
+            None => SearchError::ChanceGameUnderMinimax { game: tree.game_name().unwrap_or(tree.name()).to_string() },
         });
     }
     if tree.unbounded() && settings.depth.is_none() {
-        return Err(SearchError::Unbounded { game: tree.game().unwrap_or(tree.name()).to_string() });
+        return Err(SearchError::Unbounded { game: tree.game_name().unwrap_or(tree.name()).to_string() });
     }
     // A node cut without an `eval` is an error only when the search enters it
     // (docs/format.md 1): the search itself reports it.

@@ -253,7 +253,7 @@ impl<R: Rules> GameTree for Unfolding<R> {
         &self.name
     }
 
-    fn game(&self) -> Option<&str> {
+    fn game_name(&self) -> Option<&str> {
         Some(&self.game)
     }
 

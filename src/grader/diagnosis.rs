@@ -113,10 +113,12 @@ fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_
 fn failing_here(test: &PlannedTest) -> Vec<&'static str> {
     // By key: what the student does, the same on every test.
     let reference = &test.reference;
-    candidates(&test.tree, &test.settings)
+    // The diagnosis replays mistakes on written trees only, for now.
+    let Some(tree) = test.tree.written() else { return Vec::new() };
+    candidates(tree, &test.settings)
         .into_iter()
         .filter(|candidate| {
-            candidate.run(&test.tree).is_none_or(|outcome| {
+            candidate.run(tree).is_none_or(|outcome| {
                 outcome.visited != reference.visited
                     || !values_match(outcome.value, reference.value)
                     || outcome.action != reference.action
@@ -159,8 +161,11 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
     let fits: Vec<(usize, Vec<Candidate>)> = failed
         .iter()
         .map(|&index| {
-            let candidates = student_trace(&tests[index], &results[index])
-                .map(|trace| reproducing(&tests[index].tree, &tests[index].settings, &trace.borrow()))
+            let candidates = tests[index]
+                .tree
+                .written()
+                .zip(student_trace(&tests[index], &results[index]))
+                .map(|(tree, trace)| reproducing(tree, &tests[index].settings, &trace.borrow()))
                 .unwrap_or_default();
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
@@ -215,7 +220,8 @@ impl OwnedTrace {
 
 fn student_trace(test: &PlannedTest, result: &TestResult) -> Option<OwnedTrace> {
     let value = result.actual.value;
-    let visited = result.actual.visited.iter().map(|id| test.tree.find(id)).collect::<Option<Vec<_>>>()?;
+    let tree = test.tree.written()?;
+    let visited = result.actual.visited.iter().map(|id| tree.find(id)).collect::<Option<Vec<_>>>()?;
     Some(OwnedTrace { value, action: result.actual.action.clone(), visited })
 }
 
@@ -252,6 +258,7 @@ mod tests {
     use super::*;
     use crate::engine::variant::{self, ChanceSlip, Slips};
     use crate::engine::{Algorithm, search};
+    use crate::grader::plan::TestTree;
     use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, TreeBuilder};
 
@@ -323,7 +330,7 @@ mod tests {
                 reference: search(&*tree, &settings).unwrap(),
                 settings,
                 child_order: crate::assignment::ChildOrder::Given,
-                tree: tree.clone(),
+                tree: TestTree::Written(tree.clone()),
             };
             let outcome = variant::search(&tree, &settings, slips).unwrap();
             let answer = crate::grader::oracle::StudentAnswer {
@@ -337,7 +344,7 @@ mod tests {
                 elapsed: std::time::Duration::ZERO,
                 earlier_in_program: 0,
             };
-            results.push(crate::grader::verdict::judge(&test, record));
+            results.push(crate::grader::verdict::judge(&test, &*tree, record));
             planned.push(test);
         }
         diagnose_submission(&planned, &mut results);

@@ -120,6 +120,8 @@ pub fn grade_sandboxed(
     provide_rust_kit(&dir, &prepared)?;
     let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
     let limits = SessionLimits { per_search: assignment.time_limit };
+    // Each test's tree for its search; a game's is unfolded for this submission alone.
+    let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
     let (records, spec) = match build {
         Some(Err(failure)) => (vec![build_failure_record(&failure); tests.len()], None),
         _ => {
@@ -131,11 +133,14 @@ pub fn grade_sandboxed(
                 prepared.run.as_ref(),
                 &prepared.home,
             );
-            (serve_public_then_hidden(&spec, tests, limits), Some(spec))
+            (serve_public_then_hidden(&spec, tests, &served, limits), Some(spec))
         }
     };
     let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
-    let mut results: Vec<_> = tests.iter().zip(records).map(|(test, record)| verdict::judge(test, record)).collect();
+    let mut results: Vec<_> = (tests.iter().zip(&served))
+        .zip(records)
+        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
+        .collect();
     diagnosis::diagnose_submission(tests, &mut results);
     if let Some(spec) = &spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
@@ -163,6 +168,7 @@ pub fn grade_sandboxed(
 fn serve_public_then_hidden(
     spec: &runner::ProgramSpec,
     tests: &[PlannedTest],
+    served: &[plan::Served<'_>],
     limits: SessionLimits,
 ) -> Vec<SearchRecord> {
     let (public, hidden): (Vec<usize>, Vec<usize>) = (0..tests.len()).partition(|&index| !tests[index].hidden);
@@ -173,11 +179,7 @@ fn serve_public_then_hidden(
         }
         let jobs: Vec<SearchJob<'_>> = group
             .iter()
-            .map(|&index| SearchJob {
-                name: &tests[index].name,
-                tree: &tests[index].tree,
-                settings: tests[index].settings,
-            })
+            .map(|&index| SearchJob { name: &tests[index].name, tree: &served[index], settings: tests[index].settings })
             .collect();
         for (index, record) in group.into_iter().zip(session::run_searches(spec, &jobs, limits)) {
             records[index] = Some(record);
@@ -224,9 +226,10 @@ fn recheck_alone(
             results[index].diagnosis = Some(diagnosis::state_between_tests_seen_elsewhere(&before, confirmed));
             continue;
         }
-        let job = SearchJob { name: &test.name, tree: &test.tree, settings: test.settings };
+        let tree = test.served();
+        let job = SearchJob { name: &test.name, tree: &tree, settings: test.settings };
         let Some(alone) = session::run_searches(spec, &[job], limits).pop() else { break };
-        if verdict::judge(test, alone).status != verdict::TestStatus::Passed {
+        if verdict::judge(test, &*tree, alone).status != verdict::TestStatus::Passed {
             break;
         }
         confirmed += 1;

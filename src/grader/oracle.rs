@@ -3,15 +3,17 @@
 //! Pure state, no I/O: the session feeds it the program's requests and sends
 //! back the lines it returns. The visited order is whatever the oracle saw
 //! first named, so a program cannot report or tidy its own trace, and the
-//! expected answer is never in reach of the program.
+//! expected answer is never in reach of the program. It serves any
+//! [`GameTree`]: a written tree, or a game unfolded as the student goes.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use super::protocol::{NodeReply, ToProgram, encode};
 use crate::engine::SearchSettings;
-use crate::tree::{NodeIndex, NodeKind, Tree};
+use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
-/// Node ids to arena indices, built once per tree and shared by its searches.
+/// Node ids to arena indices, built once per written tree and shared by its searches.
 #[derive(Debug)]
 pub struct IdIndex<'t>(HashMap<&'t str, NodeIndex>);
 
@@ -36,23 +38,122 @@ pub struct StudentAnswer {
     pub action: Option<String>,
 }
 
-/// One search's view of the tree.
+/// A request that breaks the protocol's rules (docs/protocol.md), with the
+/// sentence the student reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Violation {
+    /// No node has this id.
+    UnknownNode(String),
+    /// The node exists but no reply has listed it yet.
+    NotListed(String),
+    /// `evaluate` of a terminal.
+    EvalOfTerminal(String),
+    /// `evaluate` in a search without a depth limit.
+    EvalWithoutLimit(String),
+    /// `evaluate` above the depth cut.
+    EvalAboveCut {
+        /// The node.
+        id: String,
+        /// Its ply.
+        ply: u32,
+        /// The depth limit.
+        depth: u32,
+    },
+    /// `evaluate` below the depth cut.
+    EvalBelowCut {
+        /// The node.
+        id: String,
+        /// Its ply.
+        ply: u32,
+        /// The depth limit.
+        depth: u32,
+    },
+    /// A `result` whose value is not a finite number.
+    BadValue(serde_json::Value),
+    /// A second `hello` during a search.
+    HelloAgain,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::UnknownNode(id) => write!(f, "you asked about node {id:?}, which does not exist in this tree"),
+            Violation::NotListed(id) => write!(
+                f,
+                "you asked about node {id:?} before it was listed as a child of a node you visited; \
+                 reach nodes through game.children(...) from the root"
+            ),
+            Violation::EvalOfTerminal(id) => {
+                write!(f, "you asked for the evaluation of {id}, which is a terminal: use its utility instead")
+            }
+            Violation::EvalWithoutLimit(id) => write!(
+                f,
+                "you asked for the evaluation of {id}, but this search has no depth limit, so nothing is evaluated: \
+                 search down to the terminals"
+            ),
+            Violation::EvalAboveCut { id, ply, depth } => write!(
+                f,
+                "you asked for the evaluation of {id} at ply {ply}, but the depth limit is {depth}: only nodes at \
+                 ply {depth} are evaluated (the root is ply 0)"
+            ),
+            Violation::EvalBelowCut { id, ply, depth } => write!(
+                f,
+                "you asked for the evaluation of {id} at ply {ply}, below the depth limit {depth}: the search \
+                 should have stopped at ply {depth}"
+            ),
+            Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
+            Violation::HelloAgain => f.write_str("your program sent `hello` again in the middle of a search"),
+        }
+    }
+}
+
+/// How the oracle finds a node from the id a program names.
 #[derive(Debug)]
+enum Lookup<'t> {
+    /// Every id of a written tree, indexed once.
+    Written(&'t IdIndex<'t>),
+    /// The ids of a game's nodes listed so far (a game's tree has no index).
+    Listed(HashMap<String, NodeIndex>),
+}
+
+/// One search's view of the tree.
 pub struct Oracle<'t> {
-    tree: &'t Tree,
-    ids: &'t IdIndex<'t>,
+    tree: &'t dyn GameTree,
+    /// The written tree, whose `game:` block (CS188's) the oracle serves.
+    written: Option<&'t Tree>,
+    lookup: Lookup<'t>,
     settings: SearchSettings,
     entered: Vec<bool>,
     listed: Vec<bool>,
     visited: Vec<NodeIndex>,
 }
 
+impl fmt::Debug for Oracle<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Oracle").field("tree", &self.tree.name()).field("visited", &self.visited.len()).finish()
+    }
+}
+
 impl<'t> Oracle<'t> {
-    /// A fresh search of `tree`: only the root is known to the student.
+    /// A fresh search of the written `tree`: only the root is known to the student.
     pub fn new(tree: &'t Tree, ids: &'t IdIndex<'t>, settings: SearchSettings) -> Oracle<'t> {
-        let mut listed = vec![false; tree.len()];
+        let mut oracle = Oracle::over(tree, Lookup::Written(ids), settings);
+        oracle.written = Some(tree);
+        oracle
+    }
+
+    /// A fresh search of a game's tree (ids are the paths of docs/format.md 7).
+    pub fn for_game(tree: &'t dyn GameTree, settings: SearchSettings) -> Oracle<'t> {
+        let mut ids = HashMap::new();
+        ids.insert(tree.id(NodeIndex::ROOT).into_owned(), NodeIndex::ROOT);
+        Oracle::over(tree, Lookup::Listed(ids), settings)
+    }
+
+    fn over(tree: &'t dyn GameTree, lookup: Lookup<'t>, settings: SearchSettings) -> Oracle<'t> {
+        let made = tree.made();
+        let mut listed = vec![false; made];
         listed[NodeIndex::ROOT.get()] = true;
-        Oracle { tree, ids, settings, entered: vec![false; tree.len()], listed, visited: Vec::new() }
+        Oracle { tree, written: None, lookup, settings, entered: vec![false; made], listed, visited: Vec::new() }
     }
 
     /// The nodes entered so far, in order of first entry.
@@ -66,55 +167,56 @@ impl<'t> Oracle<'t> {
     }
 
     /// Answers `visit`: the node's reply line, or a protocol violation.
-    pub fn visit(&mut self, id: &str) -> Result<String, String> {
+    pub fn visit(&mut self, id: &str) -> Result<String, Violation> {
         let node = self.enter(id)?;
         Ok(self.describe(node))
     }
 
     /// Answers `evaluate`: the eval line, or a protocol violation.
-    pub fn evaluate(&mut self, id: &str) -> Result<String, String> {
+    pub fn evaluate(&mut self, id: &str) -> Result<String, Violation> {
         let node = self.enter(id)?;
-        let data = self.tree.node(node);
-        let ply = data.ply;
-        let problem = match (data.kind, self.settings.depth) {
-            (NodeKind::Terminal, _) => Some(format!("{id}, which is a terminal: use its utility instead")),
-            (_, None) => Some(format!(
-                "{id}, but this search has no depth limit, so nothing is evaluated: search down to the terminals"
-            )),
-            (_, Some(depth)) if ply < depth => Some(format!(
-                "{id} at ply {ply}, but the depth limit is {depth}: only nodes at ply {depth} are evaluated (the root is ply 0)"
-            )),
-            (_, Some(depth)) if ply > depth => Some(format!(
-                "{id} at ply {ply}, below the depth limit {depth}: the search should have stopped at ply {depth}"
-            )),
+        let tree = self.tree;
+        let ply = tree.ply(node);
+        let id = id.to_string();
+        let problem = match (tree.kind(node), self.settings.depth) {
+            (NodeKind::Terminal, _) => Some(Violation::EvalOfTerminal(id)),
+            (_, None) => Some(Violation::EvalWithoutLimit(id)),
+            (_, Some(depth)) if ply < depth => Some(Violation::EvalAboveCut { id, ply, depth }),
+            (_, Some(depth)) if ply > depth => Some(Violation::EvalBelowCut { id, ply, depth }),
             _ => None,
         };
         if let Some(problem) = problem {
-            return Err(format!("you asked for the evaluation of {problem}"));
+            return Err(problem);
         }
-        let value = data.eval.unwrap_or(0.0);
-        Ok(encode(&ToProgram::Eval { node: self.tree.id(node), value }))
+        let value = tree.eval(node).unwrap_or(0.0);
+        Ok(encode(&ToProgram::Eval { node: &tree.id(node), value }))
     }
 
     /// Checks a `result` for shape: a finite number and a string or null.
-    pub fn answer(&self, value: &serde_json::Value, action: Option<String>) -> Result<StudentAnswer, String> {
+    pub fn answer(&self, value: &serde_json::Value, action: Option<String>) -> Result<StudentAnswer, Violation> {
+        let from_cs188 = self.written.is_some_and(|tree| tree.game().is_some());
         match value.as_f64() {
             Some(number) if number.is_finite() => Ok(StudentAnswer { value: Some(number), action }),
-            None if value.is_null() && self.tree.game().is_some() => Ok(StudentAnswer { value: None, action }),
-            _ => Err(format!("your result's value must be a finite number, but it was {value}")),
+            None if value.is_null() && from_cs188 => Ok(StudentAnswer { value: None, action }),
+            _ => Err(Violation::BadValue(value.clone())),
         }
     }
 
     /// Records the first entry of a node the student may know about.
-    fn enter(&mut self, id: &str) -> Result<NodeIndex, String> {
-        let Some(node) = self.ids.get(id) else {
-            return Err(format!("you asked about node {id:?}, which does not exist in this tree"));
+    fn enter(&mut self, id: &str) -> Result<NodeIndex, Violation> {
+        let found = match &self.lookup {
+            Lookup::Written(ids) => ids.get(id),
+            Lookup::Listed(ids) => ids.get(id).copied(),
+        };
+        let Some(node) = found else {
+            return Err(match &self.lookup {
+                Lookup::Written(_) => Violation::UnknownNode(id.to_string()),
+                // A game's ids are known only once listed: an unknown one was guessed.
+                Lookup::Listed(_) => Violation::NotListed(id.to_string()),
+            });
         };
         if !self.listed[node.get()] {
-            return Err(format!(
-                "you asked about node {id:?} before it was listed as a child of a node you visited; \
-                 reach nodes through game.children(...) from the root"
-            ));
+            return Err(Violation::NotListed(id.to_string()));
         }
         if !self.entered[node.get()] {
             self.entered[node.get()] = true;
@@ -123,30 +225,55 @@ impl<'t> Oracle<'t> {
         Ok(node)
     }
 
+    /// Marks `node`'s children as listed (and, for a game, learns their ids).
+    fn list_children(&mut self, node: NodeIndex) -> std::ops::Range<u32> {
+        let children = self.tree.child_range(node);
+        let made = self.tree.made();
+        if self.listed.len() < made {
+            self.listed.resize(made, false);
+            self.entered.resize(made, false);
+        }
+        for child in children.clone() {
+            self.listed[child as usize] = true;
+            if let Lookup::Listed(ids) = &mut self.lookup {
+                ids.entry(self.tree.id(NodeIndex(child)).into_owned()).or_insert(NodeIndex(child));
+            }
+        }
+        children
+    }
+
     /// The `node` reply: kind, children and whatever the node's kind carries.
     fn describe(&mut self, node: NodeIndex) -> String {
         let tree = self.tree;
-        let data = tree.node(node);
-        let internal = data.kind != NodeKind::Terminal;
-        if internal {
-            for child in tree.child_range(node) {
-                self.listed[child as usize] = true;
-            }
-        }
-        // A tree taken from a game serves every evaluation it has, as the
-        // game would (CS188's getScore() answers wherever the test gives one).
-        let game = tree.game();
-        let at_cut = internal && (self.settings.depth == Some(data.ply) || game.is_some());
+        let kind = tree.kind(node);
+        let internal = kind != NodeKind::Terminal;
+        let children = if internal { self.list_children(node) } else { 0..0 };
+        let child_ids: Vec<String> = children.clone().map(|child| tree.id(NodeIndex(child)).into_owned()).collect();
+        let actions: Vec<String> = children.clone().map(|child| tree.action(NodeIndex(child)).into_owned()).collect();
+        // A tree taken from a game (CS188's) serves every evaluation it has,
+        // as the game would (its getScore() answers wherever the test gives one).
+        let cs188 = self.written.and_then(|tree| tree.game());
+        let at_cut = internal && (self.settings.depth == Some(tree.ply(node)) || cs188.is_some());
+        let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
+            && matches!(kind, NodeKind::Max | NodeKind::Min)
+            && self.settings.depth.is_none_or(|depth| tree.ply(node) < depth);
+        let static_values = ordered.then(|| {
+            // The reference could order every child, or the test would not be planned.
+            children.clone().map(|child| crate::engine::static_value(tree, NodeIndex(child)).unwrap_or(0.0)).collect()
+        });
+        let id = tree.id(node);
         let reply = NodeReply {
-            node: tree.id(node),
-            kind: data.kind.name(),
-            children: internal.then(|| tree.children(node).map(|child| tree.id(child)).collect()),
-            actions: internal.then(|| tree.children(node).map(|child| tree.action(child)).collect()),
-            probs: (data.kind == NodeKind::Chance)
-                .then(|| tree.children(node).map(|child| tree.node(child).probability).collect()),
-            value: (!internal).then_some(data.utility),
-            eval: if at_cut { data.eval } else { None },
-            outcome: game.and_then(|game| game.outcomes.get(&node)).map(|outcome| outcome.name()),
+            node: &id,
+            kind: kind.name(),
+            children: internal.then(|| child_ids.iter().map(String::as_str).collect()),
+            actions: internal.then(|| actions.iter().map(String::as_str).collect()),
+            probs: (kind == NodeKind::Chance)
+                .then(|| children.map(|child| tree.probability(NodeIndex(child))).collect()),
+            value: (!internal).then(|| tree.utility(node)),
+            eval: if at_cut { tree.eval(node) } else { None },
+            outcome: cs188.and_then(|game| game.outcomes.get(&node)).map(|outcome| outcome.name()),
+            state: tree.state(node),
+            static_values,
         };
         encode(&ToProgram::Node(reply))
     }
@@ -196,8 +323,8 @@ mod tests {
         let tree = tree();
         let ids = IdIndex::new(&tree);
         let mut oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Minimax));
-        assert!(oracle.visit("Z").unwrap_err().contains("does not exist"));
-        assert!(oracle.visit("B").unwrap_err().contains("before it was listed"));
+        assert!(oracle.visit("Z").unwrap_err().to_string().contains("does not exist"));
+        assert!(oracle.visit("B").unwrap_err().to_string().contains("before it was listed"));
         assert!(oracle.visited().is_empty(), "a refused request enters nothing");
     }
 
@@ -208,15 +335,21 @@ mod tests {
         let mut settings = SearchSettings::new(Algorithm::Expectimax);
         settings.depth = Some(1);
         let mut oracle = Oracle::new(&tree, &ids, settings);
-        assert!(oracle.evaluate("A").unwrap_err().contains("evaluation of A at ply 0, but the depth limit is 1"));
+        assert!(
+            oracle
+                .evaluate("A")
+                .unwrap_err()
+                .to_string()
+                .contains("evaluation of A at ply 0, but the depth limit is 1")
+        );
         oracle.visit("A").unwrap();
         let reply = oracle.visit("B").unwrap();
         assert!(reply.contains("\"eval\":2.0"), "the reply at the cut carries the eval: {reply}");
         assert_eq!(oracle.evaluate("B").unwrap(), "{\"type\":\"eval\",\"node\":\"B\",\"value\":2.0}\n");
-        assert!(oracle.evaluate("C").unwrap_err().contains("evaluation of C, which is a terminal"));
+        assert!(oracle.evaluate("C").unwrap_err().to_string().contains("evaluation of C, which is a terminal"));
         let mut unlimited = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax));
         unlimited.visit("A").unwrap();
-        assert!(unlimited.evaluate("B").unwrap_err().contains("no depth limit"));
+        assert!(unlimited.evaluate("B").unwrap_err().to_string().contains("no depth limit"));
     }
 
     #[test]
@@ -228,8 +361,8 @@ mod tests {
             oracle.answer(&serde_json::json!(2.5), Some("left".into())),
             Ok(StudentAnswer { value: Some(2.5), action: Some("left".into()) })
         );
-        assert!(oracle.answer(&serde_json::json!("3"), None).unwrap_err().contains("finite number"));
-        assert!(oracle.answer(&serde_json::Value::Null, None).unwrap_err().contains("finite number"));
+        assert!(oracle.answer(&serde_json::json!("3"), None).unwrap_err().to_string().contains("finite number"));
+        assert!(oracle.answer(&serde_json::Value::Null, None).unwrap_err().to_string().contains("finite number"));
     }
 
     /// A tree taken from a game (CS188's): every eval is served, terminals

@@ -11,10 +11,113 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use crate::engine::{self, SearchOutcome, SearchSettings};
+use crate::game::{Game, UnfoldOptions};
 use crate::generator::{GenOptions, generate};
-use crate::tree::Tree;
+use crate::tree::{GameTree, SearchDefaults, Tree};
 
 pub use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
+
+/// The tree of a test: written out, or given by a game (docs/format.md 7).
+#[derive(Clone, Debug)]
+pub enum TestTree {
+    /// A tree written node by node, searched and served as it is.
+    Written(Arc<Tree>),
+    /// A game and its position, unfolded afresh for every search.
+    Game(Arc<GameTest>),
+}
+
+/// A game as a test gives it: the game with its start position, and how to
+/// unfold it.
+#[derive(Clone, Debug)]
+pub struct GameTest {
+    /// The tree's name (the file's).
+    pub name: String,
+    /// The file's description.
+    pub description: Option<String>,
+    /// The game with its start position.
+    pub game: Arc<dyn Game>,
+    /// The file's search defaults.
+    pub defaults: SearchDefaults,
+    /// The evaluation that values depth cuts, and the node limit.
+    pub options: UnfoldOptions,
+}
+
+impl TestTree {
+    /// The tree's name.
+    pub fn name(&self) -> &str {
+        match self {
+            TestTree::Written(tree) => tree.name(),
+            TestTree::Game(game) => &game.name,
+        }
+    }
+
+    /// The file's description.
+    pub fn description(&self) -> Option<&str> {
+        match self {
+            TestTree::Written(tree) => tree.description(),
+            TestTree::Game(game) => game.description.as_deref(),
+        }
+    }
+
+    /// The file's search defaults.
+    pub fn search_defaults(&self) -> SearchDefaults {
+        match self {
+            TestTree::Written(tree) => tree.search_defaults(),
+            TestTree::Game(game) => game.defaults,
+        }
+    }
+
+    /// The written tree, when it is one (pictures and the diagnosis read it whole).
+    pub fn written(&self) -> Option<&Tree> {
+        match self {
+            TestTree::Written(tree) => Some(tree),
+            TestTree::Game(_) => None,
+        }
+    }
+
+    /// A fresh tree for one search: the written tree itself, or the game
+    /// unfolded anew.
+    pub fn unfold(&self) -> Result<Served<'_>, String> {
+        match self {
+            TestTree::Written(tree) => Ok(Served::Written(tree)),
+            TestTree::Game(game) => game.game.unfold(&game.options).map(Served::Game),
+        }
+    }
+}
+
+/// The tree one search is served, and read afterwards to judge it.
+pub enum Served<'a> {
+    /// A written tree, shared by every search.
+    Written(&'a Tree),
+    /// A game's tree, this search's own.
+    Game(Box<dyn GameTree + Send>),
+}
+
+impl std::ops::Deref for Served<'_> {
+    type Target = dyn GameTree;
+
+    fn deref(&self) -> &(dyn GameTree + 'static) {
+        match self {
+            Served::Written(tree) => *tree,
+            Served::Game(tree) => &**tree,
+        }
+    }
+}
+
+impl PlannedTest {
+    /// The tree to serve this test's search on. A game's tree is unfolded
+    /// anew and the reference search run on it again first: the unfolding
+    /// is deterministic, so the reference's node indices hold in it, and
+    /// the student's nodes are added beside them.
+    pub fn served(&self) -> Served<'_> {
+        let served = self.tree.unfold().expect("the tree unfolded when the test was planned");
+        if let Served::Game(tree) = &served {
+            let replay = engine::search(&**tree, &self.settings).expect("the reference searched it when planned");
+            debug_assert_eq!(replay.visited, self.reference.visited);
+        }
+        served
+    }
+}
 
 /// A test ready to run: the tree, the settings and the reference's answer.
 #[derive(Clone, Debug)]
@@ -28,7 +131,7 @@ pub struct PlannedTest {
     /// Whether students see details.
     pub hidden: bool,
     /// The tree.
-    pub tree: Arc<Tree>,
+    pub tree: TestTree,
     /// The settings the student searches with.
     pub settings: SearchSettings,
     /// What the reference engine does with them.
@@ -53,7 +156,7 @@ pub struct PlanError {
 pub fn plan_tests(
     assignment: &Assignment,
     selected: &[usize],
-    mut tree_for: impl FnMut(&TestFile) -> Arc<Tree>,
+    mut tree_for: impl FnMut(&TestFile) -> TestTree,
 ) -> Result<Vec<PlannedTest>, Vec<PlanError>> {
     let mut planned = Vec::new();
     let mut errors = Vec::new();
@@ -80,18 +183,21 @@ fn plan_one(
     name: String,
     path: PathBuf,
     hidden: bool,
-    tree: Arc<Tree>,
+    tree: TestTree,
 ) -> Result<PlannedTest, PlanError> {
     let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
     let refused = |message: String| PlanError { name: name.clone(), message };
-    let reference = engine::search(&*tree, &settings).map_err(|error| refused(error.to_string()))?;
-    match engine::fragility(&*tree, &settings) {
+    let served = tree.unfold().map_err(&refused)?;
+    let reference = engine::search(&*served, &settings).map_err(|error| refused(error.to_string()))?;
+    let fresh = tree.unfold().map_err(&refused)?;
+    match engine::fragility(&*fresh, &settings) {
         Ok(None) => {
             let child_order = spec.child_order;
+            drop((served, fresh));
             Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
         }
-        Ok(Some(fragile)) => Err(refused(fragile.describe(&*tree, &settings))),
+        Ok(Some(fragile)) => Err(refused(fragile.describe(&*fresh, &settings))),
         Err(error) => Err(refused(error.to_string())),
     }
 }
@@ -124,7 +230,7 @@ pub fn generated_tests(
         let options = GenOptions { seed, ..generated.options.clone() };
         for n in 0..generated.count {
             let name = format!("{}/generated-{}", question.id, n + 1);
-            let tree = Arc::new(generate(&options, u64::from(n), &name));
+            let tree = TestTree::Written(Arc::new(generate(&options, u64::from(n), &name)));
             let path = PathBuf::from(format!("(generated for {student})"));
             match plan_one(assignment, index, name, path, false, tree) {
                 Ok(test) => planned.push(test),

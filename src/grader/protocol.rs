@@ -39,6 +39,10 @@ pub enum ToProgram<'a> {
         /// (CS188-style kits); absent otherwise.
         #[serde(skip_serializing_if = "Option::is_none")]
         agents: Option<u32>,
+        /// `"eval"` when children are searched by static value
+        /// (docs/format.md 8.1); absent for the tree's order.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        move_ordering: Option<&'static str>,
     },
     /// The reply to `visit`.
     Node(NodeReply<'a>),
@@ -84,6 +88,13 @@ pub struct NodeReply<'a> {
     /// `win` or `lose` (terminals of a tree taken from a game).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
+    /// The position (trees given by a game, docs/format.md 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
+    /// The children's static values, in the order of `children` (max and
+    /// min nodes above the depth cut, under move ordering, 8.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub static_values: Option<Vec<f64>>,
 }
 
 /// A message from the program to the grader.
@@ -191,6 +202,8 @@ mod tests {
             value: Some(3.0),
             eval: None,
             outcome: None,
+            state: None,
+            static_values: None,
         }));
         assert_eq!(line, "{\"type\":\"node\",\"node\":\"B.1\",\"kind\":\"terminal\",\"value\":3.0}\n");
     }

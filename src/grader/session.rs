@@ -7,22 +7,23 @@
 
 use std::time::{Duration, Instant};
 
-use super::oracle::{IdIndex, Oracle, StudentAnswer};
+use super::oracle::{IdIndex, Oracle, StudentAnswer, Violation};
+use super::plan::Served;
 use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, decode, encode};
 use super::runner::{Interrupted, ProgramSpec, RunningProgram};
 use crate::engine::SearchSettings;
-use crate::tree::{NodeIndex, Tree};
+use crate::tree::NodeIndex;
 
 /// The grader's name and version, sent in `hello`.
 pub const GRADER_NAME: &str = concat!("treegrade ", env!("CARGO_PKG_VERSION"));
 
 /// One search for the program to run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct SearchJob<'a> {
     /// The name sent in `search` (the program may log it).
     pub name: &'a str,
-    /// The tree to serve.
-    pub tree: &'a Tree,
+    /// The tree to serve (a game's is this search's own).
+    pub tree: &'a Served<'a>,
     /// The settings to search with.
     pub settings: SearchSettings,
 }
@@ -202,20 +203,29 @@ fn serve(
     deadline: Instant,
     limit: Duration,
 ) -> (Result<StudentAnswer, ProgramFailure>, Vec<NodeIndex>) {
-    let ids = IdIndex::new(job.tree);
-    let mut oracle = Oracle::new(job.tree, &ids, job.settings);
+    let ids;
+    let (mut oracle, agents) = match job.tree {
+        Served::Written(tree) => {
+            ids = IdIndex::new(tree);
+            (Oracle::new(tree, &ids, job.settings), tree.game().map(|game| game.agents))
+        }
+        Served::Game(tree) => (Oracle::for_game(&**tree, job.settings), None),
+    };
+    let root = job.tree.id(NodeIndex::ROOT);
     let search = encode(&ToProgram::Search {
         test: job.name,
         algorithm: job.settings.algorithm.name(),
         depth: job.settings.depth,
         prune_on_equal: job.settings.prune_on_equal,
-        root: job.tree.id(NodeIndex::ROOT),
-        agents: job.tree.game().map(|game| game.agents),
+        root: &root,
+        agents,
+        move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval).then_some("eval"),
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,
         Stop::Interrupted(interrupted) => {
             let last = oracle.visited().last().map(|&node| (oracle.visited().len(), job.tree.id(node)));
+            let last = last.as_ref().map(|(count, id)| (*count, id.as_ref()));
             interruption_failure(interrupted, limit, last, "during this test")
         }
     });
@@ -250,20 +260,19 @@ fn converse(
             Ok(FromProgram::Result { value, action }) => {
                 return oracle
                     .answer(&value, action)
-                    .map_err(|m| Stop::Failure(failure(FailureKind::ProtocolError, m)));
+                    .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())));
             }
             Ok(FromProgram::Error { kind, message, details }) => {
                 return Err(Stop::Failure(student_error(&kind, message, details)));
             }
-            Ok(FromProgram::Hello { .. }) => {
-                Err("your program sent `hello` again in the middle of a search".to_string())
-            }
+            Ok(FromProgram::Hello { .. }) => Err(Violation::HelloAgain),
             Err(message) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, message))),
         };
         match reply {
             Ok(reply) => program.send(&reply, deadline)?,
             Err(violation) => {
                 // Tell the program why it is stopped; it may log it.
+                let violation = violation.to_string();
                 let _ = program.send(&encode(&ToProgram::Error { message: &violation }), deadline);
                 return Err(Stop::Failure(failure(FailureKind::ProtocolError, violation)));
             }

@@ -11,7 +11,7 @@ use super::session::{FailureKind, SearchRecord};
 use crate::compare::{Divergence, first_divergence, format_value, same_search_in_another_child_order, values_match};
 use crate::points::Points;
 use crate::shown::{shown, shown_line};
-use crate::tree::NodeIndex;
+use crate::tree::{GameTree, NodeIndex};
 
 /// How one test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -155,19 +155,26 @@ impl GradeReport {
 
 /// Where the student's order leaves the reference's, unless the question
 /// lets children come in any order and the search is the reference's so.
-fn divergence(test: &PlannedTest, entered: &[NodeIndex], expected: &[String], actual: &[String]) -> Option<Divergence> {
+fn divergence(
+    test: &PlannedTest,
+    tree: &dyn GameTree,
+    entered: &[NodeIndex],
+    expected: &[String],
+    actual: &[String],
+) -> Option<Divergence> {
     let divergence = first_divergence(expected, actual)?;
     let reordered = test.child_order == ChildOrder::Any
-        && same_search_in_another_child_order(&*test.tree, &test.reference.visited, entered);
+        && same_search_in_another_child_order(tree, &test.reference.visited, entered);
     (!reordered).then_some(divergence)
 }
 
-/// Judges one search against the reference (scores are filled in by [`score`]).
-pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
-    let tree = &test.tree;
+/// Judges one search against the reference (scores are filled in by
+/// [`score`]); `tree` is the one the search was served (for a game, its own
+/// unfolding, where the reference's nodes have the same indices).
+pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> TestResult {
     let expected = SearchView {
         value: Some(test.reference.value),
-        action: test.reference.action.map(|child| tree.action(child).to_string()),
+        action: test.reference.action.map(|child| tree.action(child).into_owned()),
         visited: tree.ids_of(&test.reference.visited),
     };
     let visited = tree.ids_of(&record.visited);
@@ -179,9 +186,9 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
         checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
         reason: None,
         diagnosis: None,
-        description: tree.description().map(shown),
+        description: test.tree.description().map(shown),
         details: None,
-        divergence: divergence(test, &record.visited, &expected.visited, &visited),
+        divergence: divergence(test, tree, &record.visited, &expected.visited, &visited),
         expected,
         actual: SearchView { value: None, action: None, visited },
         stderr: shown(&record.stderr),
@@ -200,13 +207,13 @@ pub fn judge(test: &PlannedTest, record: SearchRecord) -> TestResult {
             result.actual.action = answer.action;
             // The diagnosis weighs every test of the question: see
             // `diagnosis::diagnose_submission`, which runs once all are judged.
-            judge_answer(&mut result, test);
+            judge_answer(&mut result, test, tree);
         }
     }
     result
 }
 
-fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
+fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree) {
     // The action is compared as the program sent it, and shown escaped.
     let action_ok = result.expected.action == result.actual.action;
     result.actual.action = result.actual.action.as_deref().map(shown_line);
@@ -226,8 +233,8 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest) {
         ));
     }
     if !action_ok {
-        let expected_action = describe_action(expected.action.as_deref(), test);
-        let chosen = describe_choice(result.actual.action.as_deref(), test);
+        let expected_action = describe_action(expected.action.as_deref(), test, tree);
+        let chosen = describe_choice(result.actual.action.as_deref(), test, tree);
         reasons.push(format!("action: expected {expected_action}, you chose {chosen}"));
     }
     if let Some(divergence) = &result.divergence {
@@ -264,14 +271,13 @@ fn same_nodes_in_another_order(expected: &[String], actual: &[String]) -> bool {
 
 /// An action of the root with the value of the child behind it:
 /// `Stop (value 5)`.
-fn describe_action(action: Option<&str>, test: &PlannedTest) -> String {
+fn describe_action(action: Option<&str>, test: &PlannedTest, tree: &dyn GameTree) -> String {
     let Some(action) = action else { return "no action (null)".to_string() };
     if action.is_empty() {
         return "an empty string (\"\"), which is no action of the root".to_string();
     }
-    let tree = &test.tree;
     let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
-    match child.and_then(|child| crate::engine::value_of(&**tree, child, &test.settings).ok()) {
+    match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {
         Some(value) => format!("{action} (value {})", format_value(value)),
         None => action.to_string(),
     }
@@ -279,8 +285,7 @@ fn describe_action(action: Option<&str>, test: &PlannedTest) -> String {
 
 /// What the student chose, with its value when it is an action of the
 /// root, or what it is when it is the id of a root child instead.
-fn describe_choice(chosen: Option<&str>, test: &PlannedTest) -> String {
-    let tree = &test.tree;
+fn describe_choice(chosen: Option<&str>, test: &PlannedTest, tree: &dyn GameTree) -> String {
     let root = crate::tree::NodeIndex::ROOT;
     if let Some(chosen) = chosen
         && !tree.children(root).any(|child| tree.action(child) == chosen)
@@ -291,7 +296,7 @@ fn describe_choice(chosen: Option<&str>, test: &PlannedTest) -> String {
             tree.action(child)
         );
     }
-    describe_action(chosen, test)
+    describe_action(chosen, test, tree)
 }
 
 /// Groups judged tests by question and awards points.

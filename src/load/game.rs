@@ -158,6 +158,11 @@ impl LoadedGame {
         &self.expect
     }
 
+    /// How to unfold the game for a search with the file's own settings.
+    pub fn unfold_options(&self) -> UnfoldOptions {
+        UnfoldOptions { name: Some(self.name.clone()), eval: self.defaults.eval.clone(), max_nodes: DEFAULT_MAX_NODES }
+    }
+
     /// A fresh tree of the game for one search, with evaluation `eval`
     /// (the file's unless given) and the default node limit unless given.
     pub fn unfold(&self, eval: Option<&str>, max_nodes: Option<usize>) -> Result<Box<dyn GameTree + Send>, LoadError> {

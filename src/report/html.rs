@@ -188,7 +188,7 @@ fn diff_table(out: &mut String, test: &TestResult) {
 
 /// The tree with the reference's order numbered and the student's divergence marked.
 fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
-    let tree = &planned.tree;
+    let Some(tree) = planned.tree.written() else { return };
     let student = render::known_indices(tree, &test.actual.visited);
     let base = Picture::new(tree).with_reference(&planned.settings, &planned.reference);
     let picture = if student.is_empty() { base } else { base.with_student(&student) };

@@ -27,7 +27,7 @@ pub trait GameTree {
     fn name(&self) -> &str;
 
     /// The game a tree is given by (`tic-tac-toe`, `pig`); `None` for a written tree.
-    fn game(&self) -> Option<&str> {
+    fn game_name(&self) -> Option<&str> {
         None
     }
 

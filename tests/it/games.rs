@@ -21,10 +21,10 @@ fn treegrade(args: &[&str]) -> (i32, String, String) {
     (output.status.code().expect("an exit status"), text(output.stdout), text(output.stderr))
 }
 
-/// Every file of `test-cases/games` agrees with its `expect` blocks.
+/// Every file of `tests/fixtures/games/suite` agrees with its `expect` blocks.
 #[test]
 fn the_game_suite_agrees_with_its_expectations() {
-    let folder = common::repo().join("test-cases/games");
+    let folder = common::repo().join("tests/fixtures/games/suite");
     let (status, stdout, stderr) = treegrade(&["validate", folder.to_str().unwrap()]);
     assert_eq!(status, 0, "{stdout}{stderr}");
     let checked = stdout.lines().filter(|line| line.starts_with("ok ")).count();

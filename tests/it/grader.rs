@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, TestTree, plan_tests};
 use treegrade::grader::session::FailureKind;
 use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::{Target, grade};
@@ -46,8 +46,10 @@ fn assignment(time_limit: Duration) -> Assignment {
 }
 
 fn plan(assignment: &Assignment) -> Vec<PlannedTest> {
-    plan_tests(assignment, &[0], |test| Arc::new(load_tree_file(&test.path).expect("curated trees are valid").tree))
-        .expect("the trees fit minimax")
+    plan_tests(assignment, &[0], |test| {
+        TestTree::Written(Arc::new(load_tree_file(&test.path).expect("curated trees are valid").tree))
+    })
+    .expect("the trees fit minimax")
 }
 
 /// Grades a client built from [`MINIMAX_CLIENT`] with `hooks` replaced.

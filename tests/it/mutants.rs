@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
-use treegrade::grader::plan::plan_tests;
+use treegrade::grader::plan::{TestTree, plan_tests};
 use treegrade::grader::verdict::{GradeReport, TestStatus};
 use treegrade::grader::{Target, grade, submission};
 use treegrade::load::assignment::load_assignment;
@@ -43,7 +43,10 @@ fn grade_folder(dir: &Path) -> GradeReport {
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let mut trees = BTreeMap::new();
     let tests = plan_tests(&assignment, &selected, |test| {
-        trees.entry(test.path.clone()).or_insert_with(|| Arc::new(load_tree_file(&test.path).unwrap().tree)).clone()
+        trees
+            .entry(test.path.clone())
+            .or_insert_with(|| TestTree::Written(Arc::new(load_tree_file(&test.path).unwrap().tree)))
+            .clone()
     })
     .unwrap();
     let kits = submission::write_kits().unwrap();

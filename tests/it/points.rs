@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use treegrade::batch::gradebook::{StoredResult, write_csv};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
 use treegrade::grader::verdict::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
@@ -70,7 +70,9 @@ fn mixed_run() -> GradeReport {
         ],
     };
     let selected = [0, 1, 2, 3];
-    let tests = plan_tests(&assignment, &selected, |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &selected, |t| TestTree::Written(Arc::new(load_tree_file(&t.path).unwrap().tree)))
+            .unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), MINIMAX_CLIENT.to_string()];
     let target = Target { dir: cases, command: Some(command), name: Some("student".into()) };

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
 use treegrade::grader::verdict::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
@@ -58,7 +58,8 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
             generate: None,
         }],
     };
-    let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |t| TestTree::Written(Arc::new(load_tree_file(&t.path).unwrap().tree))).unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), no_pruning_client()];
     let target = Target { dir: cases, command: Some(command), name: Some("submissions/student-42".into()) };
@@ -176,7 +177,8 @@ fn hostile_text_report() -> GradeReport {
             generate: None,
         }],
     };
-    let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |t| TestTree::Written(Arc::new(load_tree_file(&t.path).unwrap().tree))).unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), client];
     let target = Target { dir: cases, command: Some(command), name: Some("mallory".into()) };
@@ -292,7 +294,9 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
             question("q2", vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }]),
         ],
     };
-    let tests = plan_tests(&assignment, &[0, 1], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0, 1], |t| TestTree::Written(Arc::new(load_tree_file(&t.path).unwrap().tree)))
+            .unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), hoarding_client()];
     let target = Target { dir: cases, command: Some(command), name: Some("mallory".into()) };
@@ -337,7 +341,8 @@ fn action_reason(action_expression: &str) -> String {
             generate: None,
         }],
     };
-    let tests = plan_tests(&assignment, &[0], |t| Arc::new(load_tree_file(&t.path).unwrap().tree)).unwrap();
+    let tests =
+        plan_tests(&assignment, &[0], |t| TestTree::Written(Arc::new(load_tree_file(&t.path).unwrap().tree))).unwrap();
     let kits = tempfile::tempdir().unwrap();
     let command = vec!["python3".to_string(), "-c".to_string(), client];
     let target = Target { dir: cases, command: Some(command), name: Some("student".into()) };

@@ -315,6 +315,11 @@ class Game(object):
             value is ``>= beta`` (a min node: ``<= alpha``). ``False``: only
             when it is strictly ``> beta`` (``< alpha``).
         test (str): the name of the test being run (handy in debug prints).
+        move_ordering (Optional[str]): ``"eval"`` when this search takes the
+            children of every max and min node above the depth limit by their
+            static value, best for the player to move first (see
+            ``game.static_values``); ``None`` when it takes them in the order
+            ``game.children`` gives.
 
     Every method that takes a node *enters* it the first time it is called
     with it: the grader records that your search entered the node, in that
@@ -330,6 +335,8 @@ class Game(object):
         self.depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else None  # type: Optional[int]
         self.prune_on_equal = bool(search.get("prune_on_equal", True))  # type: bool
         self.test = str(search.get("test", ""))  # type: str
+        move_ordering = search.get("move_ordering")
+        self.move_ordering = move_ordering if isinstance(move_ordering, str) else None  # type: Optional[str]
         self._channel = channel
         self._nodes = {}  # type: Dict[str, Dict[str, Any]]
         self._evals = {}  # type: Dict[str, float]
@@ -479,6 +486,63 @@ class Game(object):
             count = len(info.get("children", _EMPTY))
             return [1.0 / count] * count
         return [float(p) for p in probs]
+
+    def static_values(self, node):
+        # type: (str) -> List[float]
+        """The static value of each child of ``node``, in the order of ``children``.
+
+        Served only when ``game.move_ordering == "eval"``, for a max or min
+        node above the depth limit: a terminal child's utility, any other
+        child's evaluation. Getting them does not enter the children. Sort
+        the children by them (greatest first at a max node, least first at a
+        min node; equal values keep their order, as Python's ``sorted`` does)
+        and search them in that order. Raises ValueError elsewhere.
+        """
+        info = self._info(node, "static_values")
+        values = info.get("static_values")
+        if values is None:
+            raise ValueError(
+                "game.static_values(%r): the grader serves static values only when game.move_ordering is "
+                "'eval', for max and min nodes above the depth limit" % (node,)
+            )
+        return [float(v) for v in values]
+
+    def state(self, node):
+        # type: (str) -> Any
+        """The position at ``node``, for trees given by a game; ``None`` otherwise.
+
+        For an m,n,k-game (tic-tac-toe, connect-four, gomoku) it is a dict
+        ``{"board": ["x.o", ".x.", "o.."], "to_move": "x"}``: the rows from
+        the top, ``x``, ``o`` or ``.`` (empty) in each, and whose turn it is
+        (``None`` once the game is over). For Pig it is ``{"scores": [S0,
+        S1], "turn_total": T, "to_move": 0, "target": 20}``. Asking for the
+        state enters the node, like every other question about it. Use it to
+        write your own evaluation function.
+        """
+        return self._info(node, "state").get("state")
+
+    def board(self, node):
+        # type: (str) -> Optional[List[str]]
+        """The rows of an m,n,k-game's board at ``node``, top row first; ``None`` without a board.
+
+        ``game.board(node)[0][2]`` is the cell in the top row, third column:
+        ``"x"``, ``"o"`` or ``"."``. Enters the node.
+        """
+        state = self.state(node)
+        if isinstance(state, dict) and isinstance(state.get("board"), list):
+            return list(state["board"])
+        return None
+
+    def to_move(self, node):
+        # type: (str) -> Any
+        """Who moves at ``node`` in the game's own terms (``"x"``/``"o"``, or a player number); ``None`` without a game.
+
+        Enters the node.
+        """
+        state = self.state(node)
+        if isinstance(state, dict):
+            return state.get("to_move")
+        return None
 
     def evaluate(self, node):
         # type: (str) -> float

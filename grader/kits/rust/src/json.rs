@@ -8,9 +8,10 @@
 
 use std::fmt;
 
-/// A parsed JSON value.
+/// A parsed JSON value: what the grader says, and a game's position
+/// ([`crate::Game::state`]).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Json {
+pub enum Json {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -57,7 +58,7 @@ impl Json {
     }
 
     /// The value of `key` in an object (`None` for a missing key or a non-object).
-    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(members) => members.iter().rev().find(|(name, _)| name == key).map(|(_, value)| value),
             _ => None,
@@ -65,7 +66,7 @@ impl Json {
     }
 
     /// The string, if this is a string.
-    pub(crate) fn as_str(&self) -> Option<&str> {
+    pub fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(text) => Some(text),
             _ => None,
@@ -73,7 +74,7 @@ impl Json {
     }
 
     /// The number, if this is a number.
-    pub(crate) fn as_f64(&self) -> Option<f64> {
+    pub fn as_f64(&self) -> Option<f64> {
         match self {
             Json::Number(number) => Some(*number),
             _ => None,
@@ -81,7 +82,7 @@ impl Json {
     }
 
     /// The boolean, if this is a boolean.
-    pub(crate) fn as_bool(&self) -> Option<bool> {
+    pub fn as_bool(&self) -> Option<bool> {
         match self {
             Json::Bool(flag) => Some(*flag),
             _ => None,
@@ -89,8 +90,7 @@ impl Json {
     }
 
     /// The elements, if this is an array.
-    #[cfg(test)]
-    pub(crate) fn as_array(&self) -> Option<&[Json]> {
+    pub fn as_array(&self) -> Option<&[Json]> {
         match self {
             Json::Array(items) => Some(items),
             _ => None,

@@ -68,7 +68,7 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
 
-use json::Json;
+pub use json::Json;
 
 /// The version of the oracle protocol this kit speaks.
 pub const PROTOCOL: u32 = 1;
@@ -247,6 +247,8 @@ struct NodeInfo {
     probs: Vec<f64>,
     value: f64,
     eval: Option<f64>,
+    state: Option<Json>,
+    static_values: Option<Vec<f64>>,
 }
 
 /// The game tree of one test, which you explore one node at a time.
@@ -262,6 +264,7 @@ pub struct Game {
     algorithm: Algorithm,
     depth: Option<u32>,
     prune_on_equal: bool,
+    move_ordering: bool,
     test: String,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
@@ -384,6 +387,44 @@ impl Game {
         info.probs.clone()
     }
 
+    /// Whether this search takes the children of every max and min node
+    /// above the depth limit by static value ([`Game::static_values`]), best
+    /// for the player to move first, instead of in the order of [`Game::children`].
+    pub fn move_ordering(&self) -> bool {
+        self.move_ordering
+    }
+
+    /// The static value of each child of `node`, in the order of
+    /// [`Game::children`]: a terminal child's utility, any other child's
+    /// evaluation. Served only under [`Game::move_ordering`], for max and
+    /// min nodes above the depth limit (`None` elsewhere). Getting them does
+    /// not enter the children. Sort the children by them (greatest first at
+    /// a max node, least first at a min node, equal values keeping their
+    /// order: a stable sort) and search them in that order.
+    pub fn static_values(&self, node: &Node) -> Option<Vec<f64>> {
+        self.info(node).static_values.clone()
+    }
+
+    /// The position at `node`, for trees given by a game; `None` otherwise.
+    ///
+    /// For an m,n,k-game (tic-tac-toe, connect-four, gomoku) it is the object
+    /// `{"board": ["x.o", ".x.", "o.."], "to_move": "x"}`: the rows from the
+    /// top, and whose turn it is (`null` once the game is over). For Pig it
+    /// is `{"scores": [S0, S1], "turn_total": T, "to_move": 0, "target":
+    /// 20}`. Asking for the state enters the node. Use it to write your own
+    /// evaluation function.
+    pub fn state(&self, node: &Node) -> Option<Json> {
+        self.info(node).state.clone()
+    }
+
+    /// The rows of an m,n,k-game's board at `node`, top row first (`x`, `o`
+    /// or `.` in each); `None` without a board. Enters the node.
+    pub fn board(&self, node: &Node) -> Option<Vec<String>> {
+        let state = self.state(node)?;
+        let rows = state.get("board")?.as_array()?;
+        rows.iter().map(|row| row.as_str().map(str::to_string)).collect()
+    }
+
     /// The heuristic value of a non-terminal node at the depth limit.
     ///
     /// Call it only for a node at ply [`Game::depth`] that is not a terminal
@@ -466,7 +507,18 @@ fn node_info(node: &Node, mut reply: Json) -> NodeInfo {
         (_, value) => value.unwrap_or(0.0),
     };
     let eval = reply.get("eval").and_then(Json::as_f64);
-    NodeInfo { kind, children, actions, probs, value, eval }
+    let state = match reply.take("state") {
+        None | Some(Json::Null) => None,
+        Some(state) => Some(state),
+    };
+    let static_values = match reply.take("static_values") {
+        None | Some(Json::Null) => None,
+        Some(Json::Array(items)) => {
+            Some(items.iter().map(|item| item.as_f64().unwrap_or_else(|| bad("a bad `static_values` list"))).collect())
+        }
+        Some(_) => bad("a bad `static_values` list"),
+    };
+    NodeInfo { kind, children, actions, probs, value, eval, state, static_values }
 }
 
 // ---------------------------------------------------------------------------
@@ -749,6 +801,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
         algorithm,
         depth,
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
+        move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
         channel: RefCell::new(channel),
         nodes: RefCell::new(HashMap::new()),
