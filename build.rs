@@ -29,14 +29,17 @@ fn main() {
     write_bundle(&root);
 }
 
-/// The folders of the bundled assignment, embedded in the binary so that it
-/// works from any folder, with nothing else on disk: the assignment (its
-/// handout and starters) and the test trees it reads through `tests_dir`.
-const BUNDLED: [&str; 2] = ["assignments/adversarial-search", "test-cases"];
+/// The folders of the bundled assignments, embedded in the binary so that it
+/// works from any folder, with nothing else on disk: each assignment (its
+/// handout, starters and tests) and the test trees the default one reads
+/// through `tests_dir`.
+const BUNDLED: [&str; 3] = ["assignments/adversarial-search", "assignments/games", "test-cases"];
 
 /// Writes `$OUT_DIR/bundled.rs`: every bundled file as (relative path, bytes).
 fn write_bundle(root: &Path) {
-    println!("cargo:rerun-if-changed=test-cases");
+    for folder in BUNDLED {
+        println!("cargo:rerun-if-changed={folder}");
+    }
     let mut files = Vec::new();
     for folder in BUNDLED {
         collect(&root.join(folder), &mut files);

@@ -6,7 +6,10 @@
 //! - the same round trip through the grader's runner (poll loop, deadlines);
 //! - a whole minimax search of a 111,111-node tree (branching 10, depth 5)
 //!   served to the Python and the Rust reference solutions through their
-//!   kits, divided by the nodes they entered.
+//!   kits, divided by the nodes they entered;
+//! - full minimax on tic-tac-toe from the empty board (549,946 nodes), a
+//!   game's tree made as it is served, to the Python reference of the games
+//!   assignment: what grading a student's whole tic-tac-toe search costs.
 //!
 //! Each figure is the median of several runs.
 
@@ -17,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use treegrade::engine::{Algorithm, SearchSettings};
 use treegrade::grader::runner::{ProgramSpec, RunningProgram};
+use treegrade::game::{GameArgs, UnfoldOptions};
+use treegrade::grader::plan::Served;
 use treegrade::grader::session::{SearchJob, SessionLimits, run_searches};
 use treegrade::grader::submission;
 use treegrade::tree::{ChildSpec, NodeKind, NodeSpec, Tree, TreeBuilder};
@@ -66,6 +71,29 @@ fn main() {
         None => println!("Rust reference did not build; skipped"),
     }
     println!("Python kit: {python_cost:.1} us per node (target: under 20 us)");
+    let games = ProgramSpec { dir: repo.join("reference/games/python"), ..python };
+    let (nodes, seconds) = tic_tac_toe(&games);
+    println!(
+        "\nPython kit + reference/games/python, full tic-tac-toe minimax: {nodes} nodes in {seconds:.2} s, \
+         {:.2} us per node ({:.1}x the floor)",
+        seconds * 1e6 / nodes as f64,
+        seconds * 1e6 / nodes as f64 / floor
+    );
+}
+
+/// Serves full minimax on tic-tac-toe from the empty board: nodes entered and seconds.
+fn tic_tac_toe(spec: &ProgramSpec) -> (usize, f64) {
+    let game = treegrade::game::make(&GameArgs { name: "tic-tac-toe", params: &[], position: None, utility: None })
+        .expect("tic-tac-toe is built in");
+    let tree = Served::Game(game.unfold(&UnfoldOptions::default()).expect("it unfolds"));
+    let job = SearchJob { name: "ttt", tree: &tree, settings: SearchSettings::new(Algorithm::Minimax) };
+    let started = Instant::now();
+    let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
+    let elapsed = started.elapsed().as_secs_f64();
+    let record = &records[0];
+    assert!(record.answer.is_ok(), "the reference must answer: {:?}\n{}", record.answer, record.stderr);
+    assert_eq!(record.visited.len(), 549_946, "full minimax enters every node");
+    (record.visited.len(), elapsed)
 }
 
 /// A uniform max/min tree; leaf values from a fixed sequence.
@@ -135,7 +163,8 @@ fn runner_round_trip() -> f64 {
 
 /// Microseconds per entered node for one full search served to `spec`.
 fn per_node(spec: &ProgramSpec, tree: &Tree) -> f64 {
-    let job = SearchJob { name: "bench", tree, settings: SearchSettings::new(Algorithm::Minimax) };
+    let served = Served::Written(tree);
+    let job = SearchJob { name: "bench", tree: &served, settings: SearchSettings::new(Algorithm::Minimax) };
     let started = Instant::now();
     let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
     let elapsed = started.elapsed();

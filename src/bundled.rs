@@ -12,8 +12,12 @@ use std::path::PathBuf;
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
-/// The assignment's folder, relative to the unpacked root.
+/// The default assignment's folder, relative to the unpacked root.
 pub const ASSIGNMENT: &str = "assignments/adversarial-search";
+
+/// The bundled assignments by the names `--assignment` takes: the default
+/// one first.
+pub const NAMES: [&str; 2] = ["adversarial-search", "games"];
 
 /// The bundled assignment, unpacked; removed when dropped.
 #[derive(Debug)]
@@ -35,9 +39,14 @@ impl Bundled {
         Ok(Bundled { root })
     }
 
-    /// The assignment's folder (holding `assignment.yaml`).
+    /// The default assignment's folder (holding `assignment.yaml`).
     pub fn assignment_dir(&self) -> PathBuf {
         self.root.path().join(ASSIGNMENT)
+    }
+
+    /// The folder of the bundled assignment called `name` (one of [`NAMES`]).
+    pub fn named_dir(&self, name: &str) -> PathBuf {
+        self.root.path().join("assignments").join(name)
     }
 }
 
@@ -59,5 +68,7 @@ mod tests {
         let bundled = Bundled::unpack().unwrap();
         let loaded = crate::load::assignment::load_assignment(&bundled.assignment_dir()).expect("it loads unpacked");
         assert_eq!(loaded.questions.len(), 4);
+        let games = crate::load::assignment::load_assignment(&bundled.named_dir("games")).expect("games loads");
+        assert_eq!(games.name, "games");
     }
 }

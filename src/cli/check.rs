@@ -19,7 +19,8 @@ use crate::report::{self, Format};
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The assignment folder (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
+    /// The assignment folder, or `games` for the bundled games assignment (default:
+    /// $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
     /// The submission folder (default: the current folder).

@@ -17,7 +17,8 @@ pub struct InitArgs {
     /// The language to write the starter in.
     #[arg(long, short, value_enum, default_value = "python")]
     language: Language,
-    /// The assignment whose starter to use (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled one).
+    /// The assignment whose starter to use: a folder, or `games` for the bundled games assignment
+    /// (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled one).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
 }
@@ -40,7 +41,12 @@ pub fn run(args: &InitArgs) -> Result<(), Failure> {
     for path in written {
         out.push_str(&format!("  {}\n", path.display()));
     }
-    out.push_str(&format!("next: write the TODOs, then run `treegrade check --submission {}`\n", args.dir.display()));
+    let assignment_flag =
+        args.assignment.as_ref().map_or(String::new(), |dir| format!("--assignment {} ", dir.display()));
+    out.push_str(&format!(
+        "next: write the TODOs, then run `treegrade check {assignment_flag}--submission {}`\n",
+        args.dir.display()
+    ));
     emit(&out);
     Ok(())
 }

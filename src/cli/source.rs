@@ -1,5 +1,6 @@
 //! Which assignment a command grades, resolved the same way by every
-//! command: `--assignment DIR`, then `$TREEGRADE_ASSIGNMENT`, then an
+//! command: `--assignment DIR` (or the name of a bundled assignment,
+//! `games`), then `$TREEGRADE_ASSIGNMENT`, then an
 //! `assignment.yaml` in the current folder, then the bundled assignment
 //! (embedded in the binary, unpacked for the command's lifetime).
 
@@ -23,6 +24,10 @@ impl AssignmentSource {
     /// Resolves the assignment of a command given `flag` (`--assignment`).
     pub fn resolve(flag: Option<&Path>) -> Result<AssignmentSource, Failure> {
         if let Some(dir) = flag {
+            // A bundled assignment's name (`games`), unless a folder has that name.
+            if let Some(name) = dir.to_str().filter(|name| crate::bundled::NAMES.contains(name) && !dir.exists()) {
+                return AssignmentSource::bundled_named(name);
+            }
             return Ok(AssignmentSource::folder(dir));
         }
         if let Some(dir) = std::env::var_os(ASSIGNMENT_VARIABLE).filter(|dir| !dir.is_empty()) {
@@ -39,6 +44,13 @@ impl AssignmentSource {
         let bundle = Bundled::unpack()
             .map_err(|error| Failure::Usage(format!("cannot unpack the bundled assignment: {error}")))?;
         Ok(AssignmentSource { dir: bundle.assignment_dir(), _bundle: Some(bundle) })
+    }
+
+    /// The bundled assignment called `name`, unpacked.
+    pub fn bundled_named(name: &str) -> Result<AssignmentSource, Failure> {
+        let bundle = Bundled::unpack()
+            .map_err(|error| Failure::Usage(format!("cannot unpack the bundled assignment: {error}")))?;
+        Ok(AssignmentSource { dir: bundle.named_dir(name), _bundle: Some(bundle) })
     }
 
     fn folder(dir: &Path) -> AssignmentSource {

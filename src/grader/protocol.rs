@@ -217,6 +217,7 @@ mod tests {
             prune_on_equal: false,
             root: "A",
             agents: None,
+            move_ordering: None,
         });
         assert_eq!(
             line,
@@ -229,6 +230,7 @@ mod tests {
             prune_on_equal: false,
             root: "a",
             agents: Some(3),
+            move_ordering: None,
         });
         assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
     }

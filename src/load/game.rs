@@ -296,12 +296,15 @@ fn translate(raw: RawGameFile, stem: &str) -> Result<LoadedGame, Vec<Diagnostic>
     }
 }
 
+/// A game's name, its parameters, and where each parameter is written.
+type SplitRules = (String, Vec<(String, serde_json::Value)>, Vec<(String, Option<Position>)>);
+
 /// Splits `{game: NAME, PARAM: VALUE}` into the name, the parameters and where each is.
 fn split_rules(
     entries: Vec<(Spanned<String>, Spanned<serde_json::Value>)>,
     rules_at: Option<Position>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (String, Vec<(String, serde_json::Value)>, Vec<(String, Option<Position>)>) {
+) -> SplitRules {
     let mut name = None;
     let mut params = Vec::new();
     let mut param_at = Vec::new();

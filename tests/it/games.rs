@@ -69,7 +69,7 @@ fn invalid_game_files_are_refused_with_their_place() {
         let (status, stdout, stderr) = treegrade(&args);
         assert_eq!(status, 2, "{name}: {stdout}{stderr}");
         assert!(stdout.is_empty(), "{name} printed a result: {stdout}");
-        assert!(stderr.contains(&format!("{name}")), "{name}: the error names the file: {stderr}");
+        assert!(stderr.contains(name), "{name}: the error names the file: {stderr}");
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
         checked += 1;
     }
@@ -130,4 +130,61 @@ fn a_written_tree_flag_is_refused_on_a_game_and_back() {
     let (status, _, stderr) = treegrade(&["validate", file.to_str().unwrap()]);
     assert_eq!(status, 2);
     assert!(stderr.contains("`eval` names a game's evaluation"), "{stderr}");
+}
+
+fn check_games(submission: &Path) -> (i32, String, String) {
+    let output = Command::cargo_bin("treegrade")
+        .expect("the binary is built")
+        .env("NO_COLOR", "1")
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .args(["check", "--assignment"])
+        .arg(common::repo().join("assignments/games"))
+        .arg("--submission")
+        .arg(submission)
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .expect("treegrade runs");
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8");
+    (output.status.code().expect("an exit status"), text(output.stdout), text(output.stderr))
+}
+
+/// The games assignment's references get full marks, in both languages.
+#[test]
+fn the_games_references_get_full_marks() {
+    for reference in ["reference/games/python", "reference/games/rust"] {
+        let (status, stdout, stderr) = check_games(&common::repo().join(reference));
+        assert_eq!(status, 0, "{reference}: {stdout}{stderr}");
+        assert!(stdout.contains("Total: 20/20"), "{reference}: {stdout}");
+    }
+}
+
+/// The written-tree reference knows no move ordering: it passes the three
+/// searches on games and fails exactly the question that orders children.
+#[test]
+fn a_search_without_move_ordering_fails_only_q4() {
+    let (status, stdout, _) = check_games(&common::repo().join("reference/python"));
+    assert_eq!(status, 1, "{stdout}");
+    for passed in ["Question q1: 5/5", "Question q2: 5/5", "Question q3: 5/5", "Question q4: 0/5", "Total: 15/20"] {
+        assert!(stdout.contains(passed), "{passed}: {stdout}");
+    }
+    assert!(stdout.contains("at step 2 the expected order enters b2, but you entered a3"), "{stdout}");
+}
+
+/// `init --assignment games` writes the games starter; it gets 0 with a message per test.
+#[test]
+fn the_games_starter_gets_zero_with_a_message_per_test() {
+    let scratch = Scratch::new();
+    let dir = scratch.path().join("my-games");
+    let (status, stdout, stderr) = treegrade(&["init", "--assignment", "games", dir.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("treegrade check --assignment games --submission"), "{stdout}");
+    let handout = std::fs::read_to_string(dir.join("README.md")).expect("the handout is written");
+    assert!(handout.contains("connect-four"), "the games handout, not the default one");
+    let (status, stdout, _) = treegrade(&["check", "--assignment", "games", "--submission", dir.to_str().unwrap()]);
+    assert_eq!(status, 1, "{stdout}");
+    assert!(stdout.contains("Total: 0/20"), "{stdout}");
+    let errors = stdout.lines().filter(|line| line.trim_start().starts_with("ERROR")).count();
+    let explained = stdout.lines().filter(|line| line.contains("is not implemented yet")).count();
+    assert_eq!(errors, 16, "{stdout}");
+    assert_eq!(errors, explained, "{stdout}");
 }
