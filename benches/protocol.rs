@@ -19,9 +19,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use treegrade::engine::{Algorithm, SearchSettings};
-use treegrade::grader::runner::{ProgramSpec, RunningProgram};
 use treegrade::game::{GameArgs, UnfoldOptions};
 use treegrade::grader::plan::Served;
+use treegrade::grader::runner::{ProgramSpec, RunningProgram};
 use treegrade::grader::session::{SearchJob, SessionLimits, run_searches};
 use treegrade::grader::submission;
 use treegrade::tree::{ChildSpec, NodeKind, NodeSpec, Tree, TreeBuilder};

@@ -234,6 +234,14 @@ pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Resu
         return Err(Failure::Input(errors));
     }
     let tests = plan::plan_tests(assignment, selected, |test| trees[&test.path].clone()).map_err(plan_failure)?;
+    // A course's rules program must have answered every question the same way twice.
+    for (path, tree) in &trees {
+        if let TestTree::Game(game) = tree
+            && let Err(message) = game.game.verify()
+        {
+            return Err(Failure::Usage(format!("{}: {message}", path.display())));
+        }
+    }
     // Generated trees depend on the student; planning them once for a stand-in
     // student finds the settings the reference cannot search before anyone is graded.
     plan::generated_tests(assignment, selected, "(assignment check)", "").map_err(plan_failure)?;

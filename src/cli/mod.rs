@@ -122,6 +122,7 @@ pub fn main() -> ExitCode {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
     }
+    crate::game::program::set_launcher(crate::grader::rules_program::launcher());
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),

@@ -13,6 +13,7 @@
 
 mod mnk;
 mod pig;
+pub mod program;
 mod unfolding;
 
 pub use unfolding::{DEFAULT_MAX_NODES, Unfolding};
@@ -74,6 +75,12 @@ pub trait Rules: Send + Sync + 'static {
     fn unbounded(&self) -> bool {
         false
     }
+
+    /// Why the rules could not answer (a course's program failed); the
+    /// answers given since are stand-ins, and the search stops.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One move of a position: its action, the position it leads to, and its
@@ -107,6 +114,12 @@ pub trait Game: Send + Sync + fmt::Debug {
     /// A fresh tree from the start position, valuing depth cuts with the
     /// evaluation named `eval`.
     fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String>;
+
+    /// Checks that the rules answer the same when asked again (a course's
+    /// program, docs/format.md 7.3); built-in rules always do.
+    fn verify(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// How to unfold a game for one search.

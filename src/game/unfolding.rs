@@ -192,6 +192,11 @@ impl<R: Rules> Unfolding<R> {
         let mut moves = std::mem::take(&mut arena.scratch);
         moves.clear();
         self.rules.moves(arena.states.get(node.get()), &mut moves);
+        if self.rules.fault().is_some() {
+            // The rules say why themselves (GameTree::fault asks them).
+            arena.scratch = moves;
+            return 0..0;
+        }
         let first = arena.records.len();
         if first + moves.len() > self.max_nodes {
             arena.fault = Some(format!(
@@ -373,6 +378,6 @@ impl<R: Rules> GameTree for Unfolding<R> {
     }
 
     fn fault(&self) -> Option<String> {
-        self.arena.borrow().fault.clone()
+        self.arena.borrow().fault.clone().or_else(|| self.rules.fault())
     }
 }

@@ -12,6 +12,7 @@ mod fsmode;
 pub mod oracle;
 pub mod plan;
 pub mod protocol;
+pub mod rules_program;
 pub mod runner;
 pub mod sandbox;
 pub mod scratch;

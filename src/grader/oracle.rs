@@ -72,6 +72,8 @@ pub enum Violation {
     BadValue(serde_json::Value),
     /// A second `hello` during a search.
     HelloAgain,
+    /// The game's own rules program failed (the course's, not the student's).
+    Rules(String),
 }
 
 impl fmt::Display for Violation {
@@ -103,6 +105,10 @@ impl fmt::Display for Violation {
             ),
             Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
             Violation::HelloAgain => f.write_str("your program sent `hello` again in the middle of a search"),
+            Violation::Rules(message) => write!(
+                f,
+                "the game's rules could not answer (this is not your program's fault; tell your instructor): {message}"
+            ),
         }
     }
 }
@@ -169,7 +175,11 @@ impl<'t> Oracle<'t> {
     /// Answers `visit`: the node's reply line, or a protocol violation.
     pub fn visit(&mut self, id: &str) -> Result<String, Violation> {
         let node = self.enter(id)?;
-        Ok(self.describe(node))
+        let reply = self.describe(node);
+        match self.tree.fault() {
+            Some(message) => Err(Violation::Rules(message)),
+            None => Ok(reply),
+        }
     }
 
     /// Answers `evaluate`: the eval line, or a protocol violation.

@@ -19,6 +19,7 @@ use super::{
     Diagnostic, LoadError, Position, parser_options, spanned_position, translate_expectations, yaml_diagnostic,
 };
 use crate::engine::{self, Algorithm, MoveOrdering, SearchError, SearchOutcome, SearchSettings};
+use crate::game::program::ProgramArgs;
 use crate::game::{ArgError, ArgSite, DEFAULT_MAX_NODES, Game, GameArgs, UnfoldOptions};
 use crate::tree::{Expectation, GameTree, SearchDefaults};
 
@@ -183,7 +184,14 @@ impl LoadedGame {
     ) -> Result<(Box<dyn GameTree + Send>, SearchOutcome), LoadError> {
         let tree = self.unfold(eval, max_nodes)?;
         let outcome = engine::search(&*tree, settings).map_err(|error| self.search_error(&*tree, &error))?;
+        self.verify()?;
         Ok((tree, outcome))
+    }
+
+    /// Checks that the game's rules answer every question asked so far the
+    /// same way again (a course's program; docs/format.md 7.3).
+    pub fn verify(&self) -> Result<(), LoadError> {
+        self.game.verify().map_err(|message| self.error(self.rules_at, message))
     }
 
     /// The first fragile comparison of the reference search with `settings`
@@ -231,7 +239,7 @@ pub(super) fn load_game_str(text: String, path: &Path, stem: &str) -> Result<Loa
         Ok(raw) => raw,
         Err(error) => return Err(LoadError::new(path, vec![yaml_diagnostic(&error)], Some(&text))),
     };
-    match translate(raw, stem) {
+    match translate(raw, stem, path) {
         Ok(parts) => {
             let loaded = LoadedGame { path: path.to_path_buf(), source: text, ..parts };
             check_own_settings(&loaded)?;
@@ -241,7 +249,7 @@ pub(super) fn load_game_str(text: String, path: &Path, stem: &str) -> Result<Loa
     }
 }
 
-fn translate(raw: RawGameFile, stem: &str) -> Result<LoadedGame, Vec<Diagnostic>> {
+fn translate(raw: RawGameFile, stem: &str, path: &Path) -> Result<LoadedGame, Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     for (key, spanned) in [("root", &raw.root), ("nodes", &raw.nodes), ("game", &raw.game)] {
         if let Some(spanned) = spanned {
@@ -252,22 +260,42 @@ fn translate(raw: RawGameFile, stem: &str) -> Result<LoadedGame, Vec<Diagnostic>
         }
     }
     let rules_at = spanned_position(&raw.rules);
-    let (name, params, param_at) = match raw.rules.value {
-        RawRules::Name(name) => (name, Vec::new(), Vec::new()),
+    let (source, params, param_at) = match raw.rules.value {
+        RawRules::Name(name) => (Source::BuiltIn(name), Vec::new(), Vec::new()),
         RawRules::Map(entries) => split_rules(entries, rules_at, &mut diagnostics),
     };
     let utility: Option<Vec<(String, serde_json::Value)>> = raw
         .utility
         .as_ref()
         .map(|utility| utility.value.0.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect());
-    let args = GameArgs {
-        name: &name,
-        params: &params,
-        position: raw.position.as_ref().map(|position| &position.value),
-        utility: utility.as_deref(),
+    let made = match source {
+        Source::BuiltIn(name) => {
+            let args = GameArgs {
+                name: &name,
+                params: &params,
+                position: raw.position.as_ref().map(|position| &position.value),
+                utility: utility.as_deref(),
+            };
+            crate::game::make(&args).map(Arc::<dyn Game>::from)
+        }
+        Source::Program(command) if diagnostics.is_empty() => {
+            if utility.is_some() {
+                let at = raw.utility.as_ref().and_then(spanned_position);
+                diagnostics.push(Diagnostic::at(at, "a course's game gives its own utilities: remove `utility`"));
+            }
+            let args = ProgramArgs {
+                command,
+                dir: path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf(),
+                params: params.clone(),
+                position: raw.position.as_ref().map(|position| position.value.clone()),
+                file: path.display().to_string(),
+            };
+            crate::game::program::make(args).map(|game| Arc::new(game) as Arc<dyn Game>)
+        }
+        Source::Program(_) => Err(ArgError::new(ArgSite::Rules, "the rules program was not started")),
     };
-    let game = match crate::game::make(&args) {
-        Ok(game) => Some(Arc::<dyn Game>::from(game)),
+    let game = match made {
+        Ok(game) => Some(game),
         Err(error) => {
             let at = locate(&error, rules_at, &param_at, &raw.position, &raw.utility);
             diagnostics.push(Diagnostic::at(at, error.message));
@@ -296,19 +324,42 @@ fn translate(raw: RawGameFile, stem: &str) -> Result<LoadedGame, Vec<Diagnostic>
     }
 }
 
-/// A game's name, its parameters, and where each parameter is written.
-type SplitRules = (String, Vec<(String, serde_json::Value)>, Vec<(String, Option<Position>)>);
+/// Where a game's rules come from.
+enum Source {
+    /// A built-in game, by name.
+    BuiltIn(String),
+    /// A course's program (docs/format.md 7.3): its command.
+    Program(Vec<String>),
+}
 
-/// Splits `{game: NAME, PARAM: VALUE}` into the name, the parameters and where each is.
+/// A game's source, its parameters, and where each parameter is written.
+type SplitRules = (Source, Vec<(String, serde_json::Value)>, Vec<(String, Option<Position>)>);
+
+/// Splits `{game: NAME, PARAM: VALUE}` (or `{program: [...], PARAM: VALUE}`)
+/// into the source, the parameters and where each is.
 fn split_rules(
     entries: Vec<(Spanned<String>, Spanned<serde_json::Value>)>,
     rules_at: Option<Position>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> SplitRules {
     let mut name = None;
+    let mut program = None;
     let mut params = Vec::new();
     let mut param_at = Vec::new();
     for (key, value) in entries {
+        if key.value == "program" {
+            let words = value.value.as_array().filter(|words| !words.is_empty()).and_then(|words| {
+                words.iter().map(|word| word.as_str().map(str::to_string)).collect::<Option<Vec<String>>>()
+            });
+            match words {
+                Some(words) => program = Some(words),
+                None => diagnostics.push(Diagnostic::at(
+                    spanned_position(&value),
+                    "`program` must be a command as a list of words, such as `[python3, nim.py]`",
+                )),
+            }
+            continue;
+        }
         if key.value == "game" {
             match value.value.as_str() {
                 Some(text) => name = Some(text.to_string()),
@@ -320,14 +371,23 @@ fn split_rules(
         param_at.push((key.value.clone(), spanned_position(&key)));
         params.push((key.value, value.value));
     }
-    let name = name.unwrap_or_else(|| {
-        diagnostics.push(Diagnostic::at(
-            rules_at,
-            "`rules` as a mapping needs `game: NAME` (for example `{game: mnk, width: 4, height: 4, k: 3}`)",
-        ));
-        String::new()
-    });
-    (name, params, param_at)
+    let source = match (name, program) {
+        (Some(_), Some(_)) => {
+            diagnostics.push(Diagnostic::at(rules_at, "`rules` gives either `game` or `program`, not both"));
+            Source::BuiltIn(String::new())
+        }
+        (Some(name), None) => Source::BuiltIn(name),
+        (None, Some(command)) => Source::Program(command),
+        (None, None) => {
+            diagnostics.push(Diagnostic::at(
+                rules_at,
+                "`rules` as a mapping needs `game: NAME` (for example `{game: mnk, width: 4, height: 4, k: 3}`) \
+                 or `program: [COMMAND...]` for a course's own game",
+            ));
+            Source::BuiltIn(String::new())
+        }
+    };
+    (source, params, param_at)
 }
 
 /// Where a game's complaint about its arguments belongs in the file.

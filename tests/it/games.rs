@@ -188,3 +188,40 @@ fn the_games_starter_gets_zero_with_a_message_per_test() {
     assert_eq!(errors, 16, "{stdout}");
     assert_eq!(errors, explained, "{stdout}");
 }
+
+/// A course's own game (docs/format.md 7.3): the Nim example agrees with
+/// its expectations, and a rules program that crashes, answers garbage,
+/// says nothing, changes its answers or refuses the position is a clear
+/// error naming the game file (exit 2), never a hang or a panic.
+#[test]
+fn a_courses_own_game_is_served_by_its_program_and_its_failures_are_named() {
+    let nim = common::repo().join("examples/nim");
+    let (status, stdout, stderr) = treegrade(&["validate", nim.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert_eq!(stdout.lines().filter(|line| line.starts_with("ok ")).count(), 2, "{stdout}");
+
+    let rules = common::repo().join("tests/fixtures/games/rules");
+    let good = rules.join("countdown-good.yaml");
+    let (status, json, stderr) = treegrade(&["solve", good.to_str().unwrap(), "-a", "minimax", "--format", "json"]);
+    assert_eq!(status, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((json["value"].as_f64(), json["action"].as_str()), (Some(1.0), Some("take1")));
+    assert_eq!(json["visited"].as_array().unwrap().len(), 12);
+
+    let cases = [
+        ("countdown-crash.yaml", "exited with status 1 (its stderr: Traceback: something broke in moves)"),
+        ("countdown-garbage.yaml", "which is not JSON"),
+        ("countdown-silent.yaml", "did not answer within 10 s"),
+        ("countdown-changing.yaml", "differently when asked again"),
+        ("countdown-bad-position.yaml", "refuses this position: left must be >= 0"),
+        ("missing-program.yaml", "no-such-file.py"),
+    ];
+    for (file, message) in cases {
+        let path = rules.join(file);
+        let (status, stdout, stderr) = treegrade(&["solve", path.to_str().unwrap(), "-a", "minimax"]);
+        assert_eq!(status, 2, "{file}: {stdout}{stderr}");
+        assert!(stderr.contains(message), "{file}: {stderr}");
+        assert!(stderr.contains(file), "{file}: the error names the game file: {stderr}");
+        assert!(!stderr.contains("panicked"), "{file}: {stderr}");
+    }
+}

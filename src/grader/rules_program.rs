@@ -1,0 +1,68 @@
+//! Running a course's rules program (docs/format.md 7.3) as the grader runs
+//! a student's: its own process group, an empty environment but `PATH`, a
+//! time limit on every answer, capped output. The game layer speaks the
+//! protocol; this is only the pipe.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::runner::{Interrupted, ProgramSpec, RunningProgram};
+use crate::game::program::{Launcher, Transport};
+
+/// How long a rules program may take over one answer.
+pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
+
+/// The launcher the command line installs ([`crate::game::program::set_launcher`]).
+pub fn launcher() -> Box<Launcher> {
+    Box::new(|command: &[String], dir: &Path| {
+        let spec = ProgramSpec {
+            command: command.to_vec(),
+            dir: dir.to_path_buf(),
+            env: std::env::var_os("PATH").map(|path| ("PATH".into(), path)).into_iter().collect(),
+            policy: None,
+        };
+        let program = RunningProgram::start(&spec)
+            .map_err(|error| format!("`{}` could not be started in {}: {error}", command.join(" "), dir.display()))?;
+        Ok(Box::new(RulesProcess { program }) as Box<dyn Transport>)
+    })
+}
+
+/// One running rules program.
+struct RulesProcess {
+    program: RunningProgram,
+}
+
+impl Transport for RulesProcess {
+    fn ask(&mut self, request: &str) -> Result<String, String> {
+        let deadline = Instant::now() + ANSWER_LIMIT;
+        let mut line = String::with_capacity(request.len() + 1);
+        line.push_str(request);
+        line.push('\n');
+        let exchange = self.program.send(&line, deadline).and_then(|()| self.program.receive(deadline));
+        exchange.map_err(|interrupted| {
+            let stderr = self.program.take_stderr().text();
+            let stderr = stderr.trim();
+            let tail = if stderr.is_empty() { String::new() } else { format!(" (its stderr: {})", last_lines(stderr)) };
+            let what = match interrupted {
+                Interrupted::TimedOut => format!("did not answer within {} s", ANSWER_LIMIT.as_secs()),
+                Interrupted::Ended(how) => how,
+                Interrupted::LineTooLong => "printed a line longer than 1 MiB".to_string(),
+                Interrupted::Io(error) => format!("could not be talked to ({error})"),
+            };
+            self.program.kill();
+            format!("{what}{tail}")
+        })
+    }
+}
+
+impl Drop for RulesProcess {
+    fn drop(&mut self) {
+        self.program.kill();
+    }
+}
+
+/// The last three lines of a program's stderr, for a message.
+fn last_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(3)..].join(" / ")
+}
