@@ -59,6 +59,15 @@ pub struct SearchView {
     pub visited: Vec<String>,
 }
 
+/// A game's position at one node, drawn as text (docs/format.md 7).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Board {
+    /// What it is: `the start`, `the reference's next node b3-c3`, ...
+    pub label: String,
+    /// The board, one line per row.
+    pub text: String,
+}
+
 /// The outcome of one test.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TestResult {
@@ -83,6 +92,12 @@ pub struct TestResult {
     pub description: Option<String>,
     /// More detail (a traceback, say).
     pub details: Option<String>,
+    /// A game's positions drawn as boards, for a failed test: the start, and
+    /// where the orders first differ (the reference's node and the
+    /// student's); empty for written trees and in a student's view of a
+    /// hidden test.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub boards: Vec<Board>,
     /// Where the visited orders first differ.
     pub divergence: Option<Divergence>,
     /// What the reference did.
@@ -188,6 +203,7 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         diagnosis: None,
         description: test.tree.description().map(shown),
         details: None,
+        boards: Vec::new(),
         divergence: divergence(test, tree, &record.visited, &expected.visited, &visited),
         expected,
         actual: SearchView { value: None, action: None, visited },
@@ -210,7 +226,34 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
             judge_answer(&mut result, test, tree);
         }
     }
+    if result.status == TestStatus::Failed {
+        result.boards = boards(tree, &test.reference.visited, &record.visited, result.divergence.as_ref());
+    }
     result
+}
+
+/// The boards a failed game test shows: the start, and the two nodes where
+/// the orders part (none for a written tree).
+fn boards(
+    tree: &dyn GameTree,
+    expected: &[NodeIndex],
+    actual: &[NodeIndex],
+    divergence: Option<&Divergence>,
+) -> Vec<Board> {
+    let Some(start) = tree.board(NodeIndex::ROOT) else { return Vec::new() };
+    let mut boards = vec![Board { label: "the start position".to_string(), text: start }];
+    if let Some(divergence) = divergence {
+        let sides = [(expected, "the reference's node"), (actual, "your node")];
+        for (order, whose) in sides {
+            if let Some(&node) = order.get(divergence.step)
+                && let Some(text) = tree.board(node)
+            {
+                boards
+                    .push(Board { label: format!("{whose} at step {}, {}", divergence.step + 1, tree.id(node)), text });
+            }
+        }
+    }
+    boards
 }
 
 fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree) {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use super::{
     DIFF_HEADER, DiffTag, about_the_tree, likely_cause, order_diff, shows_diff, status_word, stderr_tail,
-    visible_reason,
+    visible_boards, visible_reason,
 };
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
@@ -126,6 +126,18 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     if shows_diff(test) {
         diff_table(out, test);
     }
+    if !visible_boards(test).is_empty() {
+        let _ = writeln!(out, "<div class=\"boards\">");
+        for board in visible_boards(test) {
+            let _ = writeln!(
+                out,
+                "<figure class=\"board\"><figcaption>{}</figcaption>{}</figure>",
+                escape(&board.label),
+                board_html(&board.text)
+            );
+        }
+        let _ = writeln!(out, "</div>");
+    }
     if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
         let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
     }
@@ -235,10 +247,51 @@ fn anchor(name: &str) -> String {
 }
 
 /// The page's stylesheet.
+/// A board as a grid of cells when it is an m,n,k-game's (rows of `x`, `o`
+/// and `.` under their numbers, then the column letters), else as text.
+fn board_html(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some((letters, rows)) = lines.split_last() else { return String::new() };
+    let grid: Option<Vec<(&str, &str)>> = rows
+        .iter()
+        .map(|line| line.trim().split_once(' ').filter(|(_, cells)| cells.chars().all(|c| "xo.".contains(c))))
+        .collect();
+    let Some(grid) = grid.filter(|grid| !grid.is_empty()) else {
+        return format!("<pre>{}</pre>", escape(text));
+    };
+    let mut out = String::from("<table class=\"grid\">");
+    for (number, cells) in grid {
+        out.push_str(&format!("<tr><th>{}</th>", escape(number)));
+        for cell in cells.chars() {
+            let (class, mark) = match cell {
+                'x' => ("x", "X"),
+                'o' => ("o", "O"),
+                _ => ("empty", ""),
+            };
+            out.push_str(&format!("<td class=\"{class}\">{mark}</td>"));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("<tr><th></th>");
+    for letter in letters.trim().chars() {
+        out.push_str(&format!("<th>{letter}</th>"));
+    }
+    out.push_str("</tr></table>");
+    out
+}
+
 const STYLE: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', 'Liberation Sans', sans-serif; margin: 0 auto; padding: 24px; max-width: 1400px; color: #0f172a; background: #f8fafc; line-height: 1.45; }
 header { display: flex; align-items: baseline; gap: 24px; }
 h1 { font-size: 24px; margin: 0; }
+.boards { display: flex; flex-wrap: wrap; gap: 20px; margin: 10px 0; }
+figure.board { margin: 0; }
+figure.board figcaption { font-size: 13px; color: #475569; margin-bottom: 4px; }
+table.grid { border-collapse: collapse; }
+table.grid td { width: 22px; height: 22px; border: 1px solid #94a3b8; text-align: center; font-weight: 700; background: #fff; }
+table.grid td.x { color: #1d4ed8; }
+table.grid td.o { color: #b91c1c; }
+table.grid th { font-size: 11px; color: #64748b; font-weight: 400; padding: 0 4px; }
 h2 { font-size: 19px; margin: 32px 0 10px; border-bottom: 1px solid #e2e8f0; padding-bottom: 4px; }
 h2 .score { color: #475569; font-weight: normal; margin-left: 8px; }
 h3 { font-size: 16px; margin: 0 0 8px; }

@@ -137,6 +137,12 @@ fn details_plain(test: &TestResult) -> String {
             out.push('\n');
         }
     }
+    for board in visible_boards(test) {
+        out.push_str(&format!("{}:\n", board.label));
+        for line in board.text.lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
     if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {
         out.push_str(details.trim_end());
         out.push('\n');
@@ -147,6 +153,11 @@ fn details_plain(test: &TestResult) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A game's boards of a failed test the student may see.
+pub fn visible_boards(test: &TestResult) -> &[crate::grader::verdict::Board] {
+    if test.hidden || test.status == TestStatus::Passed { &[] } else { &test.boards }
 }
 
 /// The tree's own description, for a failed test the student may see.

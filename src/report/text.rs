@@ -6,7 +6,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::{
     DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, question_heading,
-    shows_diff, status_word, stderr_tail, visible_reason,
+    shows_diff, status_word, stderr_tail, visible_boards, visible_reason,
 };
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
@@ -118,6 +118,12 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
                 DiffTag::Same | DiffTag::Gap => paint.dim(&plain),
             };
             let _ = writeln!(out, "        {painted}");
+        }
+    }
+    for board in visible_boards(test) {
+        let _ = writeln!(out, "        {}:", board.label);
+        for line in board.text.lines() {
+            let _ = writeln!(out, "          {line}");
         }
     }
     if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {

@@ -38,6 +38,7 @@ fn redact(test: &mut TestResult) {
     test.divergence = None;
     test.details = None;
     test.description = None;
+    test.boards = Vec::new();
     test.stderr = String::new();
 }
 

@@ -225,3 +225,31 @@ fn a_courses_own_game_is_served_by_its_program_and_its_failures_are_named() {
         assert!(!stderr.contains("panicked"), "{file}: {stderr}");
     }
 }
+
+/// A failed game test shows the positions as boards: text in the terminal,
+/// a grid in HTML; where the orders part, the reference's and the student's.
+#[test]
+fn failed_game_tests_show_their_boards() {
+    let scratch = Scratch::new();
+    let games = common::repo().join("assignments/games");
+    let written_reference = common::repo().join("reference/python");
+    let html = scratch.path().join("report.html");
+    let args = |format: &str| {
+        let mut args = vec!["check", "--assignment", games.to_str().unwrap()];
+        args.extend(["--submission", written_reference.to_str().unwrap(), "--test", "order-ttt-centre"]);
+        args.extend(["--format", format]);
+        args.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let text_args = args("text");
+    let (status, text, _) = treegrade(&text_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, 1, "{text}");
+    let boards: Vec<&str> = text.lines().skip_while(|line| !line.contains("the start position:")).take(12).collect();
+    insta::assert_snapshot!("game_failure_boards_text", boards.join("\n"));
+    let mut html_args = args("html");
+    html_args.extend(["--output".to_string(), html.display().to_string()]);
+    let (status, _, stderr) = treegrade(&html_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, 1, "{stderr}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches("<figure class=\"board\">").count(), 3, "start, reference's node, student's node");
+    assert!(page.contains("<td class=\"x\">X</td>"), "a drawn board with an X");
+}
