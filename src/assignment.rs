@@ -103,6 +103,20 @@ pub struct Generated {
     /// `seed_from: student`: every student gets their own trees; otherwise
     /// everyone gets the trees of `options.seed`.
     pub per_student: bool,
+    /// Positions of a game instead of written trees (`game: FILE`).
+    pub game: Option<GameGeneration>,
+}
+
+/// Positions of a game generated for each student: the game file's start
+/// advanced by seeded random moves, so every position is reachable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameGeneration {
+    /// The game file (its rules, utility and `search:` block) whose start is advanced.
+    pub template: PathBuf,
+    /// How many random moves, drawn from this inclusive range.
+    pub plies: (u32, u32),
+    /// A position whose reference search enters more nodes is drawn again.
+    pub max_nodes: usize,
 }
 
 /// One tree file a question runs.

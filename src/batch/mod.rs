@@ -121,6 +121,8 @@ pub struct Grading<'a> {
     pub secret: &'a str,
     /// How student programs are confined.
     pub sandbox: &'a Sandbox,
+    /// The game files whose positions are generated per student.
+    pub templates: &'a crate::grader::plan::Templates,
 }
 
 /// How a batch runs.
@@ -237,7 +239,7 @@ fn grade_one(
     submission: &Submission,
     fingerprint: &Result<String, String>,
 ) -> (StoredResult, Option<output::RenderedReports>) {
-    let Grading { assignment, selected, tests, kits, secret, sandbox } = *grading;
+    let Grading { assignment, selected, tests, kits, secret, sandbox, templates } = *grading;
     let mut tests = tests.to_vec();
     let started = Instant::now();
     let fingerprint = match fingerprint {
@@ -250,7 +252,7 @@ fn grade_one(
             return (stored, Some(rendered));
         }
     };
-    match generated_tests(assignment, selected, &submission.student, secret) {
+    match generated_tests(assignment, selected, &submission.student, secret, templates) {
         Ok(generated) => tests.extend(generated),
         Err(errors) => {
             let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::load_and_plan;
+use super::check::{load_and_plan, load_templates};
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
@@ -85,6 +85,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let tests = load_and_plan(&assignment, &selected)?;
+    let templates = load_templates(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -118,6 +119,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         kits: kits.path(),
         secret: &secret,
         sandbox: &sandbox,
+        templates: &templates,
     };
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;

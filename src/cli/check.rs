@@ -85,7 +85,9 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
                 "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
             );
         }
-        tests.extend(plan::generated_tests(&assignment, &selected, &student, secret).map_err(plan_failure)?);
+        let templates = load_templates(&assignment, &selected)?;
+        tests
+            .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
     }
     keep_named_tests(&mut tests, &args.tests)?;
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
@@ -213,6 +215,19 @@ pub(super) fn test_tree(loaded: Loaded) -> TestTree {
     }
 }
 
+/// The game files that the selected questions generate positions of.
+pub(super) fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::Templates, Failure> {
+    let mut templates = plan::Templates::new();
+    for &index in selected {
+        let Some(game) = assignment.questions[index].generate.as_ref().and_then(|g| g.game.as_ref()) else { continue };
+        if !templates.contains_key(&game.template) {
+            let loaded = load_file(&game.template).map_err(|error| Failure::Input(vec![error]))?;
+            templates.insert(game.template.clone(), test_tree(loaded));
+        }
+    }
+    Ok(templates)
+}
+
 /// Loads every test tree once and pairs it with the reference's answer.
 pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
     let mut trees: HashMap<PathBuf, TestTree> = HashMap::new();
@@ -244,7 +259,8 @@ pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Resu
     }
     // Generated trees depend on the student; planning them once for a stand-in
     // student finds the settings the reference cannot search before anyone is graded.
-    plan::generated_tests(assignment, selected, "(assignment check)", "").map_err(plan_failure)?;
+    let templates = load_templates(assignment, selected)?;
+    plan::generated_tests(assignment, selected, "(assignment check)", "", &templates).map_err(plan_failure)?;
     Ok(tests)
 }
 

@@ -120,6 +120,11 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn verify(&self) -> Result<(), String> {
         Ok(())
     }
+
+    /// The same game started from the position reached by `path`: at each
+    /// step, the move with that index in the tree's order. Generated tests
+    /// start from such positions, reachable by construction.
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String>;
 }
 
 /// How to unfold a game for one search.
@@ -196,6 +201,20 @@ where
         let tree =
             Unfolding::new(self.name.clone(), Arc::clone(&self.rules), self.start.clone(), eval, options.max_nodes);
         Ok(Box::new(tree.named(options.name.clone().unwrap_or_else(|| self.name.clone()))))
+    }
+
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String> {
+        let mut state = self.start.clone();
+        let mut moves = Vec::new();
+        for (ply, &index) in path.iter().enumerate() {
+            moves.clear();
+            self.rules.moves(&state, &mut moves);
+            if index >= moves.len() {
+                return Err(format!("there is no move {index} at ply {ply} of the path"));
+            }
+            state = moves.swap_remove(index).state;
+        }
+        Ok(Arc::new(Configured { name: self.name.clone(), rules: Arc::clone(&self.rules), start: state }))
     }
 }
 

@@ -469,4 +469,29 @@ impl Game for ProgramGame {
     fn verify(&self) -> Result<(), String> {
         ProgramGame::verify(self)
     }
+
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String> {
+        let mut state = self.start.clone();
+        let mut conversation = self.conversation.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (ply, &index) in path.iter().enumerate() {
+            let mut moves = conversation.moves(&state);
+            if let Some(fault) = &conversation.fault {
+                return Err(fault.clone());
+            }
+            if index >= moves.len() {
+                return Err(format!("there is no move {index} at ply {ply} of the path"));
+            }
+            state = moves.swap_remove(index).1;
+        }
+        drop(conversation);
+        Ok(Arc::new(ProgramGame {
+            name: self.name.clone(),
+            evaluations: self.evaluations.clone(),
+            evaluation_names: self.evaluation_names.clone(),
+            chance: self.chance,
+            unbounded: self.unbounded,
+            start: state,
+            conversation: Arc::clone(&self.conversation),
+        }))
+    }
 }

@@ -219,6 +219,7 @@ pub fn generated_tests(
     selected: &[usize],
     student: &str,
     secret: &str,
+    templates: &Templates,
 ) -> Result<Vec<PlannedTest>, Vec<PlanError>> {
     let mut planned = Vec::new();
     let mut errors = Vec::new();
@@ -227,6 +228,16 @@ pub fn generated_tests(
         let Some(generated) = &question.generate else { continue };
         let seed =
             if generated.per_student { student_seed(secret, student, &question.id) } else { generated.options.seed };
+        if let Some(game) = &generated.game {
+            for n in 0..generated.count {
+                let name = format!("{}/generated-{}", question.id, n + 1);
+                match generated_position(assignment, index, game, templates, seed, n, name, student) {
+                    Ok(test) => planned.push(test),
+                    Err(error) => errors.push(error),
+                }
+            }
+            continue;
+        }
         let options = GenOptions { seed, ..generated.options.clone() };
         for n in 0..generated.count {
             let name = format!("{}/generated-{}", question.id, n + 1);
@@ -239,6 +250,92 @@ pub fn generated_tests(
         }
     }
     if errors.is_empty() { Ok(planned) } else { Err(errors) }
+}
+
+/// The loaded game files that `generate: {game: FILE}` advances, by path.
+pub type Templates = std::collections::HashMap<PathBuf, TestTree>;
+
+/// Attempts at drawing a position before a question's generation is refused.
+const MOST_DRAWS: u64 = 64;
+
+/// One generated position of a game: its template's start advanced by
+/// seeded random moves, drawn again while the position is over, fragile,
+/// not searchable with the question's settings, or larger than `max_nodes`.
+#[allow(clippy::too_many_arguments)]
+fn generated_position(
+    assignment: &Assignment,
+    question: usize,
+    game: &crate::assignment::GameGeneration,
+    templates: &Templates,
+    seed: u64,
+    n: u32,
+    name: String,
+    student: &str,
+) -> Result<PlannedTest, PlanError> {
+    let refused = |message: String| PlanError { name: name.clone(), message };
+    let Some(TestTree::Game(base)) = templates.get(&game.template) else {
+        return Err(refused(format!(
+            "`generate: game` names {}, which does not give a game (`rules:`)",
+            game.template.display()
+        )));
+    };
+    let mut last = String::from("no position could be drawn");
+    for draw in 0..MOST_DRAWS {
+        let mut random = SplitMix(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let tree = base.game.unfold(&base.options).map_err(&refused)?;
+        let span = u64::from(game.plies.1 - game.plies.0) + 1;
+        let plies = game.plies.0 + (random.next() % span) as u32;
+        let mut node = crate::tree::NodeIndex::ROOT;
+        let mut path = Vec::new();
+        for _ in 0..plies {
+            let children = tree.child_range(node);
+            if children.is_empty() {
+                break;
+            }
+            let pick = (random.next() % children.len() as u64) as usize;
+            path.push(pick);
+            node = crate::tree::NodeIndex(children.start + pick as u32);
+        }
+        if tree.kind(node) == crate::tree::NodeKind::Terminal || tree.fault().is_some() {
+            last = "every position drawn was already over".to_string();
+            continue;
+        }
+        let moves = tree.id(node).into_owned();
+        let advanced = base.game.advanced(&path).map_err(&refused)?;
+        let test_tree = TestTree::Game(Arc::new(GameTest {
+            name: name.clone(),
+            description: Some(format!("{} after the moves {moves}", base.name)),
+            game: advanced,
+            defaults: base.defaults,
+            options: base.options.clone(),
+        }));
+        let path_name = PathBuf::from(format!("(generated for {student})"));
+        match plan_one(assignment, question, name.clone(), path_name, false, test_tree) {
+            Ok(test) if test.reference.visited.len() <= game.max_nodes => return Ok(test),
+            Ok(test) => {
+                last = format!(
+                    "the positions drawn need more than max_nodes ({}) nodes, e.g. {}",
+                    game.max_nodes,
+                    test.reference.visited.len()
+                );
+            }
+            Err(error) => last = error.message,
+        }
+    }
+    Err(refused(format!("no position of {} fits after {MOST_DRAWS} draws: {last}", base.name)))
+}
+
+/// SplitMix64, the generator of generated positions (the same on every machine).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
 }
 
 /// Whether any selected question generates trees.

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
-use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
+use crate::assignment::{Assignment, ChildOrder, GameGeneration, Generated, Language, Question, Scoring, TestFile};
 use crate::engine::Algorithm;
 use crate::generator::GenOptions;
 use crate::points::Points;
@@ -87,6 +87,10 @@ struct RawGenerate {
     cut: Option<u32>,
     #[serde(default)]
     discriminating: bool,
+    /// A game file whose start is advanced by random moves (docs/courses.md).
+    game: Option<Spanned<String>>,
+    plies: Option<[u32; 2]>,
+    max_nodes: Option<usize>,
 }
 
 fn default_count() -> u32 {
@@ -338,7 +342,7 @@ fn translate_question(
     // Overlapping globs (a file named alone and matched by a glob) list a test once.
     let mut listed = HashSet::new();
     tests.retain(|test| listed.insert(test.path.clone()));
-    let generate = raw.generate.and_then(|spec| translate_generate(spec, diagnostics));
+    let generate = raw.generate.and_then(|spec| translate_generate(spec, folders.public, diagnostics));
     if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() && generate.is_none() {
         diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
     }
@@ -356,9 +360,47 @@ fn translate_question(
     })
 }
 
-fn translate_generate(spec: Spanned<RawGenerate>, diagnostics: &mut Vec<Diagnostic>) -> Option<Generated> {
+fn translate_generate(
+    spec: Spanned<RawGenerate>,
+    tests_dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     let position = spanned_position(&spec);
     let raw = spec.value;
+    let game = match &raw.game {
+        None => None,
+        Some(file) => {
+            let template = tests_dir.join(&file.value);
+            if !template.is_file() {
+                let message = format!("`generate: game` names {}, which is not a file", template.display());
+                diagnostics.push(Diagnostic::at(spanned_position(file), message));
+                return None;
+            }
+            let tree_keys = [raw.depth.is_some(), raw.branching.is_some(), raw.kinds.is_some(), raw.values.is_some()];
+            if tree_keys.into_iter().any(|given| given)
+                || raw.ties.is_some()
+                || raw.evals.is_some()
+                || raw.cut.is_some()
+            {
+                diagnostics.push(Diagnostic::at(
+                    position,
+                    "`generate` with `game` draws positions of that game: it takes `plies` and `max_nodes`, \
+                     not the shape of a written tree (depth, branching, kinds, values, ties, evals, cut)",
+                ));
+                return None;
+            }
+            let [low, high] = raw.plies.unwrap_or([2, 4]);
+            Some(GameGeneration {
+                template,
+                plies: (low.min(high), high.max(low)),
+                max_nodes: raw.max_nodes.unwrap_or(20_000).max(1),
+            })
+        }
+    };
+    if game.is_none() && (raw.plies.is_some() || raw.max_nodes.is_some()) {
+        diagnostics.push(Diagnostic::at(position, "`plies` and `max_nodes` go with `game: FILE`"));
+        return None;
+    }
     let per_student = match raw.seed_from.as_ref().map(|s| s.value.as_str()) {
         Some("student") => true,
         None => false,
@@ -402,7 +444,7 @@ fn translate_generate(spec: Spanned<RawGenerate>, diagnostics: &mut Vec<Diagnost
             .push(Diagnostic::at(position, "`generate` needs `count` of at least 1 (0 trees would be free points)"));
         return None;
     }
-    Some(Generated { options, count: raw.count, per_student })
+    Some(Generated { options, count: raw.count, per_student, game })
 }
 
 /// A path or glob relative to the tests folder; it must match something.

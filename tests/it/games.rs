@@ -253,3 +253,39 @@ fn failed_game_tests_show_their_boards() {
     assert_eq!(page.matches("<figure class=\"board\">").count(), 3, "start, reference's node, student's node");
     assert!(page.contains("<td class=\"x\">X</td>"), "a drawn board with an X");
 }
+
+/// `generate: {game: FILE}` gives each student positions of their own,
+/// reached by seeded random moves from the file's start: the same student
+/// gets the same positions every time, two students different ones, and the
+/// reference passes them all.
+#[test]
+fn generated_game_positions_are_each_students_own() {
+    let assignment = common::repo().join("tests/fixtures/games/generated");
+    let reference = common::repo().join("reference/games/python");
+    let positions = |student: &str| {
+        let output = Command::cargo_bin("treegrade")
+            .unwrap()
+            .env("TREEGRADE_SECRET", "a course's secret")
+            .args(["check", "--assignment", assignment.to_str().unwrap(), "--submission"])
+            .arg(&reference)
+            .args(["--student", student, "--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let tests: Vec<String> = report["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|question| question["tests"].as_array().unwrap().iter())
+            .map(|test| test["description"].as_str().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(tests.len(), 5);
+        tests
+    };
+    let alice = positions("alice");
+    assert!(alice[0].starts_with("ttt after the moves "), "{alice:?}");
+    assert!(alice[4].starts_with("pig after the moves "), "{alice:?}");
+    assert_eq!(alice, positions("alice"), "the same student, the same positions");
+    assert_ne!(alice, positions("bob"), "another student, other positions");
+}
