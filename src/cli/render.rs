@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{AlgorithmArg, Failure, emit};
-use crate::engine::{Algorithm, SearchOutcome, SearchSettings};
-use crate::load::{LoadedTree, load_tree_file};
+use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::load::{Loaded, LoadedGame, LoadedTree, load_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
 use crate::report::json::v1;
-use crate::tree::{NodeIndex, Tree};
+use crate::tree::{GameTree, NodeIndex, Tree};
 
 /// Flags of `treegrade render`.
 #[derive(Debug, Args)]
@@ -46,19 +46,115 @@ enum Output {
 
 pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     let output = output_kind(args.output.as_deref())?;
-    let loaded = load_tree_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
-    let tree = &loaded.tree;
-    let searches = searches(args, &loaded)?;
-    let trace = match &args.trace {
-        Some(path) if searches.is_empty() => {
-            return Err(Failure::Usage(format!(
-                "--trace {} needs --algorithm: the trace is compared with the reference search",
-                path.display()
-            )));
+    let input = |error| Failure::Input(vec![error]);
+    let snapshot;
+    let (tree, searches, trace) = match load_file(&args.file).map_err(input)? {
+        Loaded::Written(loaded) => {
+            let searches = searches(args, &loaded)?;
+            if searches.is_empty()
+                && let Some(path) = &args.trace
+            {
+                return Err(Failure::Usage(format!(
+                    "--trace {} needs --algorithm: the trace is compared with the reference search",
+                    path.display()
+                )));
+            }
+            let trace = match &args.trace {
+                Some(path) => Some(read_trace(path, &loaded)?),
+                None => None,
+            };
+            snapshot = loaded.tree;
+            (&snapshot, searches, trace)
         }
-        Some(path) => Some(read_trace(path, &loaded)?),
+        Loaded::Game(game) => {
+            let (tree, searches, trace) = game_part(args, &game)?;
+            snapshot = tree;
+            (&snapshot, searches, trace)
+        }
+    };
+    draw(args, output, tree, &searches, trace)
+}
+
+/// A game's picture: the part of its tree the searches entered (and the
+/// nodes the trace names), as a written tree, searched again there.
+type Drawn = (Tree, Vec<(SearchSettings, SearchOutcome)>, Option<Vec<NodeIndex>>);
+
+fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
+    if args.algorithm.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{} gives a game, whose tree is never made whole: name the search to draw with --algorithm",
+            args.file.display()
+        )));
+    }
+    let unfolded = game.unfold(None, None).map_err(|error| Failure::Input(vec![error]))?;
+    let mut all_settings = Vec::new();
+    for algorithm in algorithms(args) {
+        let settings = SearchSettings::resolve(algorithm, game.defaults().search, args.depth, args.prune_on_equal);
+        engine::search(&*unfolded, &settings)
+            .map_err(|error| Failure::Input(vec![game.search_error(&*unfolded, &error)]))?;
+        all_settings.push(settings);
+    }
+    let trace_ids = match &args.trace {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+            let ids = trace_ids(&text, &args.file, game.name())
+                .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
+            for id in &ids {
+                if locate(&*unfolded, id).is_none() {
+                    return Err(Failure::Usage(format!(
+                        "trace {}: there is no node `{id}` in the game",
+                        path.display()
+                    )));
+                }
+            }
+            Some(ids)
+        }
         None => None,
     };
+    let tree = Tree::snapshot(&*unfolded);
+    let searches = all_settings
+        .into_iter()
+        .map(|settings| {
+            let outcome = engine::search(&tree, &settings).expect("the part entered searches as the game did");
+            (settings, outcome)
+        })
+        .collect();
+    let trace = trace_ids.map(|ids| render::known_indices(&tree, &ids));
+    Ok((tree, searches, trace))
+}
+
+/// Finds a game's node by its id (the actions from the root joined by
+/// `-`), making the nodes on the way.
+fn locate(tree: &dyn GameTree, id: &str) -> Option<NodeIndex> {
+    let mut node = NodeIndex::ROOT;
+    if id == "root" {
+        return Some(node);
+    }
+    let mut rest = id;
+    while !rest.is_empty() {
+        // The longest action that the rest of the id starts with, followed by `-` or the end.
+        let next = tree
+            .children(node)
+            .filter(|&child| {
+                let action = tree.action(child);
+                rest.strip_prefix(action.as_ref()).is_some_and(|after| after.is_empty() || after.starts_with('-'))
+            })
+            .max_by_key(|&child| tree.action(child).len())?;
+        let length = tree.action(next).len();
+        rest = rest[length..].strip_prefix('-').unwrap_or(&rest[length..]);
+        node = next;
+    }
+    Some(node)
+}
+
+fn draw(
+    args: &RenderArgs,
+    output: Output,
+    tree: &Tree,
+    searches: &[(SearchSettings, SearchOutcome)],
+    trace: Option<Vec<NodeIndex>>,
+) -> Result<(), Failure> {
     let pictures: Vec<Picture<'_>> = if searches.is_empty() {
         vec![Picture { max_nodes: args.max_nodes, ..Picture::new(tree) }]
     } else {
@@ -102,8 +198,8 @@ fn output_kind(path: Option<&Path>) -> Result<Output, Failure> {
     }
 }
 
-/// Runs each requested algorithm (each once, in the order given).
-fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSettings, SearchOutcome)>, Failure> {
+/// The requested algorithms, each once, in the order given.
+fn algorithms(args: &RenderArgs) -> Vec<Algorithm> {
     let mut algorithms: Vec<Algorithm> = Vec::new();
     for &arg in &args.algorithm {
         let algorithm = Algorithm::from(arg);
@@ -112,6 +208,11 @@ fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSetting
         }
     }
     algorithms
+}
+
+/// Runs each requested algorithm (each once, in the order given).
+fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSettings, SearchOutcome)>, Failure> {
+    algorithms(args)
         .into_iter()
         .map(|algorithm| {
             let defaults = loaded.tree.search_defaults();
@@ -127,14 +228,14 @@ fn read_trace(path: &Path, loaded: &LoadedTree) -> Result<Vec<NodeIndex>, Failur
     let tree = &loaded.tree;
     let text = std::fs::read_to_string(path)
         .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
-    let ids =
-        trace_ids(&text, loaded).map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
+    let ids = trace_ids(&text, loaded.path(), tree.name())
+        .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
     render::indices_of(tree, &ids)
         .map_err(|id| Failure::Usage(format!("trace {}: there is no node `{id}` in the tree", path.display())))
 }
 
 /// The ids of a trace, in any of the accepted forms.
-fn trace_ids(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
+fn trace_ids(text: &str, file: &Path, name: &str) -> Result<Vec<String>, String> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(text
@@ -152,7 +253,7 @@ fn trace_ids(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
         return id_list(visited).ok_or_else(|| "`visited` must be a list of node ids".to_string());
     }
     if json.get("questions").is_some() {
-        return report_trace(text, loaded);
+        return report_trace(text, file, name);
     }
     Err("expected a list of ids, an object with `visited`, or a treegrade JSON report".to_string())
 }
@@ -171,23 +272,22 @@ fn id_list(json: &serde_json::Value) -> Option<Vec<String>> {
 
 /// The student's order of the one test in a treegrade report that ran this
 /// tree (same file stem or tree name), or of its only test.
-fn report_trace(text: &str, loaded: &LoadedTree) -> Result<Vec<String>, String> {
-    let tree = &loaded.tree;
+fn report_trace(text: &str, file: &Path, name: &str) -> Result<Vec<String>, String> {
     let report = v1::Report::from_json(text)?;
-    let own_stem = loaded.path().file_stem().map(|s| s.to_string_lossy().into_owned());
+    let own_stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
     let tests: Vec<&v1::Test> = report.tests().collect();
     let stem_of = |test: &&v1::Test| Path::new(&test.path).file_stem().map(|s| s.to_string_lossy().into_owned());
     let matching: Vec<&v1::Test> = tests
         .iter()
-        .filter(|test| stem_of(test) == own_stem || stem_of(test).as_deref() == Some(tree.name()))
+        .filter(|test| stem_of(test) == own_stem || stem_of(test).as_deref() == Some(name))
         .copied()
         .collect();
     let test = match (matching.as_slice(), tests.as_slice()) {
         ([one], _) | ([], [one]) => one,
-        ([], _) => return Err(format!("the report has no test of the tree `{}`", tree.name())),
+        ([], _) => return Err(format!("the report has no test of the tree `{name}`")),
         _ => {
             let names: Vec<&str> = matching.iter().map(|t| t.name.as_str()).collect();
-            return Err(format!("the report tests the tree `{}` more than once ({})", tree.name(), names.join(", ")));
+            return Err(format!("the report tests the tree `{name}` more than once ({})", names.join(", ")));
         }
     };
     Ok(test.actual.visited.clone())

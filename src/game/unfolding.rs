@@ -271,6 +271,15 @@ impl<R: Rules> GameTree for Unfolding<R> {
         self.expand(node)
     }
 
+    fn made_children(&self, node: NodeIndex) -> Option<Range<u32>> {
+        let record = self.record(node);
+        if record.kind == NodeKind::Terminal {
+            return Some(0..0);
+        }
+        (record.first_child != UNEXPANDED)
+            .then(|| record.first_child..record.first_child + u32::from(record.child_count))
+    }
+
     fn utility(&self, node: NodeIndex) -> f64 {
         let arena = self.arena.borrow();
         let record = *arena.records.get(node.get());

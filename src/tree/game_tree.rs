@@ -38,6 +38,13 @@ pub trait GameTree {
     /// terminal). A lazy tree makes them on the first call.
     fn child_range(&self, node: NodeIndex) -> Range<u32>;
 
+    /// The indices of `node`'s children if they are made already, without
+    /// making them (`None` for a game's node whose children were never asked
+    /// for). Pictures of a game draw only what was made.
+    fn made_children(&self, node: NodeIndex) -> Option<Range<u32>> {
+        Some(self.child_range(node))
+    }
+
     /// A terminal's utility, in MAX's view (0 for other nodes).
     fn utility(&self, node: NodeIndex) -> f64;
 

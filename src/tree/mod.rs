@@ -287,6 +287,57 @@ impl Tree {
         self
     }
 
+    /// The part of `tree` made so far as a written tree, for pictures: every
+    /// node made, in breadth-first order, with its kind, utility, evaluation,
+    /// probability, id and action. A node whose children were never made
+    /// (a game's node at a depth cut, or pruned) is kept without children:
+    /// the one exception to "a `Tree` is valid", which searches that only
+    /// enter what was entered before never notice.
+    pub fn snapshot(tree: &dyn GameTree) -> Tree {
+        let mut order = vec![NodeIndex::ROOT];
+        let mut new_index = std::collections::HashMap::new();
+        let mut at = 0;
+        while at < order.len() {
+            let node = order[at];
+            new_index.insert(node, at as u32);
+            if let Some(children) = tree.made_children(node) {
+                order.extend(children.map(NodeIndex));
+            }
+            at += 1;
+        }
+        let mut nodes = Vec::with_capacity(order.len());
+        let mut next_child = 1u32;
+        for &node in &order {
+            let kind = tree.kind(node);
+            let child_count = tree.made_children(node).map_or(0, |children| children.len() as u32);
+            nodes.push(Node {
+                kind,
+                first_child: next_child,
+                child_count,
+                utility: if kind == NodeKind::Terminal { tree.utility(node) } else { 0.0 },
+                eval: if kind == NodeKind::Terminal { None } else { tree.eval(node) },
+                probability: tree.probability(node),
+                ply: tree.ply(node),
+                parent: tree.parent(node).map(|parent| NodeIndex(new_index[&parent])),
+            });
+            next_child += child_count;
+        }
+        let ids = order.iter().map(|&node| tree.id(node).into_owned().into_boxed_str()).collect();
+        let actions = order.iter().map(|&node| Some(tree.action(node).into_owned().into_boxed_str())).collect();
+        let has_chance = nodes.iter().any(|node: &Node| node.kind == NodeKind::Chance);
+        Tree {
+            name: tree.name().to_string(),
+            description: None,
+            nodes,
+            ids,
+            actions,
+            search: SearchDefaults::default(),
+            expect: BTreeMap::new(),
+            game: None,
+            has_chance,
+        }
+    }
+
     /// Replaces the `game:` block.
     pub fn with_game(mut self, game: Option<GameRules>) -> Tree {
         self.game = game;

@@ -289,3 +289,34 @@ fn generated_game_positions_are_each_students_own() {
     assert_eq!(alice, positions("alice"), "the same student, the same positions");
     assert_ne!(alice, positions("bob"), "another student, other positions");
 }
+
+/// `render` draws the part of a game's tree that the search entered, with
+/// a student's trace beside it; without a search there is nothing to draw.
+#[test]
+fn render_draws_the_part_a_search_entered() {
+    let scratch = Scratch::new();
+    let file = common::repo().join("assignments/games/tests/ttt-win-now.yaml");
+    let svg = scratch.path().join("game.svg");
+    let (status, _, stderr) =
+        treegrade(&["render", file.to_str().unwrap(), "-a", "alphabeta", "-o", svg.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    for id in ["root", "c3", "c2"] {
+        assert!(picture.contains(&format!("data-id=\"{id}\"")), "{id} is drawn");
+    }
+    let (status, _, stderr) = treegrade(&["render", file.to_str().unwrap(), "-o", svg.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("name the search to draw with --algorithm"), "{stderr}");
+    let trace = scratch.write("trace.txt", "root\nroll\nroll-1\n");
+    let pig = common::repo().join("assignments/games/tests/pig-start.yaml");
+    let html = scratch.path().join("pig.html");
+    let args = ["render", pig.to_str().unwrap(), "-a", "expectimax", "--trace", trace.to_str().unwrap()];
+    let (status, _, stderr) = treegrade(&[&args[..], &["-o", html.to_str().unwrap()]].concat());
+    assert_eq!(status, 0, "{stderr}");
+    assert!(std::fs::read_to_string(&html).unwrap().contains("Step through"), "the student's trace is stepped through");
+    let wrong = scratch.write("wrong.txt", "root\nc3\n");
+    let args = ["render", pig.to_str().unwrap(), "-a", "expectimax", "--trace", wrong.to_str().unwrap()];
+    let (status, _, stderr) = treegrade(&[&args[..], &["-o", html.to_str().unwrap()]].concat());
+    assert_eq!(status, 2);
+    assert!(stderr.contains("there is no node `c3` in the game"), "{stderr}");
+}
