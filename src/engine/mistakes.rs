@@ -8,7 +8,7 @@
 
 use super::variant::{self, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
 use super::{Algorithm, SearchSettings, search, values_match};
-use crate::tree::{NodeIndex, NodeKind, Tree};
+use crate::tree::{GameRules, GameTree, NodeIndex, NodeKind, Tree};
 
 /// A known mistake: how the variant search reproduces it, and how to explain it.
 #[derive(Clone, Debug)]
@@ -34,7 +34,7 @@ pub struct Candidate {
 impl Candidate {
     /// The trace a student making this mistake produces, if the mistake
     /// lets the search finish on this tree.
-    pub fn run(&self, tree: &Tree) -> Option<VariantOutcome> {
+    pub fn run(&self, tree: &(impl GameTree + ?Sized)) -> Option<VariantOutcome> {
         variant::search(tree, &self.settings, self.slips).ok()
     }
 }
@@ -57,9 +57,16 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
         .count()
 }
 
-/// The mistakes that make sense for these settings, most specific first.
+/// The mistakes that make sense for these settings on a written tree, most
+/// specific first (CS188's own where the tree was taken from its tests).
 pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
-    if let Some(game) = tree.game() {
+    candidates_in(tree, tree.game(), settings)
+}
+
+/// The mistakes that make sense for these settings on any tree; `cs188` is
+/// the `game:` block of a tree taken from CS188's tests.
+pub fn candidates_in(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &SearchSettings) -> Vec<Candidate> {
+    if let Some(game) = cs188 {
         return cs188::candidates(tree, settings, game);
     }
     let mut list = classic(tree, settings);
@@ -80,9 +87,8 @@ pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
 /// a one-move look-ahead).
 mod cs188 {
     use super::*;
-    use crate::tree::GameRules;
 
-    pub(super) fn candidates(tree: &Tree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
+    pub(super) fn candidates(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
         let mut list: Vec<Candidate> = classic(tree, settings)
             .into_iter()
             .chain(window_mistakes(settings))
@@ -122,7 +128,7 @@ mod cs188 {
     }
 
     /// CS188's own mistakes.
-    fn own(tree: &Tree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
+    fn own(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
         let agents = game.agents;
         let mut list = Vec::new();
         let Some(limit) = settings.depth else { return list };
@@ -259,7 +265,7 @@ fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
 }
 
 /// Mistakes in deciding whose turn it is.
-fn turn_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     let with = |bug, slips, explanation: &str| slip(bug, settings, slips, explanation);
     let mut list = vec![with(
         "strict-alternation",
@@ -268,7 +274,7 @@ fn turn_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
          this tree does not alternate (a MIN root, or several MIN levels in a row, as with two ghosts): \
          ask each node's player",
     )];
-    if tree.node(NodeIndex(0)).kind == NodeKind::Min {
+    if tree.kind(NodeIndex(0)) == NodeKind::Min {
         list.push(with(
             "min-root-as-max",
             Slips { root_as_max: true, ..Slips::default() },
@@ -280,7 +286,7 @@ fn turn_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
 }
 
 /// Mistakes in counting plies for the depth limit.
-fn depth_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     if settings.depth.is_none() {
         return vec![slip(
             "iterative-deepening",
@@ -320,7 +326,7 @@ fn depth_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
 }
 
 /// Mistakes in valuing chance nodes.
-fn chance_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     if !tree.has_chance_nodes() {
         return Vec::new();
     }
@@ -357,7 +363,7 @@ fn chance_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
              the exact value of every child, so search each child with the full window (-inf, +inf)",
         ));
     }
-    if tree.node(NodeIndex(0)).kind == NodeKind::Chance {
+    if tree.kind(NodeIndex(0)) == NodeKind::Chance {
         list.push(slip(
             "action-at-chance-root",
             settings,
@@ -371,7 +377,7 @@ fn chance_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
 
 /// The first nine mistakes: pruning conventions, pruning where there should
 /// be none, children order, ties, probabilities, depth off by one.
-fn classic(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
+fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     let quirk = |bug, slips, explanation: &str| Candidate {
         bug,
         key: bug,
@@ -424,6 +430,18 @@ fn classic(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
                 )
             });
         }
+    }
+    if settings.move_ordering == crate::engine::MoveOrdering::Eval {
+        list.push(Candidate {
+            classic: false,
+            ..quirk(
+                "ignores-move-ordering",
+                Slips { ignores_move_ordering: true, ..Slips::default() },
+                "you search the children in the game's order, but this test orders them by static value \
+                 (game.static_values): at a max node greatest first, at a min node least first, equal values \
+                 keeping their order (a stable sort)",
+            )
+        });
     }
     list.push(quirk(
         "reverse-children",

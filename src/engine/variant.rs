@@ -9,7 +9,7 @@
 //! recursive, so it only runs on trees of bounded height ([`MAX_HEIGHT`]).
 
 use super::{Algorithm, SearchSettings};
-use crate::tree::{NodeIndex, NodeKind, Tree};
+use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Deeper trees are not searched by the variants (the recursion would be
 /// as deep as the tree).
@@ -103,6 +103,9 @@ pub struct Slips {
     /// window, turn and children slips apply below it only (many students
     /// write the root's loop apart from `max_value` / `min_value`).
     pub spare_root: bool,
+    /// Under move ordering (docs/format.md 8.1), the children are searched
+    /// in the tree's order all the same.
+    pub ignores_move_ordering: bool,
 }
 
 /// A variant search's result, as a student's program would give it.
@@ -122,14 +125,29 @@ pub struct VariantOutcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unreproducible;
 
+/// On a game's tree (never made whole), a variant that enters more nodes
+/// than this is given up: a student making that mistake would not finish
+/// either, and the diagnosis stays fast.
+pub const MOST_GAME_ENTRIES: usize = 200_000;
+
 /// Runs the search of `settings` with the mistakes in `slips`.
-pub fn search(tree: &Tree, settings: &SearchSettings, slips: Slips) -> Result<VariantOutcome, Unreproducible> {
-    if tree.height() > MAX_HEIGHT {
+pub fn search<T: GameTree + ?Sized>(
+    tree: &T,
+    settings: &SearchSettings,
+    slips: Slips,
+) -> Result<VariantOutcome, Unreproducible> {
+    let height = GameTree::height(tree).unwrap_or(MAX_HEIGHT);
+    if height > MAX_HEIGHT {
         return Err(Unreproducible);
     }
-    let mut run = Run { tree, settings, slips, entered: vec![false; tree.len()], visited: Vec::new(), limit: None };
+    let budget = if tree.size().is_some() { usize::MAX } else { MOST_GAME_ENTRIES };
+    let entered = vec![false; tree.made()];
+    let mut run = Run { tree, settings, slips, entered, visited: Vec::new(), limit: None, budget };
     if slips.iterative_deepening {
-        let last = settings.depth.unwrap_or_else(|| tree.height());
+        if tree.size().is_none() && settings.depth.is_none() {
+            return Err(Unreproducible);
+        }
+        let last = settings.depth.unwrap_or(height);
         for limit in 1..last {
             run.limit = Some(limit);
             run.root()?;
@@ -140,14 +158,16 @@ pub fn search(tree: &Tree, settings: &SearchSettings, slips: Slips) -> Result<Va
     Ok(VariantOutcome { value, action, visited: run.visited })
 }
 
-struct Run<'t> {
-    tree: &'t Tree,
+struct Run<'t, T: GameTree + ?Sized> {
+    tree: &'t T,
     settings: &'t SearchSettings,
     slips: Slips,
     entered: Vec<bool>,
     visited: Vec<NodeIndex>,
     /// The depth limit of the search under way.
     limit: Option<u32>,
+    /// Entries allowed before the variant is given up.
+    budget: usize,
 }
 
 /// Whose turn it is, as the student's code decides it.
@@ -158,12 +178,16 @@ enum Turn {
     Chance,
 }
 
-impl Run<'_> {
+impl<T: GameTree + ?Sized> Run<'_, T> {
     fn pruning(&self) -> bool {
         self.settings.algorithm == Algorithm::AlphaBeta
     }
 
     fn enter(&mut self, node: NodeIndex) {
+        if self.entered.len() <= node.get() {
+            // A game's tree grows as the variant goes.
+            self.entered.resize(self.tree.made().max(node.get() + 1), false);
+        }
         if !self.entered[node.get()] {
             self.entered[node.get()] = true;
             self.visited.push(node);
@@ -179,23 +203,23 @@ impl Run<'_> {
     fn count(&self, parent: NodeIndex, plies: u32, child: NodeIndex) -> u32 {
         match self.slips.depth {
             DepthSlip::None => plies + 1,
-            DepthSlip::Rounds => plies + u32::from(self.tree.node(child).kind == NodeKind::Max),
-            DepthSlip::ChanceNotAPly => plies + u32::from(self.tree.node(parent).kind != NodeKind::Chance),
+            DepthSlip::Rounds => plies + u32::from(self.tree.kind(child) == NodeKind::Max),
+            DepthSlip::ChanceNotAPly => plies + u32::from(self.tree.kind(parent) != NodeKind::Chance),
         }
     }
 
     fn cut(&self, node: NodeIndex, plies: u32) -> bool {
         let at_limit = self.limit == Some(plies);
         match self.slips.depth {
-            DepthSlip::Rounds => at_limit && self.tree.node(node).kind == NodeKind::Max,
+            DepthSlip::Rounds => at_limit && self.tree.kind(node) == NodeKind::Max,
             _ => at_limit,
         }
     }
 
     fn turn(&self, node: NodeIndex, at_root: bool) -> Turn {
-        let kind = self.tree.node(node).kind;
+        let kind = self.tree.kind(node);
         if let Some(cycle) = self.slips.turn_cycle.filter(|&cycle| cycle > 0) {
-            return match self.tree.node(node).ply % cycle {
+            return match self.tree.ply(node) % cycle {
                 0 => Turn::Max,
                 _ if self.settings.algorithm == Algorithm::Expectimax => Turn::Chance,
                 _ => Turn::Min,
@@ -205,7 +229,7 @@ impl Run<'_> {
             return Turn::Chance;
         }
         if self.slips.strict_alternation && !(at_root && self.slips.spare_root) {
-            return if self.tree.node(node).ply.is_multiple_of(2) { Turn::Max } else { Turn::Min };
+            return if self.tree.ply(node).is_multiple_of(2) { Turn::Max } else { Turn::Min };
         }
         if at_root && self.slips.root_as_max {
             return Turn::Max;
@@ -217,11 +241,21 @@ impl Run<'_> {
     /// of the search when the student looks at them all first.
     fn children(&mut self, node: NodeIndex, at_root: bool) -> Vec<NodeIndex> {
         let mut children: Vec<NodeIndex> = self.tree.children(node).collect();
+        let kind = self.tree.kind(node);
+        let above_cut = self.limit.is_none_or(|limit| self.tree.ply(node) < limit);
+        if self.settings.move_ordering == crate::engine::MoveOrdering::Eval
+            && !self.slips.ignores_move_ordering
+            && matches!(kind, NodeKind::Max | NodeKind::Min)
+            && above_cut
+            && let Ok(order) = crate::engine::ordered_children(self.tree, node, kind)
+        {
+            children = order.into_iter().map(NodeIndex).collect();
+        }
         let spared = at_root && self.slips.spare_root;
         if self.slips.reverse_children && !spared {
             children.reverse();
         }
-        let kind_matches = self.slips.eager_only_at.is_none_or(|kind| kind == self.tree.node(node).kind);
+        let kind_matches = self.slips.eager_only_at.is_none_or(|kind| kind == self.tree.kind(node));
         if self.slips.eager_children && !spared && kind_matches {
             for &child in &children {
                 self.enter(child);
@@ -240,12 +274,15 @@ impl Run<'_> {
         at_root: bool,
     ) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
         self.enter(node);
-        let info = self.tree.node(node);
-        if info.kind == NodeKind::Terminal {
-            return Ok((info.utility, None));
+        let tree = self.tree;
+        if self.visited.len() > self.budget || tree.ply(node) > MAX_HEIGHT || tree.fault().is_some() {
+            return Err(Unreproducible);
+        }
+        if tree.kind(node) == NodeKind::Terminal {
+            return Ok((tree.utility(node), None));
         }
         if self.cut(node, plies) {
-            return info.eval.map(|eval| (eval, None)).ok_or(Unreproducible);
+            return tree.eval(node).map(|eval| (eval, None)).ok_or(Unreproducible);
         }
         match self.turn(node, at_root) {
             Turn::Chance => self.chance(node, plies, alpha, beta, at_root),
@@ -266,7 +303,7 @@ impl Run<'_> {
         let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
         let mut best_child = None;
         let later_ties_win = at_root && self.slips.last_best_at_root;
-        let kind_matches = self.slips.window_only_at.is_none_or(|kind| kind == self.tree.node(node).kind);
+        let kind_matches = self.slips.window_only_at.is_none_or(|kind| kind == self.tree.kind(node));
         let window =
             if (at_root && self.slips.spare_root) || !kind_matches { WindowSlip::None } else { self.slips.window };
         for child in self.children(node, at_root) {
@@ -334,7 +371,7 @@ impl Run<'_> {
             let probability = match self.slips.chance {
                 ChanceSlip::Uniform => 1.0 / count,
                 ChanceSlip::Summed => 1.0,
-                _ => self.tree.node(child).probability,
+                _ => self.tree.probability(child),
             };
             expectation += probability * value;
             if value > highest {
@@ -361,6 +398,8 @@ mod tests {
 
     /// Trees of the shapes the generator draws: two and three agents, chance
     /// levels, MIN roots, depth cuts, ties.
+    use crate::tree::Tree;
+
     fn trees() -> Vec<Tree> {
         use NodeKind::{Chance, Max, Min};
         let shapes = [
@@ -394,6 +433,40 @@ mod tests {
                     assert_eq!(variant.visited, reference.visited, "{} {settings:?}", tree.name());
                     assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {settings:?}", tree.name());
                     assert_eq!(variant.action, reference.action, "{} {settings:?}", tree.name());
+                }
+            }
+        }
+    }
+
+    /// On games too, with move ordering and chance: no slip is the reference.
+    #[test]
+    fn with_no_slips_it_is_the_reference_on_games() {
+        use crate::engine::MoveOrdering;
+        use crate::game::{GameArgs, UnfoldOptions, make};
+        let cases: [(&str, Option<&str>, &str, u32); 3] = [
+            ("tic-tac-toe", Some("x../.o./..."), "lines", 3),
+            ("connect-four", None, "lines", 3),
+            ("pig", None, "score", 3),
+        ];
+        for (name, position, eval, depth) in cases {
+            let position = position.map(|p| serde_json::json!(p));
+            let game = make(&GameArgs { name, params: &[], position: position.as_ref(), utility: None }).unwrap();
+            let options = UnfoldOptions { eval: Some(eval.into()), ..UnfoldOptions::default() };
+            for algorithm in Algorithm::ALL {
+                for move_ordering in [MoveOrdering::Tree, MoveOrdering::Eval] {
+                    let settings =
+                        SearchSettings { depth: Some(depth), move_ordering, ..SearchSettings::new(algorithm) };
+                    let tree = game.unfold(&options).unwrap();
+                    let Ok(reference) = crate::engine::search(&*tree, &settings) else { continue };
+                    let variant = search(&*tree, &settings, Slips::default()).expect("reproducible");
+                    assert_eq!(variant.visited, reference.visited, "{name} {settings:?}");
+                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{name} {settings:?}");
+                    assert_eq!(variant.action, reference.action, "{name} {settings:?}");
+                    if move_ordering == MoveOrdering::Eval && name != "pig" {
+                        let ignoring = Slips { ignores_move_ordering: true, ..Slips::default() };
+                        let plain = search(&*tree, &settings, ignoring).expect("reproducible");
+                        assert_ne!(plain.visited, reference.visited, "{name}: ordering changes the order");
+                    }
                 }
             }
         }

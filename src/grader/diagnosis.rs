@@ -7,12 +7,12 @@
 //! student's words. Nothing matches: the report falls back to the first
 //! divergence, which it shows anyway.
 
-use super::plan::PlannedTest;
+use super::plan::{PlannedTest, Served};
 use super::verdict::{TestResult, TestStatus};
 use crate::compare::values_match;
 use crate::engine::SearchSettings;
-pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
-use crate::tree::{NodeIndex, Tree};
+pub use crate::engine::mistakes::{Candidate, candidates, candidates_in, undetected_mistakes};
+use crate::tree::{GameRules, GameTree, NodeIndex, Tree};
 
 /// What a student's search produced.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +46,7 @@ const MOST_NAMED: usize = 3;
 /// mistakes reproduce it exactly, the diagnosis says so and names each: the
 /// trace cannot tell them apart, so none is presented as the fact.
 pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
-    describe(&reproducing(tree, settings, student), 1)
+    describe(&reproducing(tree, tree.game(), settings, student), 1)
 }
 
 /// The diagnosis of a test that failed after `before` (most recent first)
@@ -93,14 +93,19 @@ fn earlier_tests(before: &[&str]) -> String {
 }
 
 /// The candidates (one per mistake) whose trace equals the student's.
-fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Vec<Candidate> {
+fn reproducing(
+    tree: &dyn GameTree,
+    cs188: Option<&GameRules>,
+    settings: &SearchSettings,
+    student: &StudentTrace<'_>,
+) -> Vec<Candidate> {
     let mut matching: Vec<Candidate> = Vec::new();
-    for candidate in candidates(tree, settings) {
+    for candidate in candidates_in(tree, cs188, settings) {
         let Some(outcome) = candidate.run(tree) else { continue };
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
             && student.value.is_none_or(|value| values_match(outcome.value, value))
-            && action == student.action;
+            && action.as_deref() == student.action;
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
@@ -110,12 +115,11 @@ fn reproducing(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_
 
 /// The mistakes that would fail this test: a student making one of them
 /// could not have passed it.
-fn failing_here(test: &PlannedTest) -> Vec<&'static str> {
+fn failing_here(test: &PlannedTest, tree: &dyn GameTree) -> Vec<&'static str> {
     // By key: what the student does, the same on every test.
     let reference = &test.reference;
-    // The diagnosis replays mistakes on written trees only, for now.
-    let Some(tree) = test.tree.written() else { return Vec::new() };
-    candidates(tree, &test.settings)
+    let cs188 = test.tree.written().and_then(Tree::game);
+    candidates_in(tree, cs188, &test.settings)
         .into_iter()
         .filter(|candidate| {
             candidate.run(tree).is_none_or(|outcome| {
@@ -135,15 +139,18 @@ fn failing_here(test: &PlannedTest) -> Vec<&'static str> {
 /// mistake everywhere; a tree alone often cannot tell two mistakes apart).
 /// When the failed tests fit different mistakes and none fits them all,
 /// none is named: the program's mistake is not in the list.
-pub fn diagnose_submission(tests: &[PlannedTest], results: &mut [TestResult]) {
+///
+/// `served` are the trees the searches were served (a game's, this
+/// submission's own unfolding), where the mistakes are replayed.
+pub fn diagnose_submission(tests: &[PlannedTest], served: &[Served<'_>], results: &mut [TestResult]) {
     let questions: std::collections::BTreeSet<usize> = tests.iter().map(|test| test.question).collect();
     for question in questions {
         let indices: Vec<usize> = (0..tests.len()).filter(|&index| tests[index].question == question).collect();
-        diagnose_question(tests, results, &indices);
+        diagnose_question(tests, served, results, &indices);
     }
 }
 
-fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices: &[usize]) {
+fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut [TestResult], indices: &[usize]) {
     // A test already explained (state kept between tests) is no evidence of a search mistake.
     let failed: Vec<usize> = indices
         .iter()
@@ -156,16 +163,15 @@ fn diagnose_question(tests: &[PlannedTest], results: &mut [TestResult], indices:
     let ruled_out: Vec<&'static str> = indices
         .iter()
         .filter(|&&index| results[index].status == TestStatus::Passed)
-        .flat_map(|&index| failing_here(&tests[index]))
+        .flat_map(|&index| failing_here(&tests[index], &*served[index]))
         .collect();
     let fits: Vec<(usize, Vec<Candidate>)> = failed
         .iter()
         .map(|&index| {
-            let candidates = tests[index]
-                .tree
-                .written()
-                .zip(student_trace(&tests[index], &results[index]))
-                .map(|(tree, trace)| reproducing(tree, &tests[index].settings, &trace.borrow()))
+            let tree = &*served[index];
+            let cs188 = tests[index].tree.written().and_then(Tree::game);
+            let candidates = student_trace(tree, &results[index])
+                .map(|trace| reproducing(tree, cs188, &tests[index].settings, &trace.borrow()))
                 .unwrap_or_default();
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
@@ -218,10 +224,12 @@ impl OwnedTrace {
     }
 }
 
-fn student_trace(test: &PlannedTest, result: &TestResult) -> Option<OwnedTrace> {
+fn student_trace(tree: &dyn GameTree, result: &TestResult) -> Option<OwnedTrace> {
     let value = result.actual.value;
-    let tree = test.tree.written()?;
-    let visited = result.actual.visited.iter().map(|id| tree.find(id)).collect::<Option<Vec<_>>>()?;
+    // Every node the student entered was made in the tree served.
+    let ids: std::collections::HashMap<String, NodeIndex> =
+        (0..tree.made() as u32).map(|i| (tree.id(NodeIndex(i)).into_owned(), NodeIndex(i))).collect();
+    let visited = result.actual.visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
     Some(OwnedTrace { value, action: result.actual.action.clone(), visited })
 }
 
@@ -302,7 +310,7 @@ mod tests {
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
         let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
-        let fitting = reproducing(&tree, &strict_alphabeta(), &trace);
+        let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
 
@@ -332,7 +340,7 @@ mod tests {
                 child_order: crate::assignment::ChildOrder::Given,
                 tree: TestTree::Written(tree.clone()),
             };
-            let outcome = variant::search(&tree, &settings, slips).unwrap();
+            let outcome = variant::search(&*tree, &settings, slips).unwrap();
             let answer = crate::grader::oracle::StudentAnswer {
                 value: Some(outcome.value),
                 action: outcome.action.map(|child| tree.action(child).to_string()),
@@ -347,7 +355,8 @@ mod tests {
             results.push(crate::grader::verdict::judge(&test, &*tree, record));
             planned.push(test);
         }
-        diagnose_submission(&planned, &mut results);
+        let served: Vec<Served<'_>> = planned.iter().map(PlannedTest::served).collect();
+        diagnose_submission(&planned, &served, &mut results);
         results.iter().map(|result| result.diagnosis.as_ref().map(|d| d.bug)).collect()
     }
 
@@ -442,7 +451,7 @@ mod tests {
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
         let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
-        let fitting = reproducing(&tree, &settings, &trace);
+        let fitting = reproducing(&tree, None, &settings, &trace);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
         assert_eq!(both.len(), 2, "both reproduce the trace");
@@ -463,7 +472,7 @@ mod tests {
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
         let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
-        assert!(reproducing(&tree, &settings, &trace).len() > MOST_NAMED);
+        assert!(reproducing(&tree, None, &settings, &trace).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
     }
 

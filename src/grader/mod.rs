@@ -142,7 +142,7 @@ pub fn grade_sandboxed(
         .zip(records)
         .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
         .collect();
-    diagnosis::diagnose_submission(tests, &mut results);
+    diagnosis::diagnose_submission(tests, &served, &mut results);
     if let Some(spec) = &spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }

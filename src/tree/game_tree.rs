@@ -114,6 +114,11 @@ pub trait GameTree {
     /// tree); `None` for a game.
     fn size(&self) -> Option<usize>;
 
+    /// The deepest ply of the whole tree, when it is known (a written tree).
+    fn height(&self) -> Option<u32> {
+        None
+    }
+
     /// The number of nodes made so far (all of them for a written tree).
     fn made(&self) -> usize;
 
@@ -199,6 +204,10 @@ impl GameTree for Tree {
 
     fn made(&self) -> usize {
         self.len()
+    }
+
+    fn height(&self) -> Option<u32> {
+        Some(Tree::height(self))
     }
 
     fn ids_of(&self, indices: &[NodeIndex]) -> Vec<String> {

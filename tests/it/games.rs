@@ -168,6 +168,7 @@ fn a_search_without_move_ordering_fails_only_q4() {
         assert!(stdout.contains(passed), "{passed}: {stdout}");
     }
     assert!(stdout.contains("at step 2 the expected order enters b2, but you entered a3"), "{stdout}");
+    assert!(stdout.contains("likely cause: you search the children in the game's order"), "{stdout}");
 }
 
 /// `init --assignment games` writes the games starter; it gets 0 with a message per test.
