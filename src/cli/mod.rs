@@ -78,25 +78,12 @@ pub enum TextOrJson {
     Json,
 }
 
-/// An algorithm as a command-line value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AlgorithmArg {
-    /// Plain minimax.
-    Minimax,
-    /// Alpha-beta pruning.
-    Alphabeta,
-    /// Expectimax (max, min and chance nodes).
-    Expectimax,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::Minimax => Algorithm::Minimax,
-            AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
-            AlgorithmArg::Expectimax => Algorithm::Expectimax,
-        }
-    }
+/// The `--algorithm` values, read from the engine's one list of algorithms
+/// (`Algorithm::ALL`, with each one's name and description).
+pub fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Algorithm::ALL.map(|algorithm| PossibleValue::new(algorithm.name()).help(algorithm.description()));
+    PossibleValuesParser::new(values).map(|name| name.parse::<Algorithm>().expect("a listed algorithm's name"))
 }
 
 /// How a command ended.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{AlgorithmArg, Failure, emit};
+use super::{Failure, algorithm_parser, emit};
 use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
 use crate::load::{Loaded, LoadedGame, LoadedTree, load_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
@@ -17,8 +17,8 @@ pub struct RenderArgs {
     /// The tree file.
     file: PathBuf,
     /// Search to draw (repeatable: HTML shows one picture per algorithm, SVG the first).
-    #[arg(long, short, value_enum, value_name = "ALGORITHM")]
-    algorithm: Vec<AlgorithmArg>,
+    #[arg(long, short, value_name = "ALGORITHM", value_parser = algorithm_parser())]
+    algorithm: Vec<Algorithm>,
     /// Depth limit in plies (root = ply 0); overrides the file's `search.depth`.
     #[arg(long)]
     depth: Option<u32>,
@@ -202,7 +202,7 @@ fn output_kind(path: Option<&Path>) -> Result<Output, Failure> {
 fn algorithms(args: &RenderArgs) -> Vec<Algorithm> {
     let mut algorithms: Vec<Algorithm> = Vec::new();
     for &arg in &args.algorithm {
-        let algorithm = Algorithm::from(arg);
+        let algorithm = arg;
         if !algorithms.contains(&algorithm) {
             algorithms.push(algorithm);
         }

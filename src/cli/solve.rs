@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::{AlgorithmArg, Failure, TextOrJson, emit};
+use super::{Failure, TextOrJson, algorithm_parser, emit};
 use crate::compare::format_value;
-use crate::engine::{self, MoveOrdering, SearchOutcome, SearchSettings, SearchStats};
+use crate::engine::{self, Algorithm, MoveOrdering, SearchOutcome, SearchSettings, SearchStats};
 use crate::load::{Loaded, load_file};
 use crate::tree::GameTree;
 
@@ -19,8 +19,8 @@ pub struct SolveArgs {
     /// The tree file.
     file: PathBuf,
     /// Which search to run.
-    #[arg(long, short, value_enum)]
-    algorithm: AlgorithmArg,
+    #[arg(long, short, value_parser = algorithm_parser())]
+    algorithm: Algorithm,
     /// Depth limit in plies (root = ply 0); overrides the file's `search.depth`.
     #[arg(long)]
     depth: Option<u32>,
@@ -71,7 +71,7 @@ struct StatsJson {
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let loaded = load_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
     let defaults = loaded.search_defaults();
-    let mut settings = SearchSettings::resolve(args.algorithm.into(), defaults, args.depth, args.prune_on_equal);
+    let mut settings = SearchSettings::resolve(args.algorithm, defaults, args.depth, args.prune_on_equal);
     if let Some(ordering) = args.move_ordering {
         settings.move_ordering = ordering;
     }

@@ -23,6 +23,15 @@ impl Algorithm {
     /// Every algorithm, in a stable order.
     pub const ALL: [Algorithm; 3] = [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Expectimax];
 
+    /// What it is, in a few words (for `--help`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "Plain minimax",
+            Algorithm::AlphaBeta => "Alpha-beta pruning",
+            Algorithm::Expectimax => "Expectimax (max, min and chance nodes)",
+        }
+    }
+
     /// The name used in files, flags and JSON.
     pub fn name(self) -> &'static str {
         match self {

@@ -437,38 +437,4 @@ mod tests {
             }
         }
     }
-
-    /// On games too, with move ordering and chance: no slip is the reference.
-    #[test]
-    fn with_no_slips_it_is_the_reference_on_games() {
-        use crate::engine::MoveOrdering;
-        use crate::game::{GameArgs, UnfoldOptions, make};
-        let cases: [(&str, Option<&str>, &str, u32); 3] = [
-            ("tic-tac-toe", Some("x../.o./..."), "lines", 3),
-            ("connect-four", None, "lines", 3),
-            ("pig", None, "score", 3),
-        ];
-        for (name, position, eval, depth) in cases {
-            let position = position.map(|p| serde_json::json!(p));
-            let game = make(&GameArgs { name, params: &[], position: position.as_ref(), utility: None }).unwrap();
-            let options = UnfoldOptions { eval: Some(eval.into()), ..UnfoldOptions::default() };
-            for algorithm in Algorithm::ALL {
-                for move_ordering in [MoveOrdering::Tree, MoveOrdering::Eval] {
-                    let settings =
-                        SearchSettings { depth: Some(depth), move_ordering, ..SearchSettings::new(algorithm) };
-                    let tree = game.unfold(&options).unwrap();
-                    let Ok(reference) = crate::engine::search(&*tree, &settings) else { continue };
-                    let variant = search(&*tree, &settings, Slips::default()).expect("reproducible");
-                    assert_eq!(variant.visited, reference.visited, "{name} {settings:?}");
-                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{name} {settings:?}");
-                    assert_eq!(variant.action, reference.action, "{name} {settings:?}");
-                    if move_ordering == MoveOrdering::Eval && name != "pig" {
-                        let ignoring = Slips { ignores_move_ordering: true, ..Slips::default() };
-                        let plain = search(&*tree, &settings, ignoring).expect("reproducible");
-                        assert_ne!(plain.visited, reference.visited, "{name}: ordering changes the order");
-                    }
-                }
-            }
-        }
-    }
 }
