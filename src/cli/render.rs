@@ -9,7 +9,7 @@ use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
 use crate::load::{Loaded, LoadedGame, LoadedTree, load_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
 use crate::report::json::v1;
-use crate::tree::{GameTree, NodeIndex, Tree};
+use crate::tree::{NodeIndex, Tree, locate};
 
 /// Flags of `treegrade render`.
 #[derive(Debug, Args)]
@@ -122,30 +122,6 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
         .collect();
     let trace = trace_ids.map(|ids| render::known_indices(&tree, &ids));
     Ok((tree, searches, trace))
-}
-
-/// Finds a game's node by its id (the actions from the root joined by
-/// `-`), making the nodes on the way.
-fn locate(tree: &dyn GameTree, id: &str) -> Option<NodeIndex> {
-    let mut node = NodeIndex::ROOT;
-    if id == "root" {
-        return Some(node);
-    }
-    let mut rest = id;
-    while !rest.is_empty() {
-        // The longest action that the rest of the id starts with, followed by `-` or the end.
-        let next = tree
-            .children(node)
-            .filter(|&child| {
-                let action = tree.action(child);
-                rest.strip_prefix(action.as_ref()).is_some_and(|after| after.is_empty() || after.starts_with('-'))
-            })
-            .max_by_key(|&child| tree.action(child).len())?;
-        let length = tree.action(next).len();
-        rest = rest[length..].strip_prefix('-').unwrap_or(&rest[length..]);
-        node = next;
-    }
-    Some(node)
 }
 
 fn draw(

@@ -33,6 +33,14 @@ pub fn section(
 ) -> String {
     let svg = render_svg(&Picture::new(tree).with_reference(settings, reference));
     let data = steps_json(tree, settings, reference, student);
+    // A game's positions at the current step, beside the two panes.
+    let positions = if tree.board_text(NodeIndex::ROOT).is_some() {
+        "<div class=\"positions\"><figure><figcaption>Expected position</figcaption>\
+         <pre class=\"position reference\"></pre></figure><figure><figcaption>Your position</figcaption>\
+         <pre class=\"position yours\"></pre></figure></div>\n"
+    } else {
+        ""
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -50,7 +58,7 @@ pub fn section(
          <div class=\"scroll\">{svg}</div></figure>\n\
          <figure class=\"pane yours\"><figcaption>Yours</figcaption>\
          <div class=\"scroll\">{yours}</div></figure>\n\
-         </div>\n<script type=\"application/json\" class=\"steps\">{}</script>\n</section>",
+         </div>\n{positions}<script type=\"application/json\" class=\"steps\">{}</script>\n</section>",
         json_in_html(&data)
     );
     out
@@ -81,12 +89,18 @@ fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome,
         .zip(&yours)
         .position(|(a, b)| a != b)
         .or_else(|| (expected.len() != yours.len() && !yours.is_empty()).then(|| expected.len().min(yours.len())));
+    let boards =
+        |order: &[NodeIndex]| -> Vec<Option<&str>> { order.iter().map(|&node| tree.board_text(node)).collect() };
+    let positions = tree
+        .board_text(NodeIndex::ROOT)
+        .map(|_| serde_json::json!({"reference": boards(&reference.visited), "yours": boards(student)}));
     serde_json::json!({
         "alphabeta": settings.algorithm == engine::Algorithm::AlphaBeta,
         "reference": reference_steps,
         "yours": yours,
         "divergence": divergence,
         "pruned": pruned_after(tree, reference),
+        "positions": positions,
     })
     .to_string()
 }
@@ -132,6 +146,9 @@ fn json_in_html(json: &str) -> String {
 /// The stylesheet of step-throughs, for the page's `<style>`.
 pub const STYLE: &str = "
 .stepper { margin: 12px 0 0; outline: none; }
+.stepper .positions { display: flex; gap: 24px; margin: 8px 0; }
+.stepper .positions figure { margin: 0; }
+.stepper .positions pre { margin: 2px 0 0; font-size: 14px; line-height: 1.2; }
 .stepper:focus-visible { outline: 3px solid #2563eb; outline-offset: 4px; }
 .stepper .controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .stepper button { font: inherit; font-size: 14px; padding: 4px 10px; border: 1px solid #94a3b8; border-radius: 6px; background: #fff; cursor: pointer; }
@@ -195,6 +212,10 @@ pub const SCRIPT: &str = r#"
       var pruned = data.pruned.filter(function (p) { return p.after === step - 1; });
       if (pruned.length) lines.push('The reference has just pruned: ' + pruned.map(function (p) { return p.ids[0]; }).join(', ') + ' (dashed).');
       section.querySelector('.status').textContent = lines.join('\n');
+      if (data.positions) {
+        section.querySelector('pre.position.reference').textContent = data.positions.reference[step] || '';
+        section.querySelector('pre.position.yours').textContent = data.positions.yours[step] || '';
+      }
       section.querySelector('.counter').textContent = 'Step ' + (step + 1) + ' of ' + total;
     }
     function go(where) {

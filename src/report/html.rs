@@ -200,9 +200,25 @@ fn diff_table(out: &mut String, test: &TestResult) {
 
 /// The tree with the reference's order numbered and the student's divergence marked.
 fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
-    let Some(tree) = planned.tree.written() else { return };
+    // A game's tree is drawn as far as the two searches went: the reference
+    // replayed on a fresh unfolding, the student's nodes located in it.
+    let snapshot;
+    let snapshot_reference;
+    let (tree, reference) = match planned.tree.written() {
+        Some(tree) => (tree, &planned.reference),
+        None => {
+            let served = planned.served();
+            for id in &test.actual.visited {
+                crate::tree::locate(&*served, id);
+            }
+            snapshot = crate::tree::Tree::snapshot(&*served);
+            let Ok(outcome) = crate::engine::search(&snapshot, &planned.settings) else { return };
+            snapshot_reference = outcome;
+            (&snapshot, &snapshot_reference)
+        }
+    };
     let student = render::known_indices(tree, &test.actual.visited);
-    let base = Picture::new(tree).with_reference(&planned.settings, &planned.reference);
+    let base = Picture::new(tree).with_reference(&planned.settings, reference);
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
     let svg = render::render_svg(&picture);
     let _ = writeln!(
@@ -217,7 +233,7 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
             out,
             "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
              the step-through has the focus):</p>\n{}",
-            render::stepper::section(tree, &planned.settings, &planned.reference, &student, &svg)
+            render::stepper::section(tree, &planned.settings, reference, &student, &svg)
         );
     }
 }

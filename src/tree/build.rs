@@ -571,6 +571,7 @@ impl TreeBuilder {
             name: std::mem::take(&mut self.name),
             description: None,
             has_chance,
+            boards: None,
             nodes,
             ids,
             actions,

@@ -213,6 +213,34 @@ impl GameTree for Tree {
     fn ids_of(&self, indices: &[NodeIndex]) -> Vec<String> {
         Tree::ids_of(self, indices)
     }
+
+    fn board(&self, node: NodeIndex) -> Option<String> {
+        self.board_text(node).map(str::to_string)
+    }
+}
+
+/// Finds a game's node by its id (the actions from the root joined by `-`,
+/// docs/format.md 7), making the nodes on the way; an action may itself
+/// hold a `-`, so the longest matching action is taken at each step.
+pub fn locate(tree: &dyn GameTree, id: &str) -> Option<NodeIndex> {
+    let mut node = NodeIndex::ROOT;
+    if id == tree.id(node) {
+        return Some(node);
+    }
+    let mut rest = id;
+    while !rest.is_empty() {
+        let next = tree
+            .children(node)
+            .filter(|&child| {
+                let action = tree.action(child);
+                rest.strip_prefix(action.as_ref()).is_some_and(|after| after.is_empty() || after.starts_with('-'))
+            })
+            .max_by_key(|&child| tree.action(child).len())?;
+        let length = tree.action(next).len();
+        rest = rest[length..].strip_prefix('-').unwrap_or(&rest[length..]);
+        node = next;
+    }
+    Some(node)
 }
 
 #[cfg(test)]

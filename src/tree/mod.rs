@@ -10,7 +10,7 @@
 mod build;
 mod game_tree;
 
-pub use game_tree::GameTree;
+pub use game_tree::{GameTree, locate};
 
 pub use build::{BuildError, BuildErrorKind, ChildSpec, ChildTarget, NodeBody, NodeSpec, Site, TreeBuilder};
 
@@ -184,6 +184,8 @@ pub struct Tree {
     game: Option<GameRules>,
     /// Whether any node is a chance node (asked before every minimax search).
     has_chance: bool,
+    /// A game's positions drawn as text, per node (snapshots of a game only).
+    boards: Option<Vec<Option<Box<str>>>>,
 }
 
 impl Tree {
@@ -325,6 +327,8 @@ impl Tree {
         let ids = order.iter().map(|&node| tree.id(node).into_owned().into_boxed_str()).collect();
         let actions = order.iter().map(|&node| Some(tree.action(node).into_owned().into_boxed_str())).collect();
         let has_chance = nodes.iter().any(|node: &Node| node.kind == NodeKind::Chance);
+        let boards = order.iter().map(|&node| tree.board(node).map(String::into_boxed_str)).collect::<Vec<_>>();
+        let boards = boards.iter().any(Option::is_some).then_some(boards);
         Tree {
             name: tree.name().to_string(),
             description: None,
@@ -335,7 +339,13 @@ impl Tree {
             expect: BTreeMap::new(),
             game: None,
             has_chance,
+            boards,
         }
+    }
+
+    /// The position at `node` drawn as text, for a snapshot of a game.
+    pub fn board_text(&self, node: NodeIndex) -> Option<&str> {
+        self.boards.as_ref()?.get(node.get())?.as_deref()
     }
 
     /// Replaces the `game:` block.

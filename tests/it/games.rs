@@ -253,6 +253,9 @@ fn failed_game_tests_show_their_boards() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(page.matches("<figure class=\"board\">").count(), 3, "start, reference's node, student's node");
     assert!(page.contains("<td class=\"x\">X</td>"), "a drawn board with an X");
+    assert!(page.contains("<pre class=\"position reference\">"), "the step-through shows the position at each step");
+    assert!(page.contains("\"positions\":{\"reference\":[\" 3 ...\\n 2 ...\\n 1 ...\\n   abc\""), "{page}");
+    assert!(page.contains("data-id=\"b2\""), "the game's tree is drawn as far as the searches went");
 }
 
 /// `generate: {game: FILE}` gives each student positions of their own,
