@@ -105,11 +105,14 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     cli.color.install();
     let context = Context::resolve(cli.color);
+    // A course's rules program runs in the sandbox a student's program would.
+    let rules_sandbox = context.sandbox(crate::grader::sandbox::SandboxMode::Auto);
+    crate::game::program::set_launcher(crate::grader::rules_program::launcher(rules_sandbox));
     if !matches!(cli.command, Command::SandboxExec(_)) {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
     }
-    crate::game::program::set_launcher(crate::grader::rules_program::launcher());
+
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),

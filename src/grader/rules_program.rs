@@ -1,35 +1,47 @@
 //! Running a course's rules program (docs/format.md 7.3) as the grader runs
-//! a student's: its own process group, an empty environment but `PATH`, a
-//! time limit on every answer, capped output. The game layer speaks the
-//! protocol; this is only the pipe.
+//! a student's: in the same sandbox (a private copy of its folder, its own
+//! user, namespaces and limits where the machine allows them), with the
+//! students' environment, a time limit on every answer and capped output.
+//! The game layer speaks the protocol; this is only the pipe.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::runner::{Interrupted, ProgramSpec, RunningProgram};
+use super::runner::{Interrupted, RunningProgram};
+use super::sandbox::{Prepared, RunPlan, Sandbox};
 use crate::game::program::{Launcher, Transport};
 
 /// How long a rules program may take over one answer.
 pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
 
-/// The launcher the command line installs ([`crate::game::program::set_launcher`]).
-pub fn launcher() -> Box<Launcher> {
-    Box::new(|command: &[String], dir: &Path| {
-        let spec = ProgramSpec {
-            command: command.to_vec(),
-            dir: dir.to_path_buf(),
-            env: std::env::var_os("PATH").map(|path| ("PATH".into(), path)).into_iter().collect(),
-            policy: None,
-        };
+/// The launcher the command line installs ([`crate::game::program::set_launcher`]):
+/// each rules program starts in `sandbox`, as a student's program would.
+pub fn launcher(sandbox: Sandbox) -> Box<Launcher> {
+    Box::new(move |command: &[String], dir: &Path| {
+        let dir = super::submission::absolute(dir);
+        let kits = tempfile::tempdir().map_err(|error| format!("could not get a folder to run in: {error}"))?;
+        let plan =
+            RunPlan { submission: &dir, kits: kits.path(), tests: 1, per_test: ANSWER_LIMIT, build_time_limit: None };
+        let prepared = sandbox.prepare(&plan).map_err(|error| format!("could not be sandboxed: {error}"))?;
+        let spec = super::submission::program_spec(
+            command,
+            &prepared.submission,
+            None,
+            &prepared.kits,
+            prepared.run.as_ref(),
+            &prepared.home,
+        );
         let program = RunningProgram::start(&spec)
             .map_err(|error| format!("`{}` could not be started in {}: {error}", command.join(" "), dir.display()))?;
-        Ok(Box::new(RulesProcess { program }) as Box<dyn Transport>)
+        Ok(Box::new(RulesProcess { program, _prepared: prepared, _kits: kits }) as Box<dyn Transport>)
     })
 }
 
-/// One running rules program.
+/// One running rules program, and the sandbox's folders it lives in.
 struct RulesProcess {
     program: RunningProgram,
+    _prepared: Prepared,
+    _kits: tempfile::TempDir,
 }
 
 impl Transport for RulesProcess {
