@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::engine::{self, SearchOutcome, SearchSettings};
 use crate::game::{Game, UnfoldOptions};
 use crate::generator::{GenOptions, generate};
-use crate::tree::{GameTree, SearchDefaults, Tree};
+use crate::tree::{SearchDefaults, Tree};
 
 pub use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
 
@@ -85,24 +85,9 @@ impl TestTree {
     }
 }
 
-/// The tree one search is served, and read afterwards to judge it.
-pub enum Served<'a> {
-    /// A written tree, shared by every search.
-    Written(&'a Tree),
-    /// A game's tree, this search's own.
-    Game(Box<dyn GameTree + Send>),
-}
-
-impl std::ops::Deref for Served<'_> {
-    type Target = dyn GameTree;
-
-    fn deref(&self) -> &(dyn GameTree + 'static) {
-        match self {
-            Served::Written(tree) => *tree,
-            Served::Game(tree) => &**tree,
-        }
-    }
-}
+/// The tree one search is served, and read afterwards to judge it: a
+/// written tree, or the game's tree unfolded for that search.
+pub use crate::tree::AnyTree as Served;
 
 impl PlannedTest {
     /// The tree to serve this test's search on. A game's tree is unfolded

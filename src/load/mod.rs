@@ -25,8 +25,8 @@ use serde_saphyr::{Location, Spanned};
 
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
-    BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, GameTree, NodeBody, NodeIndex,
-    NodeKind, NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
+    AnyTree, BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, NodeBody, NodeIndex, NodeKind,
+    NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
 };
 use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawNode, RawNodeFields};
 
@@ -111,11 +111,11 @@ impl Loaded {
     pub fn solve(&self, settings: &SearchSettings) -> Result<Solved<'_>, LoadError> {
         match self {
             Loaded::Written(loaded) => {
-                Ok(Solved { tree: SolvedTree::Written(&loaded.tree), outcome: loaded.search(settings)? })
+                Ok(Solved { tree: AnyTree::Written(&loaded.tree), outcome: loaded.search(settings)? })
             }
             Loaded::Game(loaded) => {
                 let (tree, outcome) = loaded.search(settings, None, None)?;
-                Ok(Solved { tree: SolvedTree::Game(tree), outcome })
+                Ok(Solved { tree: AnyTree::Game(tree), outcome })
             }
         }
     }
@@ -141,28 +141,9 @@ impl Loaded {
 /// A reference search and the tree it searched.
 pub struct Solved<'a> {
     /// The tree: the file's own, or a game's unfolded for this search.
-    pub tree: SolvedTree<'a>,
+    pub tree: AnyTree<'a>,
     /// What the search did.
     pub outcome: engine::SearchOutcome,
-}
-
-/// The tree of a [`Solved`] search.
-pub enum SolvedTree<'a> {
-    /// A written tree, borrowed from its file.
-    Written(&'a Tree),
-    /// A game's tree, as far as the search unfolded it.
-    Game(Box<dyn GameTree + Send>),
-}
-
-impl std::ops::Deref for SolvedTree<'_> {
-    type Target = dyn GameTree;
-
-    fn deref(&self) -> &(dyn GameTree + 'static) {
-        match self {
-            SolvedTree::Written(tree) => *tree,
-            SolvedTree::Game(tree) => &**tree,
-        }
-    }
 }
 
 /// Reads and validates a tree file of either kind.

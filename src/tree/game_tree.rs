@@ -219,6 +219,26 @@ impl GameTree for Tree {
     }
 }
 
+/// A tree of either kind, held for one search: a written tree, borrowed,
+/// or a game's tree, owned (each search unfolds its own).
+pub enum AnyTree<'a> {
+    /// A written tree, shared by every search.
+    Written(&'a Tree),
+    /// A game's tree, this search's own.
+    Game(Box<dyn GameTree + Send>),
+}
+
+impl std::ops::Deref for AnyTree<'_> {
+    type Target = dyn GameTree;
+
+    fn deref(&self) -> &(dyn GameTree + 'static) {
+        match self {
+            AnyTree::Written(tree) => *tree,
+            AnyTree::Game(tree) => &**tree,
+        }
+    }
+}
+
 /// Finds a game's node by its id (the actions from the root joined by `-`,
 /// docs/format.md 7), making the nodes on the way; an action may itself
 /// hold a `-`, so the longest matching action is taken at each step.

@@ -10,7 +10,7 @@
 mod build;
 mod game_tree;
 
-pub use game_tree::{GameTree, locate};
+pub use game_tree::{AnyTree, GameTree, locate};
 
 pub use build::{BuildError, BuildErrorKind, ChildSpec, ChildTarget, NodeBody, NodeSpec, Site, TreeBuilder};
 
