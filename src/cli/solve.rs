@@ -242,9 +242,9 @@ fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &Search
     let (Some(tree_nodes), Some(within_depth), Some(pruned)) = (stats.tree_nodes, stats.within_depth, stats.pruned)
     else {
         return format!(
-            "{} nodes (a game's tree, made as searched: {} nodes made, the entered ones and their siblings)",
-            stats.visited,
-            tree.made()
+            "{} (a game's tree, made as searched: {} made, the entered ones and their siblings)",
+            crate::compare::count_nodes(stats.visited),
+            crate::compare::count_nodes(tree.made())
         );
     };
     let mut line = format!("{} of {tree_nodes} nodes", stats.visited);

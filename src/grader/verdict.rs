@@ -285,10 +285,13 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
         if let Some(skipped) = divergence.expected.as_ref().filter(|node| !actual.visited.contains(node)) {
             reason.push_str(&format!(", and you never entered {skipped}"));
         } else if same_nodes_in_another_order(&expected.visited, &actual.visited) {
-            reason.push_str(
-                " (you entered the same nodes, in another order: search each node's children in the order \
-                 they are given, without reordering or shuffling them)",
-            );
+            reason.push_str(if test.settings.move_ordering == crate::engine::MoveOrdering::Eval {
+                " (you entered the same nodes, in another order: this test searches each max and min node's \
+                 children by their static value, best first, and enters a node only when the search reaches it)"
+            } else {
+                " (you entered the same nodes, in another order: enter a node only when your search reaches it, \
+                 and search each node's children in the order they are given, without reordering or shuffling them)"
+            });
         }
         reasons.push(reason);
     }

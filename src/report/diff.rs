@@ -56,14 +56,23 @@ const MAX_RUN: usize = 4;
 /// The diff around the first difference: `context` equal steps before it,
 /// then the differing run and a little after, then a gap marker.
 pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec<DiffLine> {
-    let ops = capture_diff_slices(Algorithm::Myers, expected, actual);
+    // Only the first few lines after the first difference are shown, so only
+    // a window around it is diffed: a game's search may enter millions of
+    // nodes, and a diff of the whole orders would take minutes.
+    let prefix = expected.iter().zip(actual).take_while(|(a, b)| a == b).count();
+    let start = prefix.saturating_sub(context);
+    let window = |order: &[String]| start..(prefix + DIFF_WINDOW).min(order.len());
+    let ops: Vec<DiffOp> = capture_diff_slices(Algorithm::Myers, &expected[window(expected)], &actual[window(actual)])
+        .into_iter()
+        .map(|op| shifted(op, start))
+        .collect();
     let Some(first_change) = ops.iter().position(|op| !matches!(op, DiffOp::Equal { .. })) else {
         return Vec::new();
     };
     let mut lines = Vec::new();
     if let Some(&DiffOp::Equal { old_index, new_index, len }) = first_change.checked_sub(1).map(|i| &ops[i]) {
         let skip = len.saturating_sub(context);
-        if skip > 0 {
+        if old_index + skip > 0 {
             lines.push(gap());
         }
         lines.extend(same(expected, old_index + skip, new_index + skip, len - skip));
@@ -100,6 +109,27 @@ pub fn order_diff(expected: &[String], actual: &[String], context: usize) -> Vec
         lines.push(gap());
     }
     lines
+}
+
+/// Steps after the common prefix that the diff looks at.
+const DIFF_WINDOW: usize = 2_000;
+
+/// `op` with its indices moved by `by` (from a window back to the whole orders).
+fn shifted(op: DiffOp, by: usize) -> DiffOp {
+    match op {
+        DiffOp::Equal { old_index, new_index, len } => {
+            DiffOp::Equal { old_index: old_index + by, new_index: new_index + by, len }
+        }
+        DiffOp::Delete { old_index, old_len, new_index } => {
+            DiffOp::Delete { old_index: old_index + by, old_len, new_index: new_index + by }
+        }
+        DiffOp::Insert { old_index, new_index, new_len } => {
+            DiffOp::Insert { old_index: old_index + by, new_index: new_index + by, new_len }
+        }
+        DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+            DiffOp::Replace { old_index: old_index + by, old_len, new_index: new_index + by, new_len }
+        }
+    }
 }
 
 fn gap() -> DiffLine {
@@ -156,6 +186,21 @@ mod tests {
                 "           9     11  D.1",
                 "    ...",
             ]
+        );
+    }
+
+    /// A game's orders may be millions of steps long: the diff looks only at a
+    /// window after the common prefix, and numbers the steps of the whole orders.
+    #[test]
+    fn long_orders_are_diffed_around_their_first_difference() {
+        let expected: Vec<String> = (0..1_000_000).map(|i| format!("n{i}")).collect();
+        let mut actual: Vec<String> = (0..900_000).map(|i| format!("n{i}")).collect();
+        actual[750_000] = "x".to_string();
+        let lines = order_diff(&expected, &actual, 1);
+        let plain: Vec<String> = lines.iter().take(4).map(DiffLine::plain).collect();
+        assert_eq!(
+            plain,
+            ["    ...", "      750000 750000  n749999", "  -   750001         n750000", "  +          750001  x",]
         );
     }
 

@@ -394,5 +394,5 @@ fn the_same_nodes_in_another_order_are_named_as_such() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("(you entered the same nodes, in another order: search each node's children"), "{text}");
+    assert!(text.contains("(you entered the same nodes, in another order: enter a node only when your search reaches it, and search each node's children"), "{text}");
 }
