@@ -195,12 +195,9 @@ pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, out
     for cutoff in &outcome.cutoffs {
         let children = tree.child_range(cutoff.node);
         let count = children.len();
-        let searched_order = searched_order(tree, settings, cutoff.node);
-        let skipped: Vec<String> = searched_order
-            .iter()
-            .skip(cutoff.searched as usize)
-            .map(|&c| tree.id(crate::tree::NodeIndex(c)).into_owned())
-            .collect();
+        let searched_order = engine::searched_order(tree, settings, cutoff.node);
+        let skipped: Vec<String> =
+            searched_order.iter().skip(cutoff.searched as usize).map(|&c| tree.id(c).into_owned()).collect();
         let _ = writeln!(
             out,
             "cutoff     at {} after {} of {count} children: skipped {}",
@@ -210,17 +207,6 @@ pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, out
         );
     }
     out
-}
-
-/// A node's children in the order the search took them.
-fn searched_order(tree: &dyn GameTree, settings: &SearchSettings, node: crate::tree::NodeIndex) -> Vec<u32> {
-    let kind = tree.kind(node);
-    if settings.move_ordering == MoveOrdering::Eval
-        && let Ok(order) = engine::ordered_children(tree, node, kind)
-    {
-        return order;
-    }
-    tree.child_range(node).collect()
 }
 
 fn describe_settings(settings: &SearchSettings) -> String {

@@ -316,6 +316,22 @@ fn describe_evaluations(names: &[String]) -> String {
     }
 }
 
+/// A node's children in the order a search with `settings` takes them: by
+/// static value under move ordering (8.1), else the tree's order. Pictures
+/// and reports use it to say which children a cutoff pruned.
+pub fn searched_order<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings, node: NodeIndex) -> Vec<NodeIndex> {
+    let kind = tree.kind(node);
+    let above_cut = settings.depth.is_none_or(|depth| tree.ply(node) < depth);
+    if settings.move_ordering == MoveOrdering::Eval
+        && matches!(kind, NodeKind::Max | NodeKind::Min)
+        && above_cut
+        && let Ok(order) = ordered_children(tree, node, kind)
+    {
+        return order.into_iter().map(NodeIndex).collect();
+    }
+    tree.children(node).collect()
+}
+
 /// One node whose children are being searched.
 struct Frame {
     node: u32,
@@ -724,6 +740,34 @@ mod tests {
         settings.depth = Some(0);
         let outcome = search(&tree, &settings);
         assert!(outcome.is_err(), "the root has no eval");
+    }
+
+    #[test]
+    fn move_ordering_searches_children_by_static_value_and_says_so() {
+        // max(B eval 1, C eval 5, D terminal 3): C, D, B under ordering.
+        let mut builder = TreeBuilder::new("ordered", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
+        let with_eval = |id: &str, eval, leaf| NodeSpec {
+            id: id.into(),
+            body: NodeBody::Internal { kind: NodeKind::Min, children: leaves(&[leaf]), probs: None, eval: Some(eval) },
+        };
+        builder.add(with_eval("B", 1.0, 4.0));
+        builder.add(with_eval("C", 5.0, 2.0));
+        builder.add(NodeSpec::terminal("D", 3.0));
+        let tree = builder.build().unwrap();
+        let settings =
+            SearchSettings { move_ordering: MoveOrdering::Eval, ..SearchSettings::new(Algorithm::AlphaBeta) };
+        let order = searched_order(&tree, &settings, NodeIndex::ROOT);
+        assert_eq!(tree.ids_of(&order), ["C", "D", "B"]);
+        let outcome = search(&tree, &settings).unwrap();
+        assert_eq!(tree.ids_of(&outcome.visited), ["A", "C", "C.1", "D", "B", "B.1"]);
+        assert_eq!((outcome.value, outcome.action.map(|a| tree.id(a))), (4.0, Some("B")));
+        let plain = searched_order(&tree, &SearchSettings::new(Algorithm::AlphaBeta), NodeIndex::ROOT);
+        assert_eq!(tree.ids_of(&plain), ["B", "C", "D"]);
     }
 
     #[test]

@@ -123,7 +123,8 @@ fn mark_unsearched(tree: &Tree, reference: Reference<'_>, marks: &mut [Mark]) {
     for cutoff in &reference.outcome.cutoffs {
         let Some(mark) = marks.get_mut(cutoff.node.get()) else { continue };
         mark.cutoff = true;
-        for child in tree.children(cutoff.node).skip(cutoff.searched as usize) {
+        let searched = crate::engine::searched_order(tree, reference.settings, cutoff.node);
+        for child in searched.into_iter().skip(cutoff.searched as usize) {
             marks[child.get()].pruned_root = true;
         }
     }

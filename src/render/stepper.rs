@@ -99,7 +99,7 @@ fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome,
         "reference": reference_steps,
         "yours": yours,
         "divergence": divergence,
-        "pruned": pruned_after(tree, reference),
+        "pruned": pruned_after(tree, settings, reference),
         "positions": positions,
     })
     .to_string()
@@ -107,14 +107,14 @@ fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome,
 
 /// For each cutoff: after which reference step it happens, and the ids of
 /// the subtrees it prunes.
-fn pruned_after(tree: &Tree, reference: &SearchOutcome) -> Vec<serde_json::Value> {
+fn pruned_after(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome) -> Vec<serde_json::Value> {
     let position: std::collections::HashMap<NodeIndex, usize> =
         reference.visited.iter().enumerate().map(|(step, &node)| (node, step)).collect();
     reference
         .cutoffs
         .iter()
         .filter_map(|cutoff| {
-            let children: Vec<NodeIndex> = tree.children(cutoff.node).collect();
+            let children: Vec<NodeIndex> = engine::searched_order(tree, settings, cutoff.node);
             let last_searched = *children.get(cutoff.searched.checked_sub(1)? as usize)?;
             // The cutoff comes once the last searched child's subtree is done.
             let after = subtree(tree, last_searched).filter_map(|node| position.get(&node)).max().copied()?;
