@@ -8,7 +8,7 @@
 
 use super::variant::{self, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
 use super::{Algorithm, SearchSettings, search, values_match};
-use crate::tree::{GameRules, GameTree, NodeIndex, NodeKind, Tree};
+use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
 /// A known mistake: how the variant search reproduces it, and how to explain it.
 #[derive(Clone, Debug)]
@@ -57,18 +57,10 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
         .count()
 }
 
-/// The mistakes that make sense for these settings on a written tree, most
-/// specific first (CS188's own where the tree was taken from its tests).
-pub fn candidates(tree: &Tree, settings: &SearchSettings) -> Vec<Candidate> {
-    candidates_in(tree, tree.game(), settings)
-}
-
-/// The mistakes that make sense for these settings on any tree; `cs188` is
-/// the `game:` block of a tree taken from CS188's tests.
-pub fn candidates_in(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &SearchSettings) -> Vec<Candidate> {
-    if let Some(game) = cs188 {
-        return cs188::candidates(tree, settings, game);
-    }
+/// The mistakes that make sense for these settings, most specific first.
+/// (A course's own mistakes, CS188's, are listed where its tests are
+/// imported: `import::cs188_mistakes`.)
+pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     let mut list = classic(tree, settings);
     list.extend(window_mistakes(settings));
     list.extend(turn_mistakes(tree, settings));
@@ -81,113 +73,9 @@ pub fn candidates_in(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &
     list
 }
 
-/// The mistakes of CS188 students, for trees taken from CS188's tests (a
-/// `game:` block): the general ones that apply, told in CS188's terms, and
-/// CS188's own (depth per move, the last ghost skipped, a summed expectation,
-/// a one-move look-ahead).
-mod cs188 {
-    use super::*;
-
-    pub(super) fn candidates(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
-        let mut list: Vec<Candidate> = classic(tree, settings)
-            .into_iter()
-            .chain(window_mistakes(settings))
-            .chain(depth_mistakes(tree, settings))
-            .chain(chance_mistakes(tree, settings))
-            .filter_map(in_cs188_terms)
-            .collect();
-        list.extend(own(tree, settings, game));
-        let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
-        list.extend(halves);
-        let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
-        list.extend(twins);
-        list
-    }
-
-    /// A general mistake as a CS188 student makes it, or `None` where it
-    /// cannot happen in CS188 (depth in rounds is CS188's own rule; ghosts
-    /// are whole plies).
-    fn in_cs188_terms(candidate: Candidate) -> Option<Candidate> {
-        let explanation = match candidate.key {
-            "depth-in-rounds" | "chance-not-a-ply" => return None,
-            "prune-on-equal/always" => {
-                "you prune on equality (v >= beta at Pacman's states, v <= alpha at the ghosts'); CS188 forbids \
-                 it: prune only when v > beta (v < alpha)"
-            }
-            "eager-children" => {
-                "you ask every successor something (isWin, isLose, getScore, getLegalActions) before searching \
-                 the first: ask a state only when your search reaches it (generating the successors is fine)"
-            }
-            "first-best-last" => {
-                "ties at the start state go to your last best action; CS188 keeps the first: update the best \
-                 action only when a value is strictly better"
-            }
-            _ => return Some(candidate),
-        };
-        Some(Candidate { explanation: explanation.to_string(), ..candidate })
-    }
-
-    /// CS188's own mistakes.
-    fn own(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<Candidate> {
-        let agents = game.agents;
-        let mut list = Vec::new();
-        let Some(limit) = settings.depth else { return list };
-        let rounds = limit / agents.max(1);
-        if agents > 1 && limit.is_multiple_of(agents) {
-            // Counted from the start state, or from its successors by a
-            // getAction that loops over Pacman's first move itself.
-            for (key, cut) in [("depth-per-ply", rounds), ("depth-per-ply/root-loop", rounds + 1)] {
-                let candidate = cs188_slip(
-                    "depth-per-ply",
-                    SearchSettings { depth: Some(cut), ..*settings },
-                    Slips::default(),
-                    "you count self.depth in moves: CS188 counts it in rounds, a round being Pacman's move and \
-                     then every ghost's; increase the depth only after the last ghost (agentIndex == \
-                     gameState.getNumAgents() - 1) has moved",
-                );
-                list.push(Candidate { key, ..candidate });
-            }
-        }
-        if agents >= 2 {
-            let chance =
-                if settings.algorithm == Algorithm::Expectimax { ChanceSlip::Uniform } else { ChanceSlip::None };
-            list.push(cs188_slip(
-                "last-ghost-skipped",
-                SearchSettings { depth: Some(rounds * (agents - 1)), ..*settings },
-                Slips { turn_cycle: Some(agents - 1), chance, ..Slips::default() },
-                "your agents loop skips the last ghost (as with range(1, numAgents - 1)), or treats the ghosts \
-                 as one: every ghost moves once per round, agents 1 to getNumAgents() - 1 (range(1, numAgents))",
-            ));
-        }
-        if tree.has_chance_nodes() {
-            list.push(cs188_slip(
-                "expectimax-sum",
-                *settings,
-                Slips { chance: ChanceSlip::Summed, ..Slips::default() },
-                "your ghosts' value is the sum of their successors' values: a ghost that moves at random is \
-                 worth the average, so divide the sum by the number of legal actions",
-            ));
-        }
-        if limit > 1 {
-            list.push(cs188_slip(
-                "one-ply-action",
-                SearchSettings { depth: Some(1), ..*settings },
-                Slips::default(),
-                "you choose the action by evaluating each successor of the start state with \
-                 self.evaluationFunction, one move deep: search each successor, ghosts' moves included, to \
-                 self.depth rounds",
-            ));
-        }
-        list
-    }
-
-    fn cs188_slip(bug: &'static str, settings: SearchSettings, slips: Slips, explanation: &str) -> Candidate {
-        Candidate { bug, key: bug, settings, slips, explanation: explanation.to_string(), classic: false }
-    }
-}
-
-/// The mistake in `max_value` only, or in `min_value` only.
-fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
+/// The mistake in `max_value` only, or in `min_value` only (the variants
+/// of a mistake that a student may make in one of the two).
+pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
     let keys = match candidate.key {
         "eager-children" => ["eager-children/max", "eager-children/min"],
         "swapped-updates" => ["swapped-updates/max", "swapped-updates/min"],
@@ -209,8 +97,9 @@ fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
 }
 
 /// The same mistake made below the root only, by a student whose root has
-/// a loop of its own; `None` where that changes nothing.
-fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
+/// a loop of its own; `None` where that changes nothing (the variants of a
+/// mistake that a student may make below the root only).
+pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
     let key = match candidate.key {
         "swapped-updates" => "swapped-updates/below-root",
         "swapped-window-arguments" => "swapped-window-arguments/below-root",
@@ -234,7 +123,7 @@ fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation:
 }
 
 /// Mistakes in carrying alpha-beta's window.
-fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
     if settings.algorithm != Algorithm::AlphaBeta {
         return Vec::new();
     }
@@ -286,7 +175,7 @@ fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidat
 }
 
 /// Mistakes in counting plies for the depth limit.
-fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
+pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     if settings.depth.is_none() {
         return vec![slip(
             "iterative-deepening",
@@ -326,7 +215,7 @@ fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candida
 }
 
 /// Mistakes in valuing chance nodes.
-fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
+pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     if !tree.has_chance_nodes() {
         return Vec::new();
     }
@@ -377,7 +266,7 @@ fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candid
 
 /// The first nine mistakes: pruning conventions, pruning where there should
 /// be none, children order, ties, probabilities, depth off by one.
-fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
+pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     let quirk = |bug, slips, explanation: &str| Candidate {
         bug,
         key: bug,

@@ -11,7 +11,7 @@ use super::plan::{PlannedTest, Served};
 use super::verdict::{TestResult, TestStatus};
 use crate::compare::values_match;
 use crate::engine::SearchSettings;
-pub use crate::engine::mistakes::{Candidate, candidates, candidates_in, undetected_mistakes};
+pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
 use crate::tree::{GameRules, GameTree, NodeIndex, Tree};
 
 /// What a student's search produced.
@@ -92,6 +92,15 @@ fn earlier_tests(before: &[&str]) -> String {
     earlier
 }
 
+/// The mistakes to try on a tree: CS188's for a tree imported from its
+/// tests (`cs188`, its `game:` block), the engine's general ones otherwise.
+fn candidates_for(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &SearchSettings) -> Vec<Candidate> {
+    match cs188 {
+        Some(game) => crate::import::cs188_mistakes::candidates(tree, settings, game),
+        None => candidates(tree, settings),
+    }
+}
+
 /// The candidates (one per mistake) whose trace equals the student's.
 fn reproducing(
     tree: &dyn GameTree,
@@ -100,7 +109,7 @@ fn reproducing(
     student: &StudentTrace<'_>,
 ) -> Vec<Candidate> {
     let mut matching: Vec<Candidate> = Vec::new();
-    for candidate in candidates_in(tree, cs188, settings) {
+    for candidate in candidates_for(tree, cs188, settings) {
         let Some(outcome) = candidate.run(tree) else { continue };
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
@@ -119,7 +128,7 @@ fn failing_here(test: &PlannedTest, tree: &dyn GameTree) -> Vec<&'static str> {
     // By key: what the student does, the same on every test.
     let reference = &test.reference;
     let cs188 = test.tree.written().and_then(Tree::game);
-    candidates_in(tree, cs188, &test.settings)
+    candidates_for(tree, cs188, &test.settings)
         .into_iter()
         .filter(|candidate| {
             candidate.run(tree).is_none_or(|outcome| {

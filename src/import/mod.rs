@@ -7,10 +7,13 @@
 //! that `treegrade validate` checks against the reference engine.
 //!
 //! - [`cs188`]: UC Berkeley CS188's multiagent `GraphGameTreeTest` files;
-//!   [`course`] turns a folder of them into a ready assignment.
+//!   [`course`] turns a folder of them into a ready assignment, and
+//!   [`cs188_mistakes`] lists the mistakes of CS188 students for the
+//!   diagnosis of the imported trees.
 //!
 //! [`Tree`]: crate::tree::Tree
 //! [`load::write::tree_to_yaml`]: crate::load::write::tree_to_yaml
 
 pub mod course;
 pub mod cs188;
+pub mod cs188_mistakes;

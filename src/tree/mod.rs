@@ -129,12 +129,13 @@ pub struct SearchDefaults {
     pub move_ordering: Option<MoveOrdering>,
 }
 
-/// How a terminal ended the game, for kits that ask `isWin()` and `isLose()`.
+/// How a terminal ended a multi-agent game (the `game:` block), for kits
+/// that model a game's API and ask whether a state is won or lost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Outcome {
-    /// MAX (Pacman) won here.
+    /// MAX won here.
     Win,
-    /// MAX (Pacman) lost here.
+    /// MAX lost here.
     Lose,
 }
 
@@ -148,9 +149,11 @@ impl Outcome {
     }
 }
 
-/// The game a tree was taken from, as CS188-style kits need it (the `game:`
-/// block, docs/format.md section 6): how many agents take turns, and which
-/// terminals are wins or losses. Searches do not use it; the grader serves it.
+/// The multi-agent game a written tree was taken from (the `game:` block,
+/// docs/format.md section 6): how many agents take turns, and which
+/// terminals are wins or losses. Pure data of the format: searches do not
+/// use it, the grader serves it to kits that model a game's API, and what a
+/// course makes of it (CS188's) lives with that course's importer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRules {
     /// Agents taking turns, MAX first (Pacman and its ghosts).

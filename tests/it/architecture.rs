@@ -60,6 +60,14 @@ fn the_engine_and_the_tree_model_know_no_game() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// A course's own knowledge (CS188's mistakes and wording) lives with its
+/// importer, not in the engine or the tree model.
+#[test]
+fn the_engine_and_the_tree_model_know_no_course() {
+    let found = violations(&["tree", "engine"], &["CS188", "cs188", "getAction", "crate::import"]);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 #[test]
 fn reports_only_read_results() {
     let found = violations(&["report"], &["crate::batch", "crate::cli", "crate::package"]);
