@@ -16,9 +16,10 @@ use serde_saphyr::Spanned;
 
 use super::raw::RawExpectMap;
 use super::{
-    Diagnostic, LoadError, Position, parser_options, spanned_position, translate_expectations, yaml_diagnostic,
+    Diagnostic, LoadError, Position, parser_options, read_move_ordering, spanned_position, translate_expectations,
+    yaml_diagnostic,
 };
-use crate::engine::{self, Algorithm, MoveOrdering, SearchError, SearchOutcome, SearchSettings};
+use crate::engine::{self, Algorithm, SearchError, SearchOutcome, SearchSettings};
 use crate::game::program::ProgramArgs;
 use crate::game::{ArgError, ArgSite, DEFAULT_MAX_NODES, Game, GameArgs, UnfoldOptions};
 use crate::tree::{Expectation, GameTree, SearchDefaults};
@@ -418,13 +419,7 @@ fn read_search(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> GameSearchDefaults {
     let raw = raw.unwrap_or_default();
-    let move_ordering = raw.move_ordering.and_then(|ordering| match ordering.value.parse::<MoveOrdering>() {
-        Ok(ordering) => Some(ordering),
-        Err(message) => {
-            diagnostics.push(Diagnostic::at(spanned_position(&ordering), format!("in `search`: {message}")));
-            None
-        }
-    });
+    let move_ordering = read_move_ordering(raw.move_ordering, diagnostics);
     let eval = raw.eval.and_then(|eval| {
         let known = game.map(|game| game.evaluations()).unwrap_or_default();
         if game.is_some() && !known.contains(&eval.value) {
@@ -447,9 +442,9 @@ fn read_search(
 /// needs a depth limit.
 fn check_own_settings(loaded: &LoadedGame) -> Result<(), LoadError> {
     let algorithms = loaded.expect.keys().filter_map(|name| name.parse::<Algorithm>().ok());
+    let tree = loaded.unfold(None, None)?;
     for algorithm in algorithms {
         let settings = SearchSettings::resolve(algorithm, loaded.defaults.search, None, None);
-        let tree = loaded.unfold(None, None)?;
         if let Err(error) = engine::check(&*tree, &settings) {
             return Err(loaded.search_error(&*tree, &error));
         }

@@ -25,8 +25,8 @@ use serde_saphyr::{Location, Spanned};
 
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
-    AnyTree, BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, NodeBody, NodeIndex, NodeKind,
-    NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
+    AnyTree, BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, MoveOrdering, NodeBody,
+    NodeIndex, NodeKind, NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
 };
 use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawNode, RawNodeFields};
 
@@ -318,27 +318,13 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         diagnostics.push(Diagnostic::at(nodes_position, "`nodes` is empty: a tree needs at least its root"));
         return Err(diagnostics);
     }
-    let mut search_eval = None;
-    let search = match raw.search {
-        None => SearchDefaults::default(),
-        Some(search) => SearchDefaults {
-            depth: {
-                search_eval = search.eval;
-                search.depth
-            },
-            prune_on_equal: search.prune_on_equal,
-            move_ordering: match search.move_ordering {
-                None => None,
-                Some(ordering) => match ordering.value.parse() {
-                    Ok(ordering) => Some(ordering),
-                    Err(message) => {
-                        diagnostics
-                            .push(Diagnostic::at(spanned_position(&ordering), format!("in `search`: {message}")));
-                        None
-                    }
-                },
-            },
-        },
+    let (search, search_eval) = match raw.search {
+        None => (SearchDefaults::default(), None),
+        Some(search) => {
+            let move_ordering = read_move_ordering(search.move_ordering, &mut diagnostics);
+            let defaults = SearchDefaults { prune_on_equal: search.prune_on_equal, depth: search.depth, move_ordering };
+            (defaults, search.eval)
+        }
     };
     if let Some(eval) = search_eval {
         diagnostics.push(Diagnostic::at(
@@ -402,6 +388,18 @@ fn translate_game(tree: &Tree, raw: Spanned<RawGame>) -> Result<GameRules, Vec<D
         }
     }
     if diagnostics.is_empty() { Ok(GameRules { agents: raw.agents, outcomes }) } else { Err(diagnostics) }
+}
+
+/// A `search.move_ordering` value, or a diagnostic at it (written trees and games alike).
+fn read_move_ordering(raw: Option<Spanned<String>>, diagnostics: &mut Vec<Diagnostic>) -> Option<MoveOrdering> {
+    let raw = raw?;
+    match raw.value.parse::<MoveOrdering>() {
+        Ok(ordering) => Some(ordering),
+        Err(message) => {
+            diagnostics.push(Diagnostic::at(spanned_position(&raw), format!("in `search`: {message}")));
+            None
+        }
+    }
 }
 
 fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic {
