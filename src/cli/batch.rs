@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::{load_and_plan, load_templates};
+use super::check::load_and_plan;
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
@@ -84,8 +84,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
             .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let tests = load_and_plan(&assignment, &selected)?;
-    let templates = load_templates(&assignment, &selected)?;
+    let (tests, templates) = load_and_plan(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");

@@ -76,7 +76,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let selected = select_questions(&assignment, &args.questions)?;
-    let mut tests = load_and_plan(&assignment, &selected)?;
+    let (mut tests, templates) = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
         let secret = context.secret().unwrap_or_default();
@@ -85,7 +85,6 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
                 "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
             );
         }
-        let templates = load_templates(&assignment, &selected)?;
         tests
             .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
     }
@@ -216,7 +215,7 @@ pub(super) fn test_tree(loaded: Loaded) -> TestTree {
 }
 
 /// The game files that the selected questions generate positions of.
-pub(super) fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::Templates, Failure> {
+fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::Templates, Failure> {
     let mut templates = plan::Templates::new();
     for &index in selected {
         let Some(game) = assignment.questions[index].generate.as_ref().and_then(|g| g.game.as_ref()) else { continue };
@@ -228,8 +227,12 @@ pub(super) fn load_templates(assignment: &Assignment, selected: &[usize]) -> Res
     Ok(templates)
 }
 
-/// Loads every test tree once and pairs it with the reference's answer.
-pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedTest>, Failure> {
+/// Loads every test tree once and pairs it with the reference's answer; the
+/// game files that generated questions advance come back beside the tests.
+pub(super) fn load_and_plan(
+    assignment: &Assignment,
+    selected: &[usize],
+) -> Result<(Vec<PlannedTest>, plan::Templates), Failure> {
     let mut trees: HashMap<PathBuf, TestTree> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {
@@ -261,7 +264,7 @@ pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Resu
     // student finds the settings the reference cannot search before anyone is graded.
     let templates = load_templates(assignment, selected)?;
     plan::generated_tests(assignment, selected, "(assignment check)", "", &templates).map_err(plan_failure)?;
-    Ok(tests)
+    Ok((tests, templates))
 }
 
 /// Tests that do not fit their questions: an error in the assignment (exit 2).

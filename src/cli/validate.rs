@@ -79,7 +79,7 @@ fn check_assignment(dir: &Path) -> bool {
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     match super::check::load_and_plan(&assignment, &selected) {
-        Ok(tests) => {
+        Ok((tests, _)) => {
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
             let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
             let generated =

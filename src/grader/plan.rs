@@ -173,18 +173,19 @@ fn plan_one(
     let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
     let refused = |message: String| PlanError { name: name.clone(), message };
-    let served = tree.unfold().map_err(&refused)?;
-    let reference = engine::search(&*served, &settings).map_err(|error| refused(error.to_string()))?;
-    let fresh = tree.unfold().map_err(&refused)?;
-    match engine::fragility(&*fresh, &settings) {
-        Ok(None) => {
-            let child_order = spec.child_order;
-            drop((served, fresh));
-            Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
+    // The reference and the fragility check search one unfolding: a game's
+    // tree is the same for both, and the second search reuses its nodes.
+    let reference = {
+        let served = tree.unfold().map_err(&refused)?;
+        let reference = engine::search(&*served, &settings).map_err(|error| refused(error.to_string()))?;
+        match engine::fragility(&*served, &settings) {
+            Ok(None) => reference,
+            Ok(Some(fragile)) => return Err(refused(fragile.describe(&*served, &settings))),
+            Err(error) => return Err(refused(error.to_string())),
         }
-        Ok(Some(fragile)) => Err(refused(fragile.describe(&*fresh, &settings))),
-        Err(error) => Err(refused(error.to_string())),
-    }
+    };
+    let child_order = spec.child_order;
+    Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
 }
 
 /// The generated tests of the selected questions for one student.
