@@ -112,7 +112,6 @@ pub fn main() -> ExitCode {
         // Not the trampoline: it must write its own /proc/self/uid_map.
         keep_memory_private();
     }
-
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Validate(args) => validate::run(&args),

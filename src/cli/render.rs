@@ -9,7 +9,7 @@ use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
 use crate::load::{Loaded, LoadedGame, LoadedTree, load_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
 use crate::report::json::v1;
-use crate::tree::{NodeIndex, Tree, locate};
+use crate::tree::{NodeIndex, Tree};
 
 /// Flags of `treegrade render`.
 #[derive(Debug, Args)]
@@ -94,34 +94,21 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
             .map_err(|error| Failure::Input(vec![game.search_error(&*unfolded, &error)]))?;
         all_settings.push(settings);
     }
-    let trace_ids = match &args.trace {
+    let (trace_ids, trace_path) = match &args.trace {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
             let ids = trace_ids(&text, &args.file, game.name())
                 .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
-            for id in &ids {
-                if locate(&*unfolded, id).is_none() {
-                    return Err(Failure::Usage(format!(
-                        "trace {}: there is no node `{id}` in the game",
-                        path.display()
-                    )));
-                }
-            }
-            Some(ids)
+            (ids, path.display().to_string())
         }
-        None => None,
+        None => (Vec::new(), String::new()),
     };
-    let tree = Tree::snapshot(&*unfolded);
-    let searches = all_settings
-        .into_iter()
-        .map(|settings| {
-            let outcome = engine::search(&tree, &settings).expect("the part entered searches as the game did");
-            (settings, outcome)
-        })
-        .collect();
-    let trace = trace_ids.map(|ids| render::known_indices(&tree, &ids));
-    Ok((tree, searches, trace))
+    let part = render::game_part(&*unfolded, &all_settings, &trace_ids)
+        .map_err(|message| Failure::Usage(format!("trace {trace_path}: {message}")))?;
+    let searches = all_settings.into_iter().zip(part.outcomes).collect();
+    let trace = args.trace.is_some().then_some(part.trace);
+    Ok((part.tree, searches, trace))
 }
 
 fn draw(
@@ -177,8 +164,7 @@ fn output_kind(path: Option<&Path>) -> Result<Output, Failure> {
 /// The requested algorithms, each once, in the order given.
 fn algorithms(args: &RenderArgs) -> Vec<Algorithm> {
     let mut algorithms: Vec<Algorithm> = Vec::new();
-    for &arg in &args.algorithm {
-        let algorithm = arg;
+    for &algorithm in &args.algorithm {
         if !algorithms.contains(&algorithm) {
             algorithms.push(algorithm);
         }

@@ -193,9 +193,8 @@ pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, out
     let visited: Vec<String> = outcome.visited.iter().map(|&node| tree.id(node).into_owned()).collect();
     let _ = writeln!(out, "order      {}", visited.join(" "));
     for cutoff in &outcome.cutoffs {
-        let children = tree.child_range(cutoff.node);
-        let count = children.len();
         let searched_order = engine::searched_order(tree, settings, cutoff.node);
+        let count = searched_order.len();
         let skipped: Vec<String> =
             searched_order.iter().skip(cutoff.searched as usize).map(|&c| tree.id(c).into_owned()).collect();
         let _ = writeln!(

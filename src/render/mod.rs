@@ -16,7 +16,7 @@ use std::collections::HashMap;
 pub use svg::render_svg;
 
 use crate::engine::{self, NodeDetail, SearchOutcome, SearchSettings};
-use crate::tree::{NodeIndex, Tree};
+use crate::tree::{GameTree, NodeIndex, Tree, locate};
 
 /// Nodes drawn at most before deeper plies are summarised as "+N nodes" boxes.
 pub const DEFAULT_MAX_NODES: usize = 400;
@@ -196,6 +196,37 @@ pub fn indices_of<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Result<Vec<NodeIndex
 }
 
 /// Node indices for the ids that exist in `tree`, skipping the others.
+/// A game's tree drawn as far as searches went, as a written snapshot.
+pub struct GamePart {
+    /// Every node made, in breadth-first order.
+    pub tree: Tree,
+    /// The searches run again on the snapshot, in the order of the settings.
+    pub outcomes: Vec<SearchOutcome>,
+    /// The trace's nodes in the snapshot.
+    pub trace: Vec<NodeIndex>,
+}
+
+/// The part of a game's tree to draw: `tree` is a game's tree on which the
+/// searches of `settings` have run; the `trace`'s ids are found (made) in
+/// it, everything made is snapshotted, and the searches run again on the
+/// snapshot, whose indices differ from the game's. `Err` names an id of the
+/// trace that is no node of the game.
+pub fn game_part(tree: &dyn GameTree, settings: &[SearchSettings], trace: &[String]) -> Result<GamePart, String> {
+    if let Some(id) = trace.iter().find(|id| locate(tree, id).is_none()) {
+        return Err(format!("there is no node `{id}` in the game"));
+    }
+    let snapshot = Tree::snapshot(tree);
+    let outcomes = settings
+        .iter()
+        .map(|settings| {
+            // The snapshot holds every node the search entered, so it searches as the game did.
+            engine::search(&snapshot, settings).map_err(|error| format!("the part drawn cannot be searched: {error}"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let trace = known_indices(&snapshot, trace);
+    Ok(GamePart { tree: snapshot, outcomes, trace })
+}
+
 pub fn known_indices<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Vec<NodeIndex> {
     let by_id: HashMap<&str, NodeIndex> =
         (0..tree.len()).map(|i| NodeIndex(i as u32)).map(|index| (tree.id(index), index)).collect();

@@ -201,23 +201,17 @@ fn diff_table(out: &mut String, test: &TestResult) {
 /// The tree with the reference's order numbered and the student's divergence marked.
 fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
     // A game's tree is drawn as far as the two searches went: the reference
-    // replayed on a fresh unfolding, the student's nodes located in it.
-    let snapshot;
-    let snapshot_reference;
-    let (tree, reference) = match planned.tree.written() {
-        Some(tree) => (tree, &planned.reference),
+    // replayed on a fresh unfolding, the student's nodes found in it.
+    let part;
+    let (tree, reference, student) = match planned.tree.written() {
+        Some(tree) => (tree, &planned.reference, render::known_indices(tree, &test.actual.visited)),
         None => {
             let served = planned.served();
-            for id in &test.actual.visited {
-                crate::tree::locate(&*served, id);
-            }
-            snapshot = crate::tree::Tree::snapshot(&*served);
-            let Ok(outcome) = crate::engine::search(&snapshot, &planned.settings) else { return };
-            snapshot_reference = outcome;
-            (&snapshot, &snapshot_reference)
+            let Ok(drawn) = render::game_part(&*served, &[planned.settings], &test.actual.visited) else { return };
+            part = drawn;
+            (&part.tree, &part.outcomes[0], part.trace.clone())
         }
     };
-    let student = render::known_indices(tree, &test.actual.visited);
     let base = Picture::new(tree).with_reference(&planned.settings, reference);
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
     let svg = render::render_svg(&picture);
