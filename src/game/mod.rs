@@ -188,19 +188,7 @@ where
     }
 
     fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String> {
-        let eval = match &options.eval {
-            None => None,
-            Some(name) => Some(
-                self.rules
-                    .evaluations()
-                    .iter()
-                    .position(|known| known == name)
-                    .ok_or_else(|| unknown_evaluation(&self.name, name, self.rules.evaluations()))?,
-            ),
-        };
-        let tree =
-            Unfolding::new(self.name.clone(), Arc::clone(&self.rules), self.start.clone(), eval, options.max_nodes);
-        Ok(Box::new(tree.named(options.name.clone().unwrap_or_else(|| self.name.clone()))))
+        unfold_rules(&self.name, Arc::clone(&self.rules), self.start.clone(), options)
     }
 
     fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String> {
@@ -216,6 +204,29 @@ where
         }
         Ok(Arc::new(Configured { name: self.name.clone(), rules: Arc::clone(&self.rules), start: state }))
     }
+}
+
+/// A fresh tree of `rules` from `start`, valuing depth cuts with the
+/// evaluation `options` names (one of the rules' own, or an error saying
+/// which they have): what every [`Game`] does to unfold.
+pub(crate) fn unfold_rules<R: Rules>(
+    game: &str,
+    rules: Arc<R>,
+    start: R::State,
+    options: &UnfoldOptions,
+) -> Result<Box<dyn GameTree + Send>, String> {
+    let eval = match &options.eval {
+        None => None,
+        Some(name) => Some(
+            rules
+                .evaluations()
+                .iter()
+                .position(|known| known == name)
+                .ok_or_else(|| unknown_evaluation(game, name, rules.evaluations()))?,
+        ),
+    };
+    let tree = Unfolding::new(game.to_string(), rules, start, eval, options.max_nodes);
+    Ok(Box::new(tree.named(options.name.clone().unwrap_or_else(|| game.to_string()))))
 }
 
 /// The message for an evaluation the game does not define.

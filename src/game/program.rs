@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
-use super::{ArgError, ArgSite, Game, Move, Rules, UnfoldOptions, Unfolding, unknown_evaluation};
+use super::{ArgError, ArgSite, Game, Move, Rules, UnfoldOptions, unfold_rules};
 use crate::tree::{GameTree, NodeKind};
 
 /// The version of docs/rules-protocol.md this side speaks.
@@ -106,10 +106,7 @@ pub fn make(args: ProgramArgs) -> Result<ProgramGame, ArgError> {
         fault: None,
         asked: Vec::new(),
     };
-    let params: serde_json::Map<String, Value> = conversation.args.params.iter().cloned().collect();
-    let hello = conversation
-        .ask(json!({"type": "hello", "protocol": RULES_PROTOCOL, "params": params}), "hello")
-        .map_err(fail)?;
+    let hello = conversation.ask(hello_request(&conversation.args), "hello").map_err(fail)?;
     let protocol = hello.get("protocol").and_then(Value::as_u64);
     if protocol != Some(RULES_PROTOCOL) {
         return Err(fail(format!(
@@ -322,6 +319,13 @@ impl Conversation {
     }
 }
 
+/// The `hello` that opens every conversation with a rules program: the
+/// protocol's version and the game file's parameters.
+fn hello_request(args: &ProgramArgs) -> Value {
+    let params: serde_json::Map<String, Value> = args.params.iter().cloned().collect();
+    json!({"type": "hello", "protocol": RULES_PROTOCOL, "params": params})
+}
+
 /// A long text cut for a message.
 fn shorten(text: &str) -> String {
     const LIMIT: usize = 200;
@@ -405,8 +409,7 @@ impl ProgramGame {
         let mut conversation = self.conversation.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let launcher = LAUNCHER.get().ok_or("this build of treegrade cannot run rules programs")?;
         let mut fresh = launcher(&conversation.args.command, &conversation.args.dir)?;
-        let params: serde_json::Map<String, Value> = conversation.args.params.iter().cloned().collect();
-        fresh.ask(&json!({"type": "hello", "protocol": RULES_PROTOCOL, "params": params}).to_string())?;
+        fresh.ask(&hello_request(&conversation.args).to_string())?;
         let file = conversation.args.file.clone();
         // In reverse: a program whose answers depend on what it was asked
         // before (a counter, a cache of its own) shows it.
@@ -449,21 +452,13 @@ impl Game for ProgramGame {
     }
 
     fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String> {
-        let eval = match &options.eval {
-            None => None,
-            Some(name) => {
-                let known: Vec<&str> = self.evaluations.iter().map(String::as_str).collect();
-                Some(known.iter().position(|k| k == name).ok_or_else(|| unknown_evaluation(&self.name, name, &known))?)
-            }
-        };
         let rules = ProgramRules {
             evaluations: self.evaluation_names.clone(),
             chance: self.chance,
             unbounded: self.unbounded,
             conversation: Arc::clone(&self.conversation),
         };
-        let tree = Unfolding::new(self.name.clone(), Arc::new(rules), self.start.clone(), eval, options.max_nodes);
-        Ok(Box::new(tree.named(options.name.clone().unwrap_or_else(|| self.name.clone()))))
+        unfold_rules(&self.name, Arc::new(rules), self.start.clone(), options)
     }
 
     fn verify(&self) -> Result<(), String> {
