@@ -10,7 +10,7 @@ use clap::Args;
 use super::{Failure, emit, report_load_error};
 use crate::compare::{count_nodes, expectation_differences};
 use crate::engine::{Algorithm, SearchSettings};
-use crate::load::assignment::load_assignment;
+use crate::load::assignment::{ASSIGNMENT_FILE, load_assignment};
 use crate::load::{LoadError, Loaded, load_file};
 use crate::points::Points;
 
@@ -25,46 +25,66 @@ pub struct ValidateArgs {
 
 /// What checking one file found.
 enum FileVerdict {
-    Valid { nodes: Option<usize>, checked: Vec<String> },
+    /// Valid, read as `kind` (`tree: 14 nodes`, `game: tic-tac-toe`).
+    Valid {
+        kind: String,
+        checked: Vec<String>,
+    },
     Invalid(LoadError),
     Disagrees(Vec<String>),
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
-    let (assignments, others): (Vec<PathBuf>, Vec<PathBuf>) =
-        args.files.iter().cloned().partition(|path| path.join("assignment.yaml").is_file());
-    let mut bad = assignments.iter().filter(|dir| !check_assignment(dir)).count();
-    if others.is_empty() {
-        return if bad > 0 { Err(Failure::Reported) } else { Ok(()) };
-    }
-    let files = expand(&others).map_err(Failure::Usage)?;
-    for file in &files {
-        let verdict = check_file(file);
-        match &verdict {
-            FileVerdict::Valid { nodes, checked } => {
-                let checked = if checked.is_empty() { "no expectations".to_string() } else { checked.join(", ") };
-                let size = nodes.map_or_else(|| "a game".to_string(), count_nodes);
-                emit(&format!("ok     {} ({size}; {checked})\n", file.display()));
-            }
-            FileVerdict::Invalid(error) => {
-                bad += 1;
-                let first = error.to_string().lines().next().unwrap_or_default().to_string();
-                emit(&format!("error  {first}\n"));
-                report_load_error(error);
-            }
-            FileVerdict::Disagrees(differences) => {
-                bad += 1;
-                emit(&format!("FAIL   {}: {}\n", file.display(), differences.join("; ")));
-            }
-        }
+    let entries = expand(&args.files).map_err(Failure::Usage)?;
+    let mut bad = 0;
+    for entry in &entries {
+        let valid = match entry {
+            Entry::Assignment(path) => check_assignment(path),
+            Entry::Tree(file) => report_file(file, check_file(file)),
+        };
+        bad += usize::from(!valid);
     }
     if bad > 0 {
-        let checked = files.len() + assignments.len();
-        let what = if assignments.is_empty() { "files" } else { "files and assignments" };
-        eprintln!("{bad} of {checked} {what} are invalid or disagree with the reference");
+        let assignments = entries.iter().filter(|entry| matches!(entry, Entry::Assignment(_))).count();
+        let what = match (assignments, entries.len() - assignments) {
+            (0, _) => "files",
+            (_, 0) => "assignments",
+            _ => "files and assignments",
+        };
+        eprintln!("{bad} of {} {what} are invalid or disagree with the reference", entries.len());
         return Err(Failure::Reported);
     }
     Ok(())
+}
+
+/// One thing to validate, and what it was read as.
+enum Entry {
+    /// An assignment: a folder holding `assignment.yaml`, or a YAML file that
+    /// is one (named `assignment.yaml`, or with a `questions` key).
+    Assignment(PathBuf),
+    /// A tree file: written node by node, or given by a game.
+    Tree(PathBuf),
+}
+
+/// Says what checking one tree file found; true when it is valid.
+fn report_file(file: &Path, verdict: FileVerdict) -> bool {
+    match verdict {
+        FileVerdict::Valid { kind, checked } => {
+            let checked = if checked.is_empty() { "no expectations".to_string() } else { checked.join(", ") };
+            emit(&format!("ok     {} ({kind}; {checked})\n", file.display()));
+            true
+        }
+        FileVerdict::Invalid(error) => {
+            let first = error.to_string().lines().next().unwrap_or_default().to_string();
+            emit(&format!("error  {first}\n"));
+            report_load_error(&error);
+            false
+        }
+        FileVerdict::Disagrees(differences) => {
+            emit(&format!("FAIL   {}: {}\n", file.display(), differences.join("; ")));
+            false
+        }
+    }
 }
 
 /// Checks an assignment folder and says what it found; true when it is valid.
@@ -129,11 +149,11 @@ fn check_file(path: &Path) -> FileVerdict {
         return FileVerdict::Invalid(error);
     }
     if differences.is_empty() {
-        let nodes = match &loaded {
-            Loaded::Written(written) => Some(written.tree.len()),
-            Loaded::Game(_) => None,
+        let kind = match &loaded {
+            Loaded::Written(written) => format!("tree: {}", count_nodes(written.tree.len())),
+            Loaded::Game(game) => format!("game: {}", game.game.name()),
         };
-        FileVerdict::Valid { nodes, checked }
+        FileVerdict::Valid { kind, checked }
     } else {
         FileVerdict::Disagrees(differences)
     }
@@ -176,21 +196,43 @@ fn check_accepting_searches(loaded: &Loaded) -> Result<(), LoadError> {
     }
 }
 
-/// Expands folders into their YAML files, sorted, so output order is stable.
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
+/// Expands folders into what they hold, sorted, so output order is stable:
+/// a folder holding `assignment.yaml` is one assignment; any other folder
+/// gives its `*.yaml` / `*.yml` files, each read as an assignment or a tree.
+fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            let entries = std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
-            let mut found: Vec<PathBuf> = entries
+        if path.join(ASSIGNMENT_FILE).is_file() {
+            entries.push(Entry::Assignment(path.clone()));
+        } else if path.is_dir() {
+            let listing = std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
+            let mut found: Vec<PathBuf> = listing
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
                 .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
                 .collect();
             found.sort();
-            files.extend(found);
+            entries.extend(found.into_iter().map(classify));
         } else {
-            files.push(path.clone());
+            entries.push(classify(path.clone()));
         }
     }
-    Ok(files)
+    Ok(entries)
+}
+
+/// Reads a YAML file as an assignment when it is named like one or has the
+/// key only an assignment has (`questions`); as a tree otherwise.
+fn classify(file: PathBuf) -> Entry {
+    let named = matches!(file.file_name().and_then(|n| n.to_str()), Some("assignment.yaml" | "assignment.yml"));
+    if named || has_questions_key(&file) { Entry::Assignment(file) } else { Entry::Tree(file) }
+}
+
+/// Whether the file is a YAML mapping with a `questions` key. A file that
+/// cannot be read or parsed is not: the tree loader then says what is wrong.
+fn has_questions_key(file: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        questions: Option<serde::de::IgnoredAny>,
+    }
+    let Ok(text) = std::fs::read_to_string(file) else { return false };
+    serde_saphyr::from_str::<Probe>(&text).is_ok_and(|probe| probe.questions.is_some())
 }

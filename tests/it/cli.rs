@@ -396,8 +396,8 @@ fn validate_accepts_good_files() {
     let stdout = text(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert_eq!(lines[0], format!("ok     {} (14 nodes; alphabeta, expectimax)", example.display()));
-    assert_eq!(lines[1], format!("ok     {} (1 node; no expectations)", leaf.display()));
+    assert_eq!(lines[0], format!("ok     {} (tree: 14 nodes; alphabeta, expectimax)", example.display()));
+    assert_eq!(lines[1], format!("ok     {} (tree: 1 node; no expectations)", leaf.display()));
 }
 
 #[test]
@@ -486,6 +486,50 @@ fn validate_reports_each_kind_of_assignment_problem() {
         assert!(text(&output.stdout).starts_with("error  "), "{}", text(&output.stdout));
         assert!(text(&output.stderr).contains(because), "{assignment}: {}", text(&output.stderr));
     }
+}
+
+/// `treegrade validate $(find course -name '*.yaml')`: the assignment file is
+/// read as an assignment (by its name, or by its `questions` key), every
+/// other file as a tree or a game, and each line says which.
+#[test]
+fn validate_reads_each_file_as_what_it_is() {
+    let scratch = Scratch::new();
+    let course = scratch.path().join("course");
+    std::fs::create_dir_all(course.join("tests")).unwrap();
+    let assignment = "title: Search\nquestions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [tree.yaml]}\n";
+    std::fs::write(course.join("assignment.yaml"), assignment).unwrap();
+    std::fs::write(course.join("midterm.yml"), assignment.replace("tree.yaml", "tests/t.yaml")).unwrap();
+    std::fs::write(course.join("tree.yaml"), "root: A\nnodes: {A: {max: [B, 2]}, B: {min: [1, 3]}}\n").unwrap();
+    std::fs::write(course.join("tests/t.yaml"), "root: A\nnodes: {A: 1}\n").unwrap();
+    std::fs::write(course.join("tests/ttt.yaml"), "rules: tic-tac-toe\nposition: \"xo./.x./...\"\n").unwrap();
+    let mut files: Vec<String> = ["assignment.yaml", "midterm.yml", "tree.yaml", "tests/t.yaml", "tests/ttt.yaml"]
+        .iter()
+        .map(|f| course.join(f).to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let args: Vec<&str> = std::iter::once("validate").chain(files.iter().map(String::as_str)).collect();
+    let output = treegrade(&args);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    let kind_of = |file: &str| {
+        let line = stdout.lines().find(|line| line.contains(file)).unwrap_or_else(|| panic!("{file}: {stdout}"));
+        assert!(line.starts_with("ok     "), "{line}");
+        line.split('(').nth(1).unwrap_or_default().split([':', ';']).next().unwrap_or_default().to_string()
+    };
+    assert_eq!(kind_of("assignment.yaml"), "assignment");
+    assert_eq!(kind_of("midterm.yml"), "assignment", "a `questions` key makes an assignment");
+    assert_eq!(kind_of("course/tree.yaml"), "tree");
+    assert_eq!(kind_of("tests/t.yaml"), "tree");
+    assert_eq!(kind_of("ttt.yaml"), "game");
+    assert!(stdout.contains("(game: tic-tac-toe;"), "{stdout}");
+
+    // A broken assignment file is reported as an assignment, not as a tree
+    // with unknown fields.
+    std::fs::write(course.join("assignment.yaml"), "title: Search\nquestions: [{id: q1}]\n").unwrap();
+    let output = treegrade(&["validate", course.join("assignment.yaml").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stdout).contains("the assignment is invalid"), "{}", text(&output.stdout));
+    assert!(!text(&output.stderr).contains("unknown field `title`"), "{}", text(&output.stderr));
 }
 
 #[test]
