@@ -6,9 +6,14 @@
 //! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
 //! OUT/reports/STUDENT/         every format check has, as the student may see it: report.txt,
 //!                              report.json, junit.xml, results.json (Gradescope), report.md,
-//!                              report.html, prairielearn.json; and instructor-report.json, the
-//!                              full report with hidden tests' expectations (not for students)
+//!                              report.html, prairielearn.json (safe to hand out)
+//! OUT/instructor/STUDENT/      instructor-report.json, the full report with hidden tests'
+//!                              expectations and traces (never for students)
 //! ```
+//!
+//! Instructor-only files live in their own tree so that an instructor who
+//! hands each student their `reports/STUDENT/` folder hands over nothing of
+//! the hidden tests.
 //!
 //! Every file is written to a temporary name and renamed, so a run killed at
 //! any moment leaves whole files behind.
@@ -34,8 +39,31 @@ pub const REPORT_FILES: [(Format, &str); 7] = [
     (Format::Prairielearn, "prairielearn.json"),
 ];
 
-/// A student's reports, rendered (by the worker that graded them).
-pub type RenderedReports = Vec<(&'static str, String)>;
+/// A student's reports, rendered (by the worker that graded them): what the
+/// student may see, and what only the instructor may.
+#[derive(Debug, Default)]
+pub struct RenderedReports {
+    /// Files for `reports/STUDENT/`, safe to hand out.
+    pub student: Vec<(&'static str, String)>,
+    /// Files for `instructor/STUDENT/`, with hidden tests' expectations.
+    pub instructor: Vec<(&'static str, String)>,
+}
+
+/// The folder of a student's reports, safe to hand out.
+pub fn student_reports_dir(out: &Path, student: &str) -> PathBuf {
+    out.join(STUDENT_REPORTS).join(student)
+}
+
+/// The folder of a student's instructor-only files.
+pub fn instructor_dir(out: &Path, student: &str) -> PathBuf {
+    out.join(INSTRUCTOR_FILES).join(student)
+}
+
+/// The tree of reports meant for students.
+pub const STUDENT_REPORTS: &str = "reports";
+
+/// The tree of files meant for the instructor alone.
+pub const INSTRUCTOR_FILES: &str = "instructor";
 
 /// The instructor's full report of a student: hidden tests' expectations,
 /// traces and output included. Not for the student's eyes.
@@ -46,7 +74,7 @@ pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
 /// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
     let shown = student_view(report);
-    let mut files: RenderedReports = REPORT_FILES
+    let student = REPORT_FILES
         .iter()
         .map(|&(format, file)| {
             let text = match format {
@@ -56,24 +84,27 @@ pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedRe
             (file, text)
         })
         .collect();
-    files.push((INSTRUCTOR_REPORT, render(report, Format::Json, false)));
-    files
+    RenderedReports { student, instructor: vec![(INSTRUCTOR_REPORT, render(report, Format::Json, false))] }
 }
 
 /// The report files of a submission that could not be graded at all: the
 /// reason in plain text, and PrairieLearn's `results.json` with
 /// `gradable: false` (PrairieLearn expects one in every case).
 pub fn render_not_gradable(reason: &str) -> RenderedReports {
-    vec![
-        ("report.txt", format!("This submission could not be graded: {reason}\n")),
-        ("prairielearn.json", render_prairielearn_not_gradable(reason)),
-    ]
+    RenderedReports {
+        student: vec![
+            ("report.txt", format!("This submission could not be graded: {reason}\n")),
+            ("prairielearn.json", render_prairielearn_not_gradable(reason)),
+        ],
+        instructor: Vec::new(),
+    }
 }
 
 /// Creates the output folders.
 pub fn prepare(out: &Path) -> io::Result<()> {
     std::fs::create_dir_all(out.join("results"))?;
-    std::fs::create_dir_all(out.join("reports"))
+    std::fs::create_dir_all(out.join(STUDENT_REPORTS))?;
+    std::fs::create_dir_all(out.join(INSTRUCTOR_FILES))
 }
 
 /// The lock file that keeps two batches from writing one output folder.
@@ -132,12 +163,22 @@ pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
 
 /// Writes a student's reports, then their result (the result last: it marks the student done).
 pub fn write_result(out: &Path, result: &StoredResult, rendered: Option<&RenderedReports>) -> io::Result<()> {
-    let reports = out.join("reports").join(&result.student);
+    let reports = student_reports_dir(out, &result.student);
     std::fs::create_dir_all(&reports)?;
+    // An output folder written by an older treegrade kept the instructor's
+    // report beside the student's: never leave it there.
+    remove_if_present(&reports.join(INSTRUCTOR_REPORT))?;
     match rendered {
         Some(rendered) => {
-            for (file, text) in rendered {
+            for (file, text) in &rendered.student {
                 write_atomically(&reports.join(file), text.as_bytes())?;
+            }
+            if !rendered.instructor.is_empty() {
+                let instructor = instructor_dir(out, &result.student);
+                std::fs::create_dir_all(&instructor)?;
+                for (file, text) in &rendered.instructor {
+                    write_atomically(&instructor.join(file), text.as_bytes())?;
+                }
             }
         }
         None => {
@@ -197,10 +238,7 @@ pub fn merge(sources: &[PathBuf], target: &Path, assignment: &Assignment, select
             }
             seen.insert(result.student.clone(), result.fingerprint.clone());
             if source != target {
-                copy_reports(
-                    &source.join("reports").join(&result.student),
-                    &target.join("reports").join(&result.student),
-                )?;
+                copy_reports(source, target, &result.student)?;
                 let json = serde_json::to_string_pretty(&result).expect("results are plain data");
                 write_atomically(&result_path(target, &result.student), json.as_bytes())?;
             }
@@ -212,18 +250,38 @@ pub fn merge(sources: &[PathBuf], target: &Path, assignment: &Assignment, select
     Ok(seen.len())
 }
 
-fn copy_reports(from: &Path, to: &Path) -> io::Result<()> {
-    if !from.is_dir() {
-        return Ok(());
-    }
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        if entry.file_type()?.is_file() {
+/// Copies a student's reports and instructor-only files from one output
+/// folder to another. An instructor's report that an older treegrade left
+/// among the student's reports goes to the instructor's tree.
+fn copy_reports(source: &Path, target: &Path, student: &str) -> io::Result<()> {
+    for from in [student_reports_dir(source, student), instructor_dir(source, student)] {
+        if !from.is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(&from)? {
+            let entry = entry?;
+            if !entry.file_type()?.is_file() {
+                continue;
+            }
+            let instructor_only =
+                entry.file_name() == INSTRUCTOR_REPORT || from.starts_with(source.join(INSTRUCTOR_FILES));
+            let to =
+                if instructor_only { instructor_dir(target, student) } else { student_reports_dir(target, student) };
+            std::fs::create_dir_all(&to)?;
             std::fs::copy(entry.path(), to.join(entry.file_name()))?;
         }
     }
     Ok(())
+}
+
+/// Removes a file that may not exist.
+fn remove_if_present(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => {
+            Err(io::Error::new(error.kind(), format!("cannot remove {}: {error}", path.display())))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes `path` through a temporary file and a rename: readers and killed

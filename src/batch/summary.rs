@@ -17,7 +17,19 @@ pub fn summary_markdown(title: &str, question_ids: &[String], results: &[StoredR
     statuses(&mut out, results);
     questions(&mut out, question_ids, results);
     hardest_tests(&mut out, results);
+    handing_out(&mut out);
     out
+}
+
+/// Which folders may go to students, and which must stay with the instructor.
+fn handing_out(out: &mut String) {
+    out.push_str(
+        "## Handing reports back\n\n\
+         Safe to hand out: `reports/STUDENT/`, each student's own reports in every format (hidden tests \
+         appear there by name, status and points only).\n\
+         Instructor only: `instructor/STUDENT/` (the full reports, with hidden tests' expected answers and \
+         traces) and `results/`. Never hand these out.\n",
+    );
 }
 
 fn scores(out: &mut String, results: &[StoredResult]) {

@@ -242,7 +242,8 @@ fn a_second_batch_into_the_same_folder_is_refused() {
     // What is handed to students names no folder of the instructor's; the full report is named as such.
     let student_report = std::fs::read_to_string(out.join("reports/alice/report.json")).unwrap();
     assert!(!student_report.contains(repo().join("test-cases").to_str().unwrap()), "{student_report}");
-    assert!(out.join("reports/alice/instructor-report.json").is_file());
+    assert!(out.join("instructor/alice/instructor-report.json").is_file());
+    assert!(!out.join("reports/alice/instructor-report.json").exists());
 }
 
 #[cfg(unix)]
@@ -301,4 +302,75 @@ fn an_unreadable_folder_costs_only_its_student() {
     assert_eq!((rows[2][0].as_str(), rows[2][1].as_str()), ("carol", "4"));
     assert_eq!((rows[1][0].as_str(), rows[1][5].as_str()), ("bob", "not-gradable"));
     assert!(rows[1][7].contains("cannot list") && rows[1][7].contains("dddd"), "{:?}", rows[1]);
+}
+
+/// The folder an instructor hands back to each student, `reports/STUDENT/`,
+/// carries nothing of a hidden test in any format: not its expected value,
+/// action or visited order, not its node names. The full report is kept in
+/// `instructor/STUDENT/`, and `summary.md` says which folder is safe.
+#[test]
+fn the_folder_handed_to_a_student_holds_nothing_of_the_hidden_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = dir.path().join("assignment");
+    let hidden = dir.path().join("hidden");
+    std::fs::create_dir_all(assignment.join("tests")).unwrap();
+    std::fs::create_dir_all(&hidden).unwrap();
+    std::fs::write(assignment.join("public.yaml"), "root: A\nnodes: {A: {max: [B, 2]}, B: {min: [1, 3]}}\n").unwrap();
+    // Every name, action and value of the hidden tree is a word found nowhere else.
+    std::fs::write(
+        hidden.join("secret.yaml"),
+        "root: Qzroot\nnodes:\n  Qzroot: {max: [{qzgo-left: Qzleft}, {qzgo-right: Qzright}]}\n  \
+         Qzleft: {min: [Qzl1, Qzl2]}\n  Qzright: {min: [Qzr1, Qzr2]}\n  Qzl1: 4096.125\n  Qzl2: 8191.375\n  \
+         Qzr1: 2047.625\n  Qzr2: 9999.875\n",
+    )
+    .unwrap();
+    std::fs::write(
+        assignment.join("assignment.yaml"),
+        "title: Secrets\ntime_limit: 2\nlanguages:\n  - {name: python, detect: [search.py], run: [python3, -u, search.py], \
+         env: {PYTHONPATH: \"{kits}/python\"}}\nquestions:\n  - {id: q1, points: 2, algorithm: minimax, \
+         tests: [public.yaml], hidden_tests: [secret.yaml]}\n",
+    )
+    .unwrap();
+    let class = dir.path().join("class");
+    let reference = std::fs::read_to_string(repo().join("reference/python/search.py")).unwrap();
+    for (name, source) in [
+        ("alice", reference.clone()),
+        // Searches children last to first: fails the hidden test's order and action.
+        ("bob", reference.replace("in game.successors(node):", "in reversed(list(game.successors(node))):")),
+        ("carol", "import sys\nprint('Qzroot? no idea', file=sys.stderr)\nsys.exit(3)\n".to_string()),
+    ] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("search.py"), source).unwrap();
+    }
+    let out = dir.path().join("out");
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .env("CI", "true")
+        .args(["batch".as_ref(), class.as_os_str(), "--assignment".as_ref(), assignment.as_os_str()])
+        .args(["--hidden".as_ref(), hidden.as_os_str(), "--out".as_ref(), out.as_os_str()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let secrets =
+        ["Qzl1", "Qzr2", "Qzleft", "qzgo-left", "qzgo-right", "4096.125", "2047.625", "9999.875", "secret.yaml/"];
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(gradebook.lines().any(|row| row.starts_with("alice,2,")), "{gradebook}");
+    assert!(gradebook.lines().any(|row| row.starts_with("bob,0,")), "bob fails the hidden test: {gradebook}");
+    for student in ["alice", "bob", "carol"] {
+        let handed_out = out.join("reports").join(student);
+        let files: Vec<PathBuf> = std::fs::read_dir(&handed_out).unwrap().map(|e| e.unwrap().path()).collect();
+        assert!(files.len() >= 2, "{student}: {files:?}");
+        for file in &files {
+            let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
+            for secret in secrets {
+                assert!(!text.contains(secret), "{} shows `{secret}` of the hidden test", file.display());
+            }
+        }
+        assert!(!handed_out.join("instructor-report.json").exists(), "{student}");
+    }
+    let full = std::fs::read_to_string(out.join("instructor/bob/instructor-report.json")).unwrap();
+    assert!(full.contains("qzgo-left") && full.contains("Qzl1"), "the instructor's report is whole: {full}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("Safe to hand out: `reports/STUDENT/`"), "{summary}");
+    assert!(summary.contains("Instructor only: `instructor/STUDENT/`"), "{summary}");
 }
