@@ -9,6 +9,7 @@
 
 pub mod diagnosis;
 mod fsmode;
+mod interpreter;
 pub mod oracle;
 pub mod plan;
 pub mod protocol;

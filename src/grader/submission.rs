@@ -154,6 +154,7 @@ pub fn program_spec(
         env.push((key.into(), value.into()));
     }
     let command: Vec<String> = command.iter().map(|word| word.replace("{kits}", &kits.to_string_lossy())).collect();
+    let command = super::interpreter::resolve(&command, &search_path());
     ProgramSpec { command: resolve_relative(&command, dir), dir: dir.to_path_buf(), env, policy: policy.cloned() }
 }
 

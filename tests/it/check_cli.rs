@@ -396,3 +396,29 @@ fn the_same_nodes_in_another_order_are_named_as_such() {
     let text = stdout(&output);
     assert!(text.contains("(you entered the same nodes, in another order: enter a node only when your search reaches it, and search each node's children"), "{text}");
 }
+
+/// A version manager's shim first on `PATH` (pyenv, asdf) is run once per
+/// grading, to find the interpreter, and not at every start of the
+/// student's program: a shim costs more than the interpreter's own start.
+#[cfg(unix)]
+#[test]
+fn a_shim_on_path_is_run_once_per_grading() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import sys; sys.stdout.write(sys.executable)"])
+        .output()
+        .expect("python3 runs");
+    let real = String::from_utf8(found.stdout).unwrap();
+    let shims = tempfile::tempdir().unwrap();
+    let log = shims.path().join("starts.log");
+    let shim = shims.path().join("python3");
+    std::fs::write(&shim, format!("#!/bin/sh\necho start >> '{}' 2>/dev/null\nexec '{real}' \"$@\"\n", log.display()))
+        .unwrap();
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", shims.path().display(), std::env::var("PATH").unwrap_or_default());
+    let output = check().env("PATH", path).args(["--submission", "reference/python"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    assert!(stdout(&output).contains("Total: 20/20"), "{}", stdout(&output));
+    let starts = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(starts.lines().count(), 1, "the shim ran {} times", starts.lines().count());
+}
