@@ -29,6 +29,10 @@ pub struct Candidate {
     /// One of the first nine mistakes, which the generator's
     /// `--discriminating` trees must each expose.
     pub classic: bool,
+    /// The mistake whose trace this one always reproduces, node for node
+    /// (two ways of writing one search): named together, they count as one
+    /// toward the most a diagnosis names.
+    pub same_trace_as: Option<&'static str>,
 }
 
 impl Candidate {
@@ -80,6 +84,10 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
         "eager-children" => ["eager-children/max", "eager-children/min"],
         "swapped-updates" => ["swapped-updates/max", "swapped-updates/min"],
         "swapped-window-arguments" => ["swapped-window-arguments/max", "swapped-window-arguments/min"],
+        "swapped-window-arguments/declared" => {
+            ["swapped-window-arguments/declared/max", "swapped-window-arguments/declared/min"]
+        }
+        "swapped-updates/widening" => ["swapped-updates/widening/max", "swapped-updates/widening/min"],
         _ => return Vec::new(),
     };
     [NodeKind::Max, NodeKind::Min]
@@ -91,7 +99,7 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
             } else {
                 Slips { window_only_at: Some(kind), ..candidate.slips }
             };
-            Candidate { key, slips, ..candidate.clone() }
+            Candidate { key, slips, same_trace_as: None, ..candidate.clone() }
         })
         .collect()
 }
@@ -112,14 +120,30 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-updates/min" => "swapped-updates/min/below-root",
         "swapped-window-arguments/max" => "swapped-window-arguments/max/below-root",
         "swapped-window-arguments/min" => "swapped-window-arguments/min/below-root",
+        "swapped-window-arguments/declared" => "swapped-window-arguments/declared/below-root",
+        "swapped-window-arguments/declared/max" => "swapped-window-arguments/declared/max/below-root",
+        "swapped-window-arguments/declared/min" => "swapped-window-arguments/declared/min/below-root",
+        "swapped-updates/widening" => "swapped-updates/widening/below-root",
+        "min-as-chance" => "min-as-chance/below-root",
+        "eager-children/terminals-first" => "eager-children/terminals-first/below-root",
+        "swapped-updates/widening/max" => "swapped-updates/widening/max/below-root",
+        "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
         _ => return None,
     };
-    Some(Candidate { key, slips: Slips { spare_root: true, ..candidate.slips }, ..candidate.clone() })
+    Some(Candidate { key, slips: Slips { spare_root: true, ..candidate.slips }, same_trace_as: None, ..candidate.clone() })
 }
 
 /// A candidate with the question's settings and one slip.
 fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation: &str) -> Candidate {
-    Candidate { bug, key: bug, settings: *settings, slips, explanation: explanation.to_string(), classic: false }
+    Candidate {
+        bug,
+        key: bug,
+        settings: *settings,
+        slips,
+        explanation: explanation.to_string(),
+        classic: false,
+        same_trace_as: None,
+    }
 }
 
 /// Mistakes in carrying alpha-beta's window.
@@ -150,19 +174,64 @@ pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
             "you pass alpha and beta to the recursive call in swapped order: pass them in the order your \
              function takes them, (alpha, beta)",
         ),
+        Candidate {
+            key: "swapped-window-arguments/declared",
+            ..slip(
+                "swapped-window-arguments",
+                settings,
+                window(WindowSlip::SwappedParameters),
+                "a function of your search takes its window in one order and is called with it in the other \
+                 (declared (beta, alpha), called with (alpha, beta), say), so it reads alpha as beta: declare \
+                 and pass the bounds in the same order",
+            )
+        },
+        Candidate {
+            key: "swapped-updates/widening",
+            same_trace_as: Some("no-pruning"),
+            ..slip(
+                "swapped-updates",
+                settings,
+                window(WindowSlip::SwappedUpdatesWidening),
+                "your max nodes update beta and your min nodes alpha (beta = max(beta, v), alpha = min(alpha, \
+                 v)), which never tightens the window, so nothing is pruned: a max node raises alpha (alpha = \
+                 max(alpha, v)) and a min node lowers beta (beta = min(beta, v))",
+            )
+        },
     ]
 }
 
 /// Mistakes in deciding whose turn it is.
 fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     let with = |bug, slips, explanation: &str| slip(bug, settings, slips, explanation);
-    let mut list = vec![with(
-        "strict-alternation",
-        Slips { strict_alternation: true, ..Slips::default() },
-        "you decide whose turn it is by depth (MAX, MIN, MAX, ...) instead of asking game.player(node); \
-         this tree does not alternate (a MIN root, or several MIN levels in a row, as with two ghosts): \
-         ask each node's player",
-    )];
+    let mut list = vec![
+        with(
+            "strict-alternation",
+            Slips { strict_alternation: true, ..Slips::default() },
+            "you decide whose turn it is by depth (MAX, MIN, MAX, ...) instead of asking game.player(node); \
+             this tree does not alternate (a MIN root, or several MIN levels in a row, as with two ghosts): \
+             ask each node's player",
+        ),
+        Candidate {
+            key: "strict-alternation/from-root",
+            ..with(
+                "strict-alternation",
+                Slips { strict_alternation: true, alternation_from_root: true, ..Slips::default() },
+                "you decide whose turn it is by alternating from the root's player at every level (a flag \
+                 flipped on the way down, or the ply's parity) instead of asking game.player(node); this \
+                 tree does not alternate (several MIN levels in a row, as with two ghosts, or a chance \
+                 level between turns): ask each node's player",
+            )
+        },
+    ];
+    if settings.algorithm == Algorithm::Expectimax {
+        list.push(with(
+            "min-as-chance",
+            Slips { min_as_chance: true, ..Slips::default() },
+            "your MIN nodes average their children, as chance nodes do (ghosts taken to move at random): a \
+             MIN node takes its least child's value; only chance nodes average, weighted by their \
+             probabilities",
+        ));
+    }
     if tree.kind(NodeIndex(0)) == NodeKind::Min {
         list.push(with(
             "min-root-as-max",
@@ -244,6 +313,28 @@ pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Ca
         ),
     ];
     if settings.algorithm == Algorithm::AlphaBeta {
+        list.push(Candidate {
+            key: "chance-as-max/node",
+            ..slip(
+                "chance-as-max",
+                settings,
+                chance(ChanceSlip::AsMaxNode),
+                "your search treats a chance node as a MAX node (its best child's value, with alpha-beta's \
+                 window and pruning): a chance node's value is the expectation, the sum of probability x \
+                 value over all its children, each searched with the full window",
+            )
+        });
+        list.push(Candidate {
+            key: "chance-as-min/node",
+            ..slip(
+                "chance-as-min",
+                settings,
+                chance(ChanceSlip::AsMinNode),
+                "your search treats a chance node as a MIN node (its worst child's value, with alpha-beta's \
+                 window and pruning): a chance node's value is the expectation, the sum of probability x \
+                 value over all its children, each searched with the full window",
+            )
+        });
         list.push(slip(
             "chance-gets-window",
             settings,
@@ -274,6 +365,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         slips,
         explanation: explanation.to_string(),
         classic: true,
+        same_trace_as: None,
     };
     let setting = |bug, settings, explanation: String| Candidate {
         bug,
@@ -282,6 +374,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         slips: Slips::default(),
         explanation,
         classic: true,
+        same_trace_as: None,
     };
     let mut list = Vec::new();
     if settings.algorithm == Algorithm::AlphaBeta {
@@ -343,6 +436,17 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         "you evaluate every child before recursing: you look at all children of a node (with is_terminal, \
          player or utility) before searching the first; look at a child only when you search it",
     ));
+    list.push(Candidate {
+        key: "eager-children/terminals-first",
+        classic: false,
+        ..quirk(
+            "eager-children",
+            Slips { terminals_first: true, ..Slips::default() },
+            "you look at every child of a max or min node before searching the first, to search the \
+             terminal children first: search the children in the order given, looking at each only when \
+             you reach it",
+        )
+    });
     if tree.has_chance_nodes() {
         list.push(quirk(
             "ignore-probabilities",
@@ -356,6 +460,17 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         Slips { last_best_at_root: true, ..Slips::default() },
         "ties at the root go to your last best action; when actions tie, the first in order should win",
     ));
+    list.push(Candidate {
+        key: "ties-by-action",
+        classic: false,
+        ..quirk(
+            "first-best-last",
+            Slips { ties_by_action: true, ..Slips::default() },
+            "ties at the root go to the action that compares greatest (at a MIN root, least), as max() or \
+             min() over (value, action) pairs does; when actions tie, the first in order should win: \
+             compare values alone",
+        )
+    });
     if let Some(depth) = settings.depth {
         list.push(setting(
             "depth-too-deep",

@@ -28,6 +28,14 @@ pub enum WindowSlip {
     SwappedUpdates,
     /// Children are called with (beta, alpha).
     SwappedArguments,
+    /// The node takes its window in swapped order (declared `(beta,
+    /// alpha)`, called with `(alpha, beta)`): it reads the bounds swapped,
+    /// then prunes, tightens and passes them on as if they were right.
+    SwappedParameters,
+    /// A max node raises beta (`beta = max(beta, v)`) and a min node lowers
+    /// alpha: each moves the other's bound away, so the window never
+    /// tightens.
+    SwappedUpdatesWidening,
 }
 
 /// How a chance node is valued.
@@ -44,6 +52,10 @@ pub enum ChanceSlip {
     AsMin,
     /// The expectation divided again by the number of children.
     DividedByCount,
+    /// Searched as a max node (alpha-beta's window and pruning included).
+    AsMaxNode,
+    /// Searched as a min node (alpha-beta's window and pruning included).
+    AsMinNode,
     /// The sum of the children's values, never divided (CS188's classic).
     Summed,
 }
@@ -71,8 +83,14 @@ pub struct Slips {
     /// Only at nodes of this kind (a check written into `max_value` alone,
     /// say); `None`: at every node.
     pub eager_only_at: Option<NodeKind>,
+    /// At max and min nodes every child is entered first, then the
+    /// terminal children are searched before the others (a stable sort).
+    pub terminals_first: bool,
     /// Ties at the root go to the last best child.
     pub last_best_at_root: bool,
+    /// Ties at the root go to the greatest action at a max root, the least
+    /// at a min root (`max` / `min` over `(value, action)` pairs).
+    pub ties_by_action: bool,
     /// Alpha-beta's window.
     pub window: WindowSlip,
     /// The window slip only at nodes of this kind (`max_value` written
@@ -87,6 +105,11 @@ pub struct Slips {
     pub depth: DepthSlip,
     /// Whose turn it is by ply (MAX at even plies, MIN at odd), not by node.
     pub strict_alternation: bool,
+    /// With `strict_alternation`: the root's player at even plies (a flag
+    /// set from the root and flipped at every level), not MAX.
+    pub alternation_from_root: bool,
+    /// MIN nodes averaged as chance nodes (ghosts taken for random movers).
+    pub min_as_chance: bool,
     /// Whose turn it is by ply in a cycle of this many agents, not by node:
     /// MAX at multiples of it, a ghost (MIN, or a uniform chance node under
     /// expectimax) elsewhere. A CS188 agents loop that skips the last ghost
@@ -97,7 +120,9 @@ pub struct Slips {
     /// A chance root returns the action of its best child.
     pub action_at_chance_root: bool,
     /// The search runs with depth 1, 2, ... before the real one, and the
-    /// first entries of all of them make the visited order.
+    /// first entries of all of them make the visited order. The shallower
+    /// searches value the nodes at their cut 0: the grader evaluates only
+    /// at the test's own depth.
     pub iterative_deepening: bool,
     /// The root is searched by a loop of its own, written right: the
     /// window, turn and children slips apply below it only (many students
@@ -142,16 +167,18 @@ pub fn search<T: GameTree + ?Sized>(
     }
     let budget = if tree.size().is_some() { usize::MAX } else { MOST_GAME_ENTRIES };
     let entered = vec![false; tree.made()];
-    let mut run = Run { tree, settings, slips, entered, visited: Vec::new(), limit: None, budget };
+    let mut run = Run { tree, settings, slips, entered, visited: Vec::new(), limit: None, shallow: false, budget };
     if slips.iterative_deepening {
         if tree.size().is_none() && settings.depth.is_none() {
             return Err(Unreproducible);
         }
         let last = settings.depth.unwrap_or(height);
+        run.shallow = true;
         for limit in 1..last {
             run.limit = Some(limit);
             run.root()?;
         }
+        run.shallow = false;
     }
     run.limit = settings.depth;
     let (value, action) = run.root()?;
@@ -166,6 +193,8 @@ struct Run<'t, T: GameTree + ?Sized> {
     visited: Vec<NodeIndex>,
     /// The depth limit of the search under way.
     limit: Option<u32>,
+    /// The search under way is one of iterative deepening's shallower ones.
+    shallow: bool,
     /// Entries allowed before the variant is given up.
     budget: usize,
 }
@@ -226,10 +255,18 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             };
         }
         if kind == NodeKind::Chance {
-            return Turn::Chance;
+            return match self.slips.chance {
+                ChanceSlip::AsMaxNode => Turn::Max,
+                ChanceSlip::AsMinNode => Turn::Min,
+                _ => Turn::Chance,
+            };
         }
         if self.slips.strict_alternation && !(at_root && self.slips.spare_root) {
-            return if self.tree.ply(node).is_multiple_of(2) { Turn::Max } else { Turn::Min };
+            let even_is_max = !self.slips.alternation_from_root || self.tree.kind(NodeIndex(0)) != NodeKind::Min;
+            return if self.tree.ply(node).is_multiple_of(2) == even_is_max { Turn::Max } else { Turn::Min };
+        }
+        if kind == NodeKind::Min && self.slips.min_as_chance && !(at_root && self.slips.spare_root) {
+            return Turn::Chance;
         }
         if at_root && self.slips.root_as_max {
             return Turn::Max;
@@ -261,6 +298,12 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
                 self.enter(child);
             }
         }
+        if self.slips.terminals_first && !spared && matches!(kind, NodeKind::Max | NodeKind::Min) {
+            for &child in &children {
+                self.enter(child);
+            }
+            children.sort_by_key(|&child| self.tree.kind(child) != NodeKind::Terminal);
+        }
         children
     }
 
@@ -282,6 +325,9 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             return Ok((tree.utility(node), None));
         }
         if self.cut(node, plies) {
+            if self.shallow {
+                return Ok((0.0, None));
+            }
             return tree.eval(node).map(|eval| (eval, None)).ok_or(Unreproducible);
         }
         match self.turn(node, at_root) {
@@ -299,13 +345,17 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         maximising: bool,
         at_root: bool,
     ) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
-        let (given_alpha, given_beta) = (alpha, beta);
-        let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
-        let mut best_child = None;
-        let later_ties_win = at_root && self.slips.last_best_at_root;
         let kind_matches = self.slips.window_only_at.is_none_or(|kind| kind == self.tree.kind(node));
         let window =
             if (at_root && self.slips.spare_root) || !kind_matches { WindowSlip::None } else { self.slips.window };
+        if window == WindowSlip::SwappedParameters {
+            (alpha, beta) = (beta, alpha);
+        }
+        let (given_alpha, given_beta) = (alpha, beta);
+        let mut best = if maximising { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best_child: Option<NodeIndex> = None;
+        let later_ties_win = at_root && self.slips.last_best_at_root;
+        let ties_by_action = at_root && self.slips.ties_by_action;
         for child in self.children(node, at_root) {
             let (child_alpha, child_beta) = match window {
                 WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
@@ -315,7 +365,9 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             let plies_below = self.count(node, plies, child);
             let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
             let better = if maximising { value > best } else { value < best };
-            if better || (later_ties_win && value == best) {
+            let wins_tie = value == best
+                && (later_ties_win || (ties_by_action && best_child.is_some_and(|b| self.action_wins(child, b, maximising))));
+            if better || wins_tie {
                 best = value;
                 best_child = Some(child);
             }
@@ -328,6 +380,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
                 }
                 match window {
                     WindowSlip::SwappedUpdates => beta = beta.min(best),
+                    WindowSlip::SwappedUpdatesWidening => beta = beta.max(best),
                     _ => alpha = alpha.max(best),
                 }
             } else {
@@ -336,11 +389,19 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
                 }
                 match window {
                     WindowSlip::SwappedUpdates => alpha = alpha.max(best),
+                    WindowSlip::SwappedUpdatesWidening => alpha = alpha.min(best),
                     _ => beta = beta.min(best),
                 }
             }
         }
         Ok((best, best_child))
+    }
+
+    /// Whether `child`'s action beats `best`'s in a comparison of
+    /// `(value, action)` pairs: greater at a max node, less at a min node.
+    fn action_wins(&self, child: NodeIndex, best: NodeIndex, maximising: bool) -> bool {
+        let (child, best) = (self.tree.action(child), self.tree.action(best));
+        if maximising { child > best } else { child < best }
     }
 
     fn exceeds(&self, high: f64, low: f64) -> bool {
@@ -365,11 +426,13 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         let mut expectation = 0.0;
         let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut best_child = None;
+        // A MIN node averaged as if it were a chance node has no probabilities.
+        let uniform = self.slips.chance == ChanceSlip::Uniform || self.tree.kind(node) != NodeKind::Chance;
         for child in children {
             let plies_below = self.count(node, plies, child);
             let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
             let probability = match self.slips.chance {
-                ChanceSlip::Uniform => 1.0 / count,
+                _ if uniform => 1.0 / count,
                 ChanceSlip::Summed => 1.0,
                 _ => self.tree.probability(child),
             };
@@ -381,7 +444,12 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             lowest = lowest.min(value);
         }
         let value = match self.slips.chance {
-            ChanceSlip::None | ChanceSlip::Uniform | ChanceSlip::Summed => expectation,
+            _ if self.tree.kind(node) != NodeKind::Chance => expectation,
+            ChanceSlip::None
+            | ChanceSlip::Uniform
+            | ChanceSlip::Summed
+            | ChanceSlip::AsMaxNode
+            | ChanceSlip::AsMinNode => expectation,
             ChanceSlip::AsMax => highest,
             ChanceSlip::AsMin => lowest,
             ChanceSlip::DividedByCount => expectation / count,

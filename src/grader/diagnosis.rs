@@ -252,7 +252,9 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
         }
     }
     let (first, others) = distinct.split_first()?;
-    if distinct.len() > MOST_NAMED {
+    let twins =
+        distinct.iter().filter(|c| c.same_trace_as.is_some_and(|twin| distinct.iter().any(|o| o.bug == twin))).count();
+    if distinct.len() - twins > MOST_NAMED {
         return None;
     }
     let mut explanation = if others.is_empty() {

@@ -107,5 +107,13 @@ fn own(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<
 }
 
 fn cs188_slip(bug: &'static str, settings: SearchSettings, slips: Slips, explanation: &str) -> Candidate {
-    Candidate { bug, key: bug, settings, slips, explanation: explanation.to_string(), classic: false }
+    Candidate {
+        bug,
+        key: bug,
+        settings,
+        slips,
+        explanation: explanation.to_string(),
+        classic: false,
+        same_trace_as: None,
+    }
 }
