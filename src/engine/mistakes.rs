@@ -6,7 +6,7 @@
 //! [`undetected_mistakes`] to keep only trees on which every one of them
 //! shows.
 
-use super::variant::{self, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
+use super::variant::{self, Alternation, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
 use super::{Algorithm, SearchSettings, search, values_match};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
@@ -126,6 +126,12 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-updates/widening" => "swapped-updates/widening/below-root",
         "min-as-chance" => "min-as-chance/below-root",
         "eager-children/terminals-first" => "eager-children/terminals-first/below-root",
+        "chance-as-max" => "chance-as-max/below-root",
+        "chance-as-min" => "chance-as-min/below-root",
+        "chance-as-max/node" => "chance-as-max/node/below-root",
+        "chance-as-min/node" => "chance-as-min/node/below-root",
+        "ignore-probabilities" => "ignore-probabilities/below-root",
+        "expectation-divided" => "expectation-divided/below-root",
         "swapped-updates/widening/max" => "swapped-updates/widening/max/below-root",
         "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
         _ => return None,
@@ -215,7 +221,18 @@ fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidat
             key: "strict-alternation/from-root",
             ..with(
                 "strict-alternation",
-                Slips { strict_alternation: true, alternation_from_root: true, ..Slips::default() },
+                Slips { strict_alternation: true, alternation: Alternation::RootAtEven, ..Slips::default() },
+                "you decide whose turn it is by alternating from the root's player at every level (a flag \
+                 flipped on the way down, or the ply's parity) instead of asking game.player(node); this \
+                 tree does not alternate (several MIN levels in a row, as with two ghosts, or a chance \
+                 level between turns): ask each node's player",
+            )
+        },
+        Candidate {
+            key: "strict-alternation/from-root/chance-as-min",
+            ..with(
+                "strict-alternation",
+                Slips { strict_alternation: true, alternation: Alternation::RootAtEvenChanceAsMin, ..Slips::default() },
                 "you decide whose turn it is by alternating from the root's player at every level (a flag \
                  flipped on the way down, or the ply's parity) instead of asking game.player(node); this \
                  tree does not alternate (several MIN levels in a row, as with two ghosts, or a chance \
@@ -472,14 +489,19 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         )
     });
     if let Some(depth) = settings.depth {
-        list.push(setting(
-            "depth-too-deep",
-            SearchSettings { depth: Some(depth + 1), ..*settings },
-            format!(
-                "your depth limit is one ply too deep: with depth {depth}, evaluate the nodes at ply {depth} \
-                 (the root is ply 0) instead of searching their children"
-            ),
-        ));
+        let too_deep = format!(
+            "your depth limit is one ply too deep: with depth {depth}, evaluate the nodes at ply {depth} \
+             (the root is ply 0) instead of searching their children"
+        );
+        list.push(setting("depth-too-deep", SearchSettings { depth: Some(depth + 1), ..*settings }, too_deep.clone()));
+        // The root's loop passes its own depth to its children, uncounted:
+        // one ply too deep, except that depth 0 still stops at the root.
+        let uncounted = if depth == 0 { 0 } else { depth + 1 };
+        list.push(Candidate {
+            key: "depth-too-deep/root-not-counted",
+            classic: false,
+            ..setting("depth-too-deep", SearchSettings { depth: Some(uncounted), ..*settings }, too_deep)
+        });
         if depth > 0 {
             list.push(setting(
                 "depth-too-shallow",

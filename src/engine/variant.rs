@@ -73,6 +73,20 @@ pub enum DepthSlip {
     ChanceNotAPly,
 }
 
+/// Who moves at even plies when turns are alternated by ply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Alternation {
+    /// MAX, whatever the root.
+    #[default]
+    MaxAtEven,
+    /// The root's player (a flag set from the root and flipped at every
+    /// level); a chance root counts as MAX.
+    RootAtEven,
+    /// The root's player, a chance root counting as MIN (`root_is_max =
+    /// player(root) == "max"`).
+    RootAtEvenChanceAsMin,
+}
+
 /// The classic mistakes, each a switch; all off is the reference.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slips {
@@ -105,9 +119,8 @@ pub struct Slips {
     pub depth: DepthSlip,
     /// Whose turn it is by ply (MAX at even plies, MIN at odd), not by node.
     pub strict_alternation: bool,
-    /// With `strict_alternation`: the root's player at even plies (a flag
-    /// set from the root and flipped at every level), not MAX.
-    pub alternation_from_root: bool,
+    /// With `strict_alternation`: who moves at even plies.
+    pub alternation: Alternation,
     /// MIN nodes averaged as chance nodes (ghosts taken for random movers).
     pub min_as_chance: bool,
     /// Whose turn it is by ply in a cycle of this many agents, not by node:
@@ -255,14 +268,19 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             };
         }
         if kind == NodeKind::Chance {
-            return match self.slips.chance {
+            return match self.chance_slip(at_root) {
                 ChanceSlip::AsMaxNode => Turn::Max,
                 ChanceSlip::AsMinNode => Turn::Min,
                 _ => Turn::Chance,
             };
         }
         if self.slips.strict_alternation && !(at_root && self.slips.spare_root) {
-            let even_is_max = !self.slips.alternation_from_root || self.tree.kind(NodeIndex(0)) != NodeKind::Min;
+            let root = self.tree.kind(NodeIndex(0));
+            let even_is_max = match self.slips.alternation {
+                Alternation::MaxAtEven => true,
+                Alternation::RootAtEven => root != NodeKind::Min,
+                Alternation::RootAtEvenChanceAsMin => root == NodeKind::Max,
+            };
             return if self.tree.ply(node).is_multiple_of(2) == even_is_max { Turn::Max } else { Turn::Min };
         }
         if kind == NodeKind::Min && self.slips.min_as_chance && !(at_root && self.slips.spare_root) {
@@ -397,6 +415,12 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         Ok((best, best_child))
     }
 
+    /// How a chance node is valued: right at a root the student's own loop
+    /// searches.
+    fn chance_slip(&self, at_root: bool) -> ChanceSlip {
+        if at_root && self.slips.spare_root { ChanceSlip::None } else { self.slips.chance }
+    }
+
     /// Whether `child`'s action beats `best`'s in a comparison of
     /// `(value, action)` pairs: greater at a max node, less at a min node.
     fn action_wins(&self, child: NodeIndex, best: NodeIndex, maximising: bool) -> bool {
@@ -427,11 +451,12 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut best_child = None;
         // A MIN node averaged as if it were a chance node has no probabilities.
-        let uniform = self.slips.chance == ChanceSlip::Uniform || self.tree.kind(node) != NodeKind::Chance;
+        let slip = self.chance_slip(at_root);
+        let uniform = slip == ChanceSlip::Uniform || self.tree.kind(node) != NodeKind::Chance;
         for child in children {
             let plies_below = self.count(node, plies, child);
             let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
-            let probability = match self.slips.chance {
+            let probability = match slip {
                 _ if uniform => 1.0 / count,
                 ChanceSlip::Summed => 1.0,
                 _ => self.tree.probability(child),
@@ -443,7 +468,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             }
             lowest = lowest.min(value);
         }
-        let value = match self.slips.chance {
+        let value = match slip {
             _ if self.tree.kind(node) != NodeKind::Chance => expectation,
             ChanceSlip::None
             | ChanceSlip::Uniform
