@@ -136,7 +136,12 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
         _ => return None,
     };
-    Some(Candidate { key, slips: Slips { spare_root: true, ..candidate.slips }, same_trace_as: None, ..candidate.clone() })
+    Some(Candidate {
+        key,
+        slips: Slips { spare_root: true, ..candidate.slips },
+        same_trace_as: None,
+        ..candidate.clone()
+    })
 }
 
 /// A candidate with the question's settings and one slip.

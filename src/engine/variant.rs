@@ -384,7 +384,8 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             let (value, _) = self.node(child, plies_below, child_alpha, child_beta, false)?;
             let better = if maximising { value > best } else { value < best };
             let wins_tie = value == best
-                && (later_ties_win || (ties_by_action && best_child.is_some_and(|b| self.action_wins(child, b, maximising))));
+                && (later_ties_win
+                    || (ties_by_action && best_child.is_some_and(|b| self.action_wins(child, b, maximising))));
             if better || wins_tie {
                 best = value;
                 best_child = Some(child);

@@ -13,6 +13,7 @@ mod browser;
 mod check_cli;
 mod cli;
 mod common;
+mod corpus;
 mod cross_check;
 mod cs188;
 mod cs188_students;
