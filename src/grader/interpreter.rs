@@ -12,7 +12,7 @@
 //! written.
 
 use std::collections::HashMap;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -28,12 +28,15 @@ pub fn resolve(command: &[String], path: &OsStr) -> Vec<String> {
     command
 }
 
+/// What each (program, PATH) was resolved to.
+type Resolved = HashMap<(String, OsString), Option<PathBuf>>;
+
 /// Each (program, PATH) resolved once per process.
 fn resolved_interpreter(program: &str, path: &OsStr) -> Option<PathBuf> {
     if !program.starts_with("python") || program.contains(['/', '\\']) {
         return None;
     }
-    static FOUND: OnceLock<Mutex<HashMap<(String, std::ffi::OsString), Option<PathBuf>>>> = OnceLock::new();
+    static FOUND: OnceLock<Mutex<Resolved>> = OnceLock::new();
     let key = (program.to_string(), path.to_os_string());
     let mut found = FOUND.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     found.entry(key).or_insert_with(|| through_shim(program, path)).clone()
