@@ -415,8 +415,9 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             "no-pruning",
             SearchSettings { algorithm: full, ..*settings },
             "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
-             its value passes the bound, and give each child the window its earlier siblings tightened (a \
-             window never tightened, or reset to (-inf, +inf) at every node, never prunes)"
+             its value passes the bound, and give each child the window its earlier siblings tightened, a \
+             max node raising alpha and a min node lowering beta (a window never tightened, reset to (-inf, \
+             +inf) at every node, or whose bounds are moved the wrong way, never prunes)"
                 .to_string(),
         ));
     }

@@ -252,16 +252,18 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
         }
     }
     let (first, others) = distinct.split_first()?;
-    let twins =
-        distinct.iter().filter(|c| c.same_trace_as.is_some_and(|twin| distinct.iter().any(|o| o.bug == twin))).count();
-    if distinct.len() - twins > MOST_NAMED {
+    // A mistake that always gives another's trace adds no "or": the other's
+    // words cover both; it is listed among the alternatives.
+    let is_twin = |c: &&Candidate| c.same_trace_as.is_some_and(|twin| distinct.iter().any(|o| o.bug == twin));
+    let worded: Vec<&Candidate> = others.iter().copied().filter(|c| !is_twin(c)).collect();
+    if 1 + worded.len() > MOST_NAMED {
         return None;
     }
-    let mut explanation = if others.is_empty() {
+    let mut explanation = if worded.is_empty() {
         first.explanation.clone()
     } else {
         let mut text = format!("your trace fits more than one mistake: either {}", first.explanation);
-        for other in others {
+        for other in worded {
             text.push_str(&format!("; or {}", other.explanation));
         }
         text
