@@ -3,15 +3,15 @@
 
 Each folder of the corpus holds a submission and a file `BUG` naming its one
 mistake (a diagnosis id, such as `swapped-updates`). Every folder is graded
-with `treegrade check --format json` on the bundled assignment (the
-instructor's view, hidden tests included); for each test the program failed
+with `treegrade check --format json` on the bundled assignment, or the one
+given with `--assignment` (the instructor's view, hidden tests included); for each test the program failed
 (a wrong value, action or order, not a crash), the diagnosis is counted as
 
 - right: it names the folder's mistake (alone, or among "either ... or");
 - wrong: it names only other mistakes;
 - silent: it names none.
 
-Usage: bench/diagnosis.py [--treegrade BIN] [--min-right PCT] [--max-wrong PCT] FOLDER...
+Usage: bench/diagnosis.py [--treegrade BIN] [--assignment DIR] [--min-right PCT] [--max-wrong PCT] FOLDER...
 Prints a table per folder and the totals; exits 1 when the totals miss the
 targets given.
 """
@@ -22,11 +22,14 @@ import subprocess
 import sys
 
 
-def grade(treegrade, folder):
+def grade(treegrade, folder, assignment=None):
     env = dict(os.environ, NO_COLOR="1")
     env.pop("TREEGRADE_ASSIGNMENT", None)
+    command = [treegrade, "check", "--submission", folder, "--format", "json"]
+    if assignment:
+        command += ["--assignment", assignment]
     done = subprocess.run(
-        [treegrade, "check", "--submission", folder, "--format", "json"],
+        command,
         capture_output=True,
         text=True,
         env=env,
@@ -61,6 +64,7 @@ def main():
     parser.add_argument("--treegrade", default="target/release/treegrade")
     parser.add_argument("--min-right", type=float, default=None)
     parser.add_argument("--max-wrong", type=float, default=None)
+    parser.add_argument("--assignment", default=None, help="grade on this assignment instead of the bundled one")
     parser.add_argument("folders", nargs="+")
     args = parser.parse_args()
     totals = {"failed": 0, "right": 0, "wrong": 0, "silent": 0}
@@ -72,7 +76,7 @@ def main():
         bug = open(bug_file).read().strip()
         if bug == "correct":
             continue
-        counts, wrong = tally(grade(args.treegrade, folder), bug)
+        counts, wrong = tally(grade(args.treegrade, folder, args.assignment), bug)
         for key in totals:
             totals[key] += counts[key]
         name = os.path.basename(os.path.normpath(folder))
