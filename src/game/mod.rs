@@ -12,8 +12,10 @@
 //! this folder and one line there.
 
 mod mnk;
+pub mod pacman;
 mod pig;
 pub mod program;
+pub mod python_random;
 mod unfolding;
 
 pub use unfolding::{DEFAULT_MAX_NODES, Unfolding};
@@ -24,7 +26,7 @@ use std::sync::Arc;
 use crate::tree::{GameTree, NodeKind};
 
 /// Every built-in game, one line each.
-pub static GAMES: &[&Family] = &[&mnk::FAMILY, &pig::FAMILY];
+pub static GAMES: &[&Family] = &[&mnk::FAMILY, &pig::FAMILY, &pacman::rules::FAMILY];
 
 /// The rules of a game, over its positions.
 ///

@@ -174,6 +174,11 @@ impl<R: Rules> Unfolding<R> {
         self
     }
 
+    /// The position at `node` (a node already made).
+    pub fn position(&self, node: NodeIndex) -> R::State {
+        self.arena.borrow().states.get(node.get()).clone()
+    }
+
     fn record(&self, node: NodeIndex) -> Record {
         *self.arena.borrow().records.get(node.get())
     }

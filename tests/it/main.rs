@@ -23,6 +23,7 @@ mod generated;
 mod grader;
 mod gradescope;
 mod mutants;
+mod pacman;
 mod points;
 mod readme;
 mod render;
