@@ -77,7 +77,8 @@ pub struct Question {
     pub title: String,
     /// Points the question is worth.
     pub points: Points,
-    /// The search students implement.
+    /// The search students implement (for a question of Pacman tests
+    /// alone, which searches no tree, minimax stands in).
     pub algorithm: Algorithm,
     /// Overrides each tree's `search.depth`.
     pub depth: Option<u32>,
@@ -89,6 +90,9 @@ pub struct Question {
     pub child_order: ChildOrder,
     /// The tree files, resolved and sorted.
     pub tests: Vec<TestFile>,
+    /// Pacman test files (docs/format.md section 10), resolved and sorted:
+    /// games the student's agent plays, after the tree tests.
+    pub pacman: Vec<TestFile>,
     /// Trees generated for each student, in addition to `tests`.
     pub generate: Option<Generated>,
 }

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
 use crate::grader::scratch::{PathError, SKIPPED_FOLDERS};
-use crate::grader::{Target, grade_sandboxed};
+use crate::grader::{Target, grade_with_pacman};
 use gradebook::StoredResult;
 
 /// One student's folder.
@@ -115,6 +115,8 @@ pub struct Grading<'a> {
     pub selected: &'a [usize],
     /// The tests with their reference answers.
     pub tests: &'a [PlannedTest],
+    /// The Pacman tests.
+    pub pacman: &'a [crate::grader::pacman::PlannedPacman],
     /// The folder holding the kits (`{kits}` in the assignment's env).
     pub kits: &'a Path,
     /// The course's secret, from which each student's generated trees derive.
@@ -169,6 +171,7 @@ pub fn run_batch(
         BUILD_IDENTITY,
         grading.assignment,
         grading.tests,
+        grading.pacman,
         &format!("{:?}; {secret_key}", config.settings),
     )?;
     // Every row of the output folder, this run's and earlier ones', kept in
@@ -239,7 +242,7 @@ fn grade_one(
     submission: &Submission,
     fingerprint: &Result<String, String>,
 ) -> (StoredResult, Option<output::RenderedReports>) {
-    let Grading { assignment, selected, tests, kits, secret, sandbox, templates } = *grading;
+    let Grading { assignment, selected, tests, pacman, kits, secret, sandbox, templates } = *grading;
     let mut tests = tests.to_vec();
     let started = Instant::now();
     let fingerprint = match fingerprint {
@@ -266,7 +269,7 @@ fn grade_one(
     }
     // The sandbox grades a private copy of the folder; reports name the student.
     let target = Target { dir: submission.dir.clone(), command: None, name: Some(submission.student.clone()) };
-    let outcome = grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox);
+    let outcome = grade_with_pacman(assignment, selected, &tests, pacman, &target, kits, sandbox);
     let elapsed = started.elapsed();
     match outcome {
         Ok(report) => {
@@ -288,6 +291,7 @@ fn assignment_fingerprint(
     identity: &str,
     assignment: &Assignment,
     tests: &[PlannedTest],
+    pacman: &[crate::grader::pacman::PlannedPacman],
     settings: &str,
 ) -> std::io::Result<String> {
     let mut hasher = Sha256::new();
@@ -295,9 +299,10 @@ fn assignment_fingerprint(
     hasher.update(settings.as_bytes());
     let file = assignment.dir.join(crate::load::assignment::ASSIGNMENT_FILE);
     hasher.update(std::fs::read(&file).unwrap_or_default());
-    for test in tests {
-        hasher.update(test.name.as_bytes());
-        hasher.update(std::fs::read(&test.path)?);
+    let names = tests.iter().map(|test| (&test.name, &test.path));
+    for (name, path) in names.chain(pacman.iter().map(|test| (&test.name, &test.path))) {
+        hasher.update(name.as_bytes());
+        hasher.update(std::fs::read(path)?);
     }
     Ok(hex(&hasher.finalize()))
 }
@@ -365,8 +370,8 @@ mod tests {
             languages: Vec::new(),
             questions: Vec::new(),
         };
-        let before = assignment_fingerprint("treegrade 0.1.0 build 1\n", &assignment, &[], "s").unwrap();
-        let after = assignment_fingerprint("treegrade 0.1.0 build 2\n", &assignment, &[], "s").unwrap();
+        let before = assignment_fingerprint("treegrade 0.1.0 build 1\n", &assignment, &[], &[], "s").unwrap();
+        let after = assignment_fingerprint("treegrade 0.1.0 build 2\n", &assignment, &[], &[], "s").unwrap();
         assert_ne!(before, after);
     }
 

@@ -85,6 +85,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let (tests, templates) = load_and_plan(&assignment, &selected)?;
+    let pacman = super::check::load_pacman(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -115,6 +116,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         assignment: &assignment,
         selected: &selected,
         tests: &tests,
+        pacman: &pacman,
         kits: kits.path(),
         secret: &secret,
         sandbox: &sandbox,

@@ -9,10 +9,13 @@ use clap::{Args, ValueEnum};
 
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
+use crate::game::pacman::test::PacmanTest;
+use crate::grader::pacman::PlannedPacman;
 use crate::grader::plan::{self, Assignment, GameTest, PlannedTest, TestTree};
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
+use crate::load::pacman::load_pacman_file;
 use crate::load::{LoadError, Loaded, load_file};
 use crate::report::{self, Format};
 
@@ -88,24 +91,26 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         tests
             .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
     }
-    keep_named_tests(&mut tests, &args.tests)?;
+    let mut pacman = load_pacman(&assignment, &selected)?;
+    keep_named_tests(&mut tests, &mut pacman, &args.tests)?;
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target = Target {
         dir: args.submission.clone(),
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let report = match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox) {
-        Ok(report) => report,
-        Err(not_gradable) => {
-            let reason = not_gradable.to_string();
-            // PrairieLearn expects a results.json in every case.
-            if args.format == Format::Prairielearn {
-                write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
+    let report =
+        match grader::grade_with_pacman(&assignment, &selected, &tests, &pacman, &target, kits.path(), &sandbox) {
+            Ok(report) => report,
+            Err(not_gradable) => {
+                let reason = not_gradable.to_string();
+                // PrairieLearn expects a results.json in every case.
+                if args.format == Format::Prairielearn {
+                    write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
+                }
+                return Err(Failure::Usage(reason));
             }
-            return Err(Failure::Usage(reason));
-        }
-    };
+        };
     let color = context.color.colors(std::io::stdout().is_terminal());
     // Whoever runs check may be a student (or Gradescope showing one).
     let shown = report::student_view(&report);
@@ -180,24 +185,54 @@ pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Re
 
 /// Keeps the tests `--test` names (all of them when none is named): a full
 /// name (`q2/aima-fig5-2`), or a tree's name in any question.
-fn keep_named_tests(tests: &mut Vec<PlannedTest>, wanted: &[String]) -> Result<(), Failure> {
+fn keep_named_tests(
+    tests: &mut Vec<PlannedTest>,
+    pacman: &mut Vec<PlannedPacman>,
+    wanted: &[String],
+) -> Result<(), Failure> {
     if wanted.is_empty() {
         return Ok(());
     }
-    let matches = |test: &PlannedTest, name: &str| {
-        test.name.eq_ignore_ascii_case(name)
-            || test.name.rsplit_once('/').is_some_and(|(_, tree)| tree.eq_ignore_ascii_case(name))
+    let matches = |test: &str, name: &str| {
+        test.eq_ignore_ascii_case(name)
+            || test.rsplit_once('/').is_some_and(|(_, tree)| tree.eq_ignore_ascii_case(name))
     };
-    if let Some(missing) = wanted.iter().find(|name| !tests.iter().any(|test| matches(test, name))) {
-        let known: Vec<&str> = tests.iter().take(6).map(|test| test.name.as_str()).collect();
+    let names: Vec<&str> =
+        tests.iter().map(|test| test.name.as_str()).chain(pacman.iter().map(|test| test.name.as_str())).collect();
+    if let Some(missing) = wanted.iter().find(|name| !names.iter().any(|test| matches(test, name))) {
+        let known: Vec<&str> = names.iter().take(6).copied().collect();
         return Err(Failure::Usage(format!(
             "no test `{missing}` in the questions graded (they have {}{})",
             known.join(", "),
-            if tests.len() > known.len() { ", ..." } else { "" }
+            if names.len() > known.len() { ", ..." } else { "" }
         )));
     }
-    tests.retain(|test| wanted.iter().any(|name| matches(test, name)));
+    tests.retain(|test| wanted.iter().any(|name| matches(&test.name, name)));
+    pacman.retain(|test| wanted.iter().any(|name| matches(&test.name, name)));
     Ok(())
+}
+
+/// Loads every Pacman test of the selected questions (docs/format.md 10).
+pub(super) fn load_pacman(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedPacman>, Failure> {
+    let mut loaded: HashMap<PathBuf, Arc<PacmanTest>> = HashMap::new();
+    let mut errors: Vec<LoadError> = Vec::new();
+    for &index in selected {
+        for file in &assignment.questions[index].pacman {
+            if loaded.contains_key(&file.path) {
+                continue;
+            }
+            match load_pacman_file(&file.path) {
+                Ok(test) => {
+                    loaded.insert(file.path.clone(), Arc::new(test));
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Failure::Input(errors));
+    }
+    Ok(plan::plan_pacman(assignment, selected, |file| Arc::clone(&loaded[&file.path])))
 }
 
 /// A loaded file as a test's tree.

@@ -7,10 +7,13 @@ use clap::{Args, Subcommand};
 
 use super::{Failure, emit};
 use crate::compare::count_nodes;
-use crate::import::course::{self, CourseTest, QuestionConfig};
-use crate::import::cs188::{self, ImportErrorKind};
+use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
+use crate::import::course::{self, CourseTest, CourseTestKind, QuestionConfig};
+use crate::import::cs188::{self, Agent, ImportErrorKind};
+use crate::import::cs188_pacman;
 use crate::load::load_tree_str;
-use crate::load::write::{assignment_to_yaml, tree_to_yaml};
+use crate::load::pacman::load_pacman_str;
+use crate::load::write::{assignment_to_yaml, pacman_to_yaml, tree_to_yaml};
 
 /// Flags of `treegrade import`.
 #[derive(Debug, Args)]
@@ -21,14 +24,16 @@ pub struct ImportArgs {
 
 #[derive(Debug, Subcommand)]
 enum ImportFormat {
-    /// CS188 multiagent `GraphGameTreeTest` files (`.test`, with the `.solution` beside it).
+    /// CS188 multiagent tests: a distribution folder, its `test_cases`, or `.test` files (with
+    /// the `.solution` beside each): game trees, Pacman game tests and whole games.
     Cs188(Cs188Args),
 }
 
 /// Flags of `treegrade import cs188`.
 #[derive(Debug, Args)]
 struct Cs188Args {
-    /// `.test` files, or folders searched recursively for them.
+    /// A CS188 distribution folder (its `test_cases` and `layouts`), `.test` files, or folders
+    /// searched recursively for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The course folder to write (created if missing): `assignment.yaml`, a
@@ -62,7 +67,14 @@ fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
     let mut written: HashMap<PathBuf, PathBuf> = HashMap::new();
     let (mut imported, mut skipped, mut failed) = (Vec::new(), 0, 0);
     for file in &files {
-        match import_one(file, &tests_dir, &mut written) {
+        let outcome = match skip_reason(file) {
+            Some(reason) => {
+                emit(&format!("skip   {}: {reason}\n", file.display()));
+                Outcome::Skipped
+            }
+            None => import_one(file, &tests_dir, &mut written),
+        };
+        match outcome {
             Outcome::Written(test) => imported.push(test),
             Outcome::Skipped => skipped += 1,
             Outcome::Failed => failed += 1,
@@ -141,13 +153,49 @@ fn handout(draft: &crate::load::write::AssignmentDraft) -> String {
     )
 }
 
-/// Imports one test, writes its tree, prints one line.
+/// Why CS188's autograder would not run this test, if it would not: a
+/// test marked `disabled`, or a question its `test_cases/CONFIG` leaves
+/// out of its `order`.
+fn skip_reason(file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let fields = cs188::parse_fields(&text, file).ok()?;
+    if fields.get("disabled").is_some_and(|field| field.value.trim().eq_ignore_ascii_case("true")) {
+        return Some("the test is disabled (`disabled: \"true\"`): CS188 does not run it".to_string());
+    }
+    let question = file.parent()?;
+    let config = question.parent()?.join("CONFIG");
+    let order = std::fs::read_to_string(&config).ok()?;
+    let order = cs188::parse_fields(&order, &config).ok()?.get("order")?.value.clone();
+    let name = question.file_name()?.to_string_lossy().into_owned();
+    (!order.split_whitespace().any(|listed| listed == name))
+        .then(|| format!("{} grades only `{}`, not the folder `{name}`", config.display(), order.trim()))
+}
+
+/// Imports one test, of whichever class, and prints one line.
 fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf>) -> Outcome {
+    let class = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| cs188::parse_fields(&text, file).ok())
+        .and_then(|fields| fields.get("class").map(|field| field.value.trim().to_string()));
+    match class.as_deref() {
+        Some(cs188_pacman::EVAL_AGENT_CLASS | cs188_pacman::GAME_TREE_CLASS) => import_pacman(file, output, written),
+        _ => import_tree(file, output, written),
+    }
+}
+
+/// Imports a game-tree test, writes its tree, prints one line.
+fn import_tree(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf>) -> Outcome {
     let import = match cs188::import_file(file) {
         Ok(import) => import,
         Err(error) => {
             if let ImportErrorKind::UnsupportedClass { class } = &error.kind {
-                emit(&format!("skip   {}: class {class} is not a game-tree test\n", file.display()));
+                emit(&format!(
+                    "skip   {}: class {class} is not one treegrade runs (it runs {}, {} and {})\n",
+                    file.display(),
+                    cs188::GRAPH_TEST_CLASS,
+                    cs188_pacman::GAME_TREE_CLASS,
+                    cs188_pacman::EVAL_AGENT_CLASS
+                ));
                 return Outcome::Skipped;
             }
             emit(&format!("error  {error}\n"));
@@ -172,7 +220,7 @@ fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf
     written.insert(target.clone(), file.to_path_buf());
     let test = CourseTest {
         question: file.parent().and_then(question_of).unwrap_or_else(|| "tests".to_string()),
-        agent: import.agent,
+        kind: CourseTestKind::Tree(import.agent),
         file_name: format!("{}.yaml", import.tree.name()),
     };
     let mut notes = vec![
@@ -193,6 +241,104 @@ fn import_one(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf
     } else {
         emit(&format!("FAIL   {} -> {}: {}\n", file.display(), target.display(), differences.join("; ")));
         Outcome::Failed
+    }
+}
+
+/// Imports a Pacman test (a whole-game test or a game test with its
+/// `.solution`), checks a game test's recorded path against treegrade's
+/// reference, writes it, prints one line.
+fn import_pacman(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBuf>) -> Outcome {
+    let fail = |message: String| {
+        emit(&format!("error  {message}\n"));
+        Outcome::Failed
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(error) => return fail(format!("{}: cannot read the file: {error}", file.display())),
+    };
+    let solution_file = cs188::solution_path(file);
+    let solution = std::fs::read_to_string(&solution_file).ok();
+    let imported = match cs188::parse_fields(&text, file) {
+        Ok(fields) if fields.get("class").is_some_and(|c| c.value.trim() == cs188_pacman::EVAL_AGENT_CLASS) => {
+            cs188_pacman::import_eval_agent_test(&text, file)
+        }
+        Ok(_) => {
+            cs188_pacman::import_game_tree_test(&text, file, solution.as_deref().map(|s| (s, solution_file.as_path())))
+        }
+        Err(error) => Err(error),
+    };
+    let test = match imported {
+        Ok(test) => test,
+        Err(error) => return fail(error.to_string()),
+    };
+    let target = output.join(format!("{}.yaml", test.name));
+    if let Some(first) = written.get(&target) {
+        return fail(format!("{}: {} is already written from {}", file.display(), target.display(), first.display()));
+    }
+    let yaml = pacman_to_yaml(&test, &[format!("Imported by `treegrade import cs188` from {}.", file.display())]);
+    // The file must load back as the same test; anything else is a bug worth reporting.
+    match load_pacman_str(&yaml, &target) {
+        Ok(back) if back == test => {}
+        Ok(_) => return fail(format!("{}: the converted test does not read back the same", file.display())),
+        Err(error) => return fail(format!("{}: the converted test does not load: {error}", file.display())),
+    }
+    let differences = cs188_pacman::replay_differences(&test);
+    if let Err(error) = std::fs::write(&target, &yaml) {
+        return fail(format!("{}: cannot write {}: {error}", file.display(), target.display()));
+    }
+    written.insert(target.clone(), file.to_path_buf());
+    let (kind, notes) = pacman_kind(&test);
+    if !differences.is_empty() {
+        let shown: Vec<&str> = differences.iter().take(3).map(String::as_str).collect();
+        emit(&format!(
+            "FAIL   {} -> {}: treegrade's reference disagrees with the solution at {} places: {}\n",
+            file.display(),
+            target.display(),
+            differences.len(),
+            shown.join("; ")
+        ));
+        return Outcome::Failed;
+    }
+    emit(&format!("ok     {} -> {} ({notes})\n", file.display(), target.display()));
+    let question = file.parent().and_then(question_of).unwrap_or_else(|| "tests".to_string());
+    Outcome::Written(CourseTest { question, kind, file_name: format!("{}.yaml", test.name) })
+}
+
+/// A Pacman test's kind for the course, and what the import line says of it.
+fn pacman_kind(test: &PacmanTest) -> (CourseTestKind, String) {
+    match &test.kind {
+        PacmanTestKind::Play(play) => {
+            let title = if test.agent.arguments.iter().any(|(key, _)| key == "evalFn") {
+                "Evaluation Function".to_string()
+            } else if test.agent.class == "ReflexAgent" {
+                "Reflex Agent".to_string()
+            } else {
+                test.agent.class.clone()
+            };
+            let notes = format!(
+                "{} games of {} on {}, {} threshold points",
+                play.games,
+                test.agent.class,
+                test.layout_name,
+                play.points()
+            );
+            (CourseTestKind::Play(title), notes)
+        }
+        PacmanTestKind::Replay(replay) => {
+            let agent = match replay.algorithm {
+                crate::engine::Algorithm::Minimax => Agent::Minimax,
+                crate::engine::Algorithm::AlphaBeta => Agent::AlphaBeta,
+                _ => Agent::Expectimax,
+            };
+            let notes = format!(
+                "the staff's {} moves on {}, {} at depth {}, every step reproduced by the reference",
+                replay.steps.len(),
+                test.layout_name,
+                replay.algorithm,
+                replay.depth
+            );
+            (CourseTestKind::Replay(agent), notes)
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod diagnosis;
 mod fsmode;
 mod interpreter;
 pub mod oracle;
+pub mod pacman;
 pub mod plan;
 pub mod protocol;
 pub mod rules_program;
@@ -95,6 +96,21 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
+    grade_with_pacman(assignment, selected, tests, &[], target, kits, sandbox)
+}
+
+/// Like [`grade_sandboxed`], with Pacman tests besides the searches: they
+/// run after the searches, in a program of their own, and each question
+/// lists its tree tests first.
+pub fn grade_with_pacman(
+    assignment: &Assignment,
+    selected: &[usize],
+    tests: &[PlannedTest],
+    pacman_tests: &[pacman::PlannedPacman],
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
+) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
     let dir = submission::absolute(&target.dir);
     if !dir.is_dir() {
@@ -110,11 +126,14 @@ pub fn grade_sandboxed(
         }
     };
     let builds = language.filter(|_| target.command.is_none());
+    // A Pacman game may take its test's whole limit: the budget counts each game as a test.
+    let games: usize = pacman_tests.iter().map(pacman::PlannedPacman::games).sum();
+    let per_game = pacman_tests.iter().map(|test| test.test.game_time_limit).max().unwrap_or_default();
     let prepared = sandbox.prepare(&RunPlan {
         submission: &dir,
         kits,
-        tests: tests.len(),
-        per_test: assignment.time_limit,
+        tests: tests.len() + games,
+        per_test: assignment.time_limit.max(per_game),
         build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
     })?;
     // The program and its build see the staged copy, never the original folder.
@@ -124,8 +143,8 @@ pub fn grade_sandboxed(
     let limits = SessionLimits { per_search: assignment.time_limit };
     // Each test's tree for its search; a game's is unfolded for this submission alone.
     let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
-    let (records, spec) = match build {
-        Some(Err(failure)) => (vec![build_failure_record(&failure); tests.len()], None),
+    let (records, spec) = match &build {
+        Some(Err(failure)) => (vec![build_failure_record(failure); tests.len()], None),
         _ => {
             let spec = submission::program_spec(
                 &command,
@@ -147,7 +166,16 @@ pub fn grade_sandboxed(
     if let Some(spec) = &spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }
-    let questions = verdict::score(assignment, selected, tests, results);
+    let mut scored: Vec<(usize, verdict::TestResult)> = tests.iter().map(|test| test.question).zip(results).collect();
+    if !pacman_tests.is_empty() {
+        let pacman_results = match (&spec, &build) {
+            (Some(spec), _) => pacman::run_tests(spec, pacman_tests),
+            (None, Some(Err(failure))) => pacman_tests.iter().map(|test| pacman::not_run(test, failure)).collect(),
+            (None, _) => unreachable!("a program spec exists unless the build failed"),
+        };
+        scored.extend(pacman_tests.iter().map(|test| test.question).zip(pacman_results));
+    }
+    let questions = verdict::score_results(assignment, selected, scored);
     let (score, max_score) = verdict::totals(&questions);
     Ok(GradeReport {
         assignment: assignment.name.clone(),

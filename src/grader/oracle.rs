@@ -72,6 +72,8 @@ pub enum Violation {
     BadValue(serde_json::Value),
     /// A second `hello` during a search.
     HelloAgain,
+    /// A message of a Pacman game (`successor`, `action`, `ready`) during a tree's search.
+    GameMessage(&'static str),
     /// The game's own rules program failed (the course's, not the student's).
     Rules(String),
 }
@@ -105,6 +107,9 @@ impl fmt::Display for Violation {
             ),
             Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
             Violation::HelloAgain => f.write_str("your program sent `hello` again in the middle of a search"),
+            Violation::GameMessage(kind) => {
+                write!(f, "your program sent `{kind}`, a message of Pacman games, in the middle of a tree's search")
+            }
             Violation::Rules(message) => write!(
                 f,
                 "the game's rules could not answer (this is not your program's fault; tell your instructor): {message}"

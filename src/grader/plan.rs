@@ -134,6 +134,29 @@ pub struct PlanError {
     pub message: String,
 }
 
+/// Every Pacman test of the selected questions, in question order;
+/// `test_for` gives the loaded test of a file (loading is the caller's).
+pub fn plan_pacman(
+    assignment: &Assignment,
+    selected: &[usize],
+    mut test_for: impl FnMut(&TestFile) -> Arc<crate::game::pacman::test::PacmanTest>,
+) -> Vec<super::pacman::PlannedPacman> {
+    let mut planned = Vec::new();
+    for &index in selected {
+        let question = &assignment.questions[index];
+        for file in &question.pacman {
+            planned.push(super::pacman::PlannedPacman {
+                question: index,
+                name: format!("{}/{}", question.id, test_stem(file)),
+                path: file.path.clone(),
+                hidden: file.hidden,
+                test: test_for(file),
+            });
+        }
+    }
+    planned
+}
+
 /// Pairs every test of the selected questions with its tree and reference answer.
 ///
 /// `tree_for` gives the loaded tree of a test file (loading is the caller's

@@ -127,6 +127,23 @@ pub enum FromProgram {
         #[serde(default)]
         action: Option<String>,
     },
+    /// A Pacman game's successor request (docs/protocol.md, "Pacman
+    /// games"): the state after `agent` takes `action` in state `state`.
+    Successor {
+        /// The id of a state the grader sent in this game.
+        state: u64,
+        /// The agent moving (any integer: the grader says which exist).
+        agent: i64,
+        /// The move.
+        action: String,
+    },
+    /// The student's move in a Pacman game.
+    Action {
+        /// What `getAction` returned (a string, when it is a move).
+        action: serde_json::Value,
+    },
+    /// A Pacman game's start or end was handled.
+    Ready {},
     /// The student's code failed.
     Error {
         /// `not_implemented` or `exception`.
@@ -175,7 +192,170 @@ pub fn decode(line: &str) -> Result<FromProgram, String> {
     })
 }
 
-const KNOWN_TYPES: [&str; 5] = ["hello", "visit", "evaluate", "result", "error"];
+const KNOWN_TYPES: [&str; 8] = ["hello", "visit", "evaluate", "result", "successor", "action", "ready", "error"];
+
+/// A Pacman agent in a state, as the protocol sends it.
+#[derive(Clone, Copy, Debug)]
+pub struct WireAgent {
+    /// x in half cells.
+    pub x2: i32,
+    /// y in half cells.
+    pub y2: i32,
+    /// Whether Python holds the position as integers.
+    pub integral: bool,
+    /// The direction's name.
+    pub direction: &'static str,
+    /// Moves left scared.
+    pub scared: u32,
+}
+
+/// A Pacman state as the protocol sends it (docs/protocol.md, "Pacman games").
+#[derive(Clone, Copy, Debug)]
+pub struct WireState<'a> {
+    /// The state's id in this game.
+    pub id: u32,
+    /// Its value class: states with equal `eq` are equal as CS188 compares them.
+    pub eq: u32,
+    /// Pacman, then the ghosts.
+    pub agents: &'a [WireAgent],
+    /// The id of its food grid in this game.
+    pub food: u32,
+    /// The food grid's columns (`0`/`1` from y = 0 up), the first time that grid is sent.
+    pub grid: Option<&'a [String]>,
+    /// The capsules left.
+    pub capsules: &'a [(u16, u16)],
+    /// The score.
+    pub score: i64,
+    /// Won.
+    pub win: bool,
+    /// Lost.
+    pub lose: bool,
+    /// Each agent's legal actions as letters (`W`, `X` for Stop, `E`, `N`, `S`).
+    pub legal: &'a [String],
+}
+
+/// Appends a state in full: `{"id":..,"eq":..,"agents":[[x,y,"West",0],..],"food":..,...}`.
+pub fn push_pacman_state(out: &mut String, state: &WireState<'_>) {
+    use std::fmt::Write;
+    let _ = write!(out, "{{\"id\":{},\"eq\":{},\"agents\":[", state.id, state.eq);
+    for (index, agent) in state.agents.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        push_coordinate(out, agent.x2, agent.integral);
+        out.push(',');
+        push_coordinate(out, agent.y2, agent.integral);
+        let _ = write!(out, ",\"{}\",{}]", agent.direction, agent.scared);
+    }
+    let _ = write!(out, "],\"food\":{}", state.food);
+    if let Some(grid) = state.grid {
+        out.push_str(",\"grid\":");
+        push_strings(out, grid);
+    }
+    out.push_str(",\"capsules\":[");
+    for (index, (x, y)) in state.capsules.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "[{x},{y}]");
+    }
+    let _ = write!(out, "],\"score\":{},\"win\":{},\"lose\":{},\"legal\":", state.score, state.win, state.lose);
+    push_strings(out, state.legal);
+    out.push('}');
+}
+
+/// Appends a state the program has had in full in this game: `{"id":N}`.
+pub fn push_pacman_state_id(out: &mut String, id: u32) {
+    use std::fmt::Write;
+    let _ = write!(out, "{{\"id\":{id}}}");
+}
+
+/// A coordinate in half cells as Python holds it: `3` or `3.0`, `3.5`.
+fn push_coordinate(out: &mut String, halves: i32, integral: bool) {
+    use std::fmt::Write;
+    let whole = halves.div_euclid(2);
+    let _ = match (integral, halves.rem_euclid(2)) {
+        (true, _) => write!(out, "{whole}"),
+        (false, 0) => write!(out, "{whole}.0"),
+        (false, _) => write!(out, "{whole}.5"),
+    };
+}
+
+fn push_strings(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(item).expect("a string is JSON"));
+    }
+    out.push(']');
+}
+
+/// What starts a Pacman game (docs/protocol.md, "Pacman games").
+#[derive(Debug, Serialize)]
+pub struct PacmanGame<'a> {
+    /// The test's name.
+    pub test: &'a str,
+    /// The class in `multiAgents.py` to create.
+    pub agent: &'a str,
+    /// Its keyword arguments.
+    pub args: &'a serde_json::Map<String, serde_json::Value>,
+    /// This game's number, 1 first.
+    pub game: u32,
+    /// How many the test plays.
+    pub games: u32,
+    /// The seed for the student's `random`.
+    pub seed: i64,
+    /// Whether the grader counts explored states (then every successor is asked for at each move).
+    pub explored: bool,
+    /// The layout's name.
+    pub layout_name: &'a str,
+    /// The layout's rows, top first.
+    pub layout: &'a [String],
+    /// Each agent's start, Pacman first.
+    pub starts: &'a [(u16, u16)],
+}
+
+/// `{"type":"pacman",...,"state":STATE}`: a game starts.
+pub fn encode_pacman_game(game: &PacmanGame<'_>, state: &str) -> String {
+    let mut line = serde_json::to_string(game).expect("plain data");
+    line.pop();
+    line.insert_str(1, "\"type\":\"pacman\",");
+    line.push_str(",\"state\":");
+    line.push_str(state);
+    line.push_str("}\n");
+    line
+}
+
+/// `{"type":"move","step":K,"state":STATE}`: the agent's move is asked
+/// for; with `reseed`, `"random":[SEED,DRAWS]` too: the kit seeds the
+/// student's `random` with SEED and draws DRAWS numbers first (as CS188's
+/// game tests leave Python's shared generator before each move).
+pub fn encode_move(step: u32, state: &str, reseed: Option<(i64, u32)>) -> String {
+    match reseed {
+        Some((seed, draws)) => {
+            format!("{{\"type\":\"move\",\"step\":{step},\"random\":[{seed},{draws}],\"state\":{state}}}\n")
+        }
+        None => format!("{{\"type\":\"move\",\"step\":{step},\"state\":{state}}}\n"),
+    }
+}
+
+/// `{"type":"final","state":STATE}`: the game is over.
+pub fn encode_final(state: &str) -> String {
+    format!("{{\"type\":\"final\",\"state\":{state}}}\n")
+}
+
+/// `{"type":"states","states":[...]}`: the reply to `successor`.
+pub fn encode_states(states: &str) -> String {
+    format!("{{\"type\":\"states\",\"states\":[{states}]}}\n")
+}
+
+/// `{"type":"illegal","message":...}`: a successor that CS188 would refuse with this exception.
+pub fn encode_illegal(message: &str) -> String {
+    format!("{{\"type\":\"illegal\",\"message\":{}}}\n", serde_json::to_string(message).expect("a string is JSON"))
+}
 
 /// A short, quoted excerpt of what a program printed.
 pub fn quote_excerpt(text: &str) -> String {

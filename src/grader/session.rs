@@ -139,7 +139,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     records
 }
 
-type StartFailure = (ProgramFailure, String);
+pub(crate) type StartFailure = (ProgramFailure, String);
 
 /// A program that fails to start this many times in a row is not started again.
 const MAX_FAILED_STARTS: usize = 2;
@@ -164,7 +164,11 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
 }
 
 /// Starts the program and checks its `hello`.
-fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Result<RunningProgram, StartFailure> {
+pub(crate) fn start_and_greet(
+    spec: &ProgramSpec,
+    deadline: Instant,
+    limit: Duration,
+) -> Result<RunningProgram, StartFailure> {
     let mut program = RunningProgram::start(spec).map_err(|error| {
         let command = abbreviate_command(&spec.command);
         let message = format!("could not start your program (`{command}` in {}): {error}", spec.dir.display());
@@ -266,6 +270,9 @@ fn converse(
                 return Err(Stop::Failure(student_error(&kind, message, details)));
             }
             Ok(FromProgram::Hello { .. }) => Err(Violation::HelloAgain),
+            Ok(FromProgram::Successor { .. }) => Err(Violation::GameMessage("successor")),
+            Ok(FromProgram::Action { .. }) => Err(Violation::GameMessage("action")),
+            Ok(FromProgram::Ready {}) => Err(Violation::GameMessage("ready")),
             Err(message) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, message))),
         };
         match reply {
@@ -280,7 +287,7 @@ fn converse(
     }
 }
 
-fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {
+pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {
     let kind = if kind == "not_implemented" { FailureKind::NotImplemented } else { FailureKind::Exception };
     let message = match kind {
         FailureKind::NotImplemented if message.is_empty() => "this function is not implemented yet".to_string(),
@@ -291,7 +298,7 @@ fn student_error(kind: &str, message: String, details: Option<String>) -> Progra
     ProgramFailure { kind, message, details }
 }
 
-fn interruption_failure(
+pub(crate) fn interruption_failure(
     interrupted: Interrupted,
     limit: Duration,
     progress: Option<(usize, &str)>,
@@ -340,6 +347,6 @@ fn format_limit(limit: Duration) -> String {
     if limit.subsec_millis() == 0 { format!("{} s", limit.as_secs()) } else { format!("{:.1} s", limit.as_secs_f64()) }
 }
 
-fn failure(kind: FailureKind, message: String) -> ProgramFailure {
+pub(crate) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
     ProgramFailure { kind, message, details: None }
 }

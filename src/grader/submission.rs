@@ -26,12 +26,13 @@ pub const RUST_KIT: [(&str, &str); 4] = [
 
 /// The CS188 kit, which runs an unchanged CS188 `multiAgents.py` (it imports
 /// the Python kit): (file name inside `cs188/`, contents).
-pub const CS188_KIT: [(&str, &str); 5] = [
+pub const CS188_KIT: [(&str, &str); 6] = [
     ("treegrade_cs188.py", include_str!("../../grader/kits/cs188/treegrade_cs188.py")),
     ("pacman.py", include_str!("../../grader/kits/cs188/pacman.py")),
     ("game.py", include_str!("../../grader/kits/cs188/game.py")),
     ("util.py", include_str!("../../grader/kits/cs188/util.py")),
     ("cs188_absent.py", include_str!("../../grader/kits/cs188/cs188_absent.py")),
+    ("cs188_pacman.py", include_str!("../../grader/kits/cs188/cs188_pacman.py")),
 ];
 
 /// Sets up a student's folder: the assignment's starter for `language`, the

@@ -113,6 +113,34 @@ pub struct TestResult {
     pub max_score: Points,
     /// Wall-clock time in milliseconds.
     pub elapsed_ms: u64,
+    /// Partial credit, for a test that earns points by thresholds (a
+    /// Pacman play test): its share of the question is scaled by it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credit: Option<Credit>,
+    /// What a Pacman test found (its games, or its steps).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pacman: Option<Box<super::pacman::outcome::PacmanOutcome>>,
+}
+
+/// Points by thresholds: `earned` of `possible`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Credit {
+    /// Thresholds reached.
+    pub earned: u32,
+    /// Thresholds in all.
+    pub possible: u32,
+}
+
+impl Credit {
+    /// `share` scaled by `earned / possible`, rounded down to a millionth.
+    pub fn of(self, share: Points) -> Points {
+        if self.possible == 0 {
+            return Points::ZERO;
+        }
+        let micros =
+            u128::from(share.micros()) * u128::from(self.earned.min(self.possible)) / u128::from(self.possible);
+        Points::from_micros(micros as u64)
+    }
 }
 
 /// One question's tests and score.
@@ -211,6 +239,8 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         score: Points::ZERO,
         max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
+        credit: None,
+        pacman: None,
     };
     match record.answer {
         Err(failure) => {
@@ -352,6 +382,17 @@ pub fn score(
     tests: &[PlannedTest],
     results: Vec<TestResult>,
 ) -> Vec<QuestionResult> {
+    let results = tests.iter().map(|test| test.question).zip(results).collect();
+    score_results(assignment, selected, results)
+}
+
+/// Groups judged tests, each with its question's index, by question (in
+/// the order given) and awards points.
+pub fn score_results(
+    assignment: &Assignment,
+    selected: &[usize],
+    results: Vec<(usize, TestResult)>,
+) -> Vec<QuestionResult> {
     let mut questions: Vec<QuestionResult> = selected
         .iter()
         .map(|&index| {
@@ -366,9 +407,8 @@ pub fn score(
             }
         })
         .collect();
-    for (test, result) in tests.iter().zip(results) {
-        let slot =
-            selected.iter().position(|&index| index == test.question).expect("tests come from selected questions");
+    for (question, result) in results {
+        let slot = selected.iter().position(|&index| index == question).expect("tests come from selected questions");
         questions[slot].tests.push(result);
     }
     for question in &mut questions {
@@ -388,7 +428,11 @@ fn award(question: &mut QuestionResult) {
             let shares = question.max_score.share(question.tests.len());
             for (test, share) in question.tests.iter_mut().zip(shares) {
                 test.max_score = share;
-                test.score = if passed(test) { share } else { Points::ZERO };
+                test.score = match test.credit {
+                    Some(credit) => credit.of(share),
+                    None if passed(test) => share,
+                    None => Points::ZERO,
+                };
             }
             question.score = question.tests.iter().map(|test| test.score).sum();
         }

@@ -232,6 +232,12 @@ pub enum ImportErrorKind {
         /// The limit, [`MAX_NODES`].
         limit: usize,
     },
+    /// A Pacman test (`EvalAgentTest`, `PacmanGameTreeTest`) that cannot be used.
+    #[error("{message}")]
+    Pacman {
+        /// What is wrong.
+        message: String,
+    },
     /// The converted tree breaks a rule of docs/format.md (a bug of the importer).
     #[error("the converted tree is invalid: {message}")]
     InvalidTree {

@@ -9,7 +9,8 @@
 //! - [`cs188`]: UC Berkeley CS188's multiagent `GraphGameTreeTest` files;
 //!   [`course`] turns a folder of them into a ready assignment, and
 //!   [`cs188_mistakes`] lists the mistakes of CS188 students for the
-//!   diagnosis of the imported trees.
+//!   diagnosis of the imported trees; [`cs188_pacman`] reads CS188's Pacman
+//!   tests (q1, q5 and the game test of q2 to q4) as Pacman tests.
 //!
 //! [`Tree`]: crate::tree::Tree
 //! [`load::write::tree_to_yaml`]: crate::load::write::tree_to_yaml
@@ -17,3 +18,4 @@
 pub mod course;
 pub mod cs188;
 pub mod cs188_mistakes;
+pub mod cs188_pacman;

@@ -9,6 +9,7 @@
 //! questions:
 //!   - {id: q1, title: Minimax, points: 5, algorithm: minimax, scoring: all-or-nothing,
 //!      tests: [aima-fig5-2.yaml, "minimax-*.yaml"], hidden_tests: ["hidden/q1-*.yaml"]}
+//!   - {id: q5, title: Evaluation function, points: 6, pacman: [q5-grade-agent.yaml]}   # Pacman games
 //! ```
 
 use std::collections::{BTreeMap, HashSet};
@@ -58,7 +59,7 @@ struct RawQuestion {
     id: Spanned<String>,
     title: Option<String>,
     points: f64,
-    algorithm: Spanned<String>,
+    algorithm: Option<Spanned<String>>,
     depth: Option<u32>,
     prune_on_equal: Option<bool>,
     scoring: Option<Spanned<String>>,
@@ -68,6 +69,9 @@ struct RawQuestion {
     #[serde(default)]
     hidden_tests: Vec<Spanned<String>>,
     generate: Option<Spanned<RawGenerate>>,
+    /// Pacman test files (docs/format.md section 10).
+    #[serde(default)]
+    pacman: Vec<Spanned<String>>,
 }
 
 /// `generate: {seed_from: student, count: 3, depth: 4, ...}`.
@@ -282,10 +286,22 @@ fn translate_question(
     folders: &TestFolders<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Question> {
-    let algorithm = match raw.algorithm.value.parse::<Algorithm>() {
-        Ok(algorithm) => algorithm,
-        Err(error) => {
-            diagnostics.push(Diagnostic::at(spanned_position(&raw.algorithm), error.to_string()));
+    let searches_trees = !raw.tests.is_empty() || !raw.hidden_tests.is_empty() || raw.generate.is_some();
+    let algorithm = match &raw.algorithm {
+        Some(name) => match name.value.parse::<Algorithm>() {
+            Ok(algorithm) => algorithm,
+            Err(error) => {
+                diagnostics.push(Diagnostic::at(spanned_position(name), error.to_string()));
+                return None;
+            }
+        },
+        // A question of Pacman tests alone searches no tree.
+        None if !searches_trees && !raw.pacman.is_empty() => Algorithm::Minimax,
+        None => {
+            diagnostics.push(Diagnostic::at(
+                position,
+                format!("question `{}` needs an `algorithm` for its tree tests", raw.id.value),
+            ));
             return None;
         }
     };
@@ -342,8 +358,16 @@ fn translate_question(
     // Overlapping globs (a file named alone and matched by a glob) list a test once.
     let mut listed = HashSet::new();
     tests.retain(|test| listed.insert(test.path.clone()));
+    let mut pacman = Vec::new();
+    for pattern in &raw.pacman {
+        match expand_pattern(folders.public, &pattern.value) {
+            Ok(paths) => pacman.extend(paths.into_iter().map(|path| TestFile { path, hidden: false })),
+            Err(message) => diagnostics.push(Diagnostic::at(spanned_position(pattern), message)),
+        }
+    }
+    pacman.retain(|test| listed.insert(test.path.clone()));
     let generate = raw.generate.and_then(|spec| translate_generate(spec, folders.public, diagnostics));
-    if tests.is_empty() && raw.tests.is_empty() && raw.hidden_tests.is_empty() && generate.is_none() {
+    if !searches_trees && generate.is_none() && raw.pacman.is_empty() {
         diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
     }
     Some(Question {
@@ -356,6 +380,7 @@ fn translate_question(
         scoring,
         child_order,
         tests,
+        pacman,
         generate,
     })
 }

@@ -247,8 +247,8 @@ pub struct QuestionDraft {
     pub title: String,
     /// Points, exact.
     pub points: crate::points::Points,
-    /// The search the question checks.
-    pub algorithm: crate::engine::Algorithm,
+    /// The search the question checks (none for Pacman tests alone).
+    pub algorithm: Option<crate::engine::Algorithm>,
     /// The pruning convention, when the question fixes one.
     pub prune_on_equal: Option<bool>,
     /// How points are earned.
@@ -257,6 +257,8 @@ pub struct QuestionDraft {
     pub child_order: crate::assignment::ChildOrder,
     /// Test paths or globs, relative to `tests_dir`.
     pub tests: Vec<String>,
+    /// Pacman test paths, relative to `tests_dir`.
+    pub pacman: Vec<String>,
 }
 
 /// Writes an `assignment.yaml` that `load::assignment` reads back as `draft` says.
@@ -288,7 +290,9 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
         let _ = writeln!(out, "  - id: {}", yaml_string(&question.id));
         let _ = writeln!(out, "    title: {}", yaml_string(&question.title));
         let _ = writeln!(out, "    points: {}", question.points);
-        let _ = writeln!(out, "    algorithm: {}", question.algorithm.name());
+        if let Some(algorithm) = question.algorithm {
+            let _ = writeln!(out, "    algorithm: {}", algorithm.name());
+        }
         if let Some(prune_on_equal) = question.prune_on_equal {
             let _ = writeln!(out, "    prune_on_equal: {prune_on_equal}");
         }
@@ -300,9 +304,14 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
         if question.child_order == crate::assignment::ChildOrder::Any {
             let _ = writeln!(out, "    child_order: any");
         }
-        out.push_str("    tests:\n");
-        for test in &question.tests {
-            let _ = writeln!(out, "      - {}", yaml_string(test));
+        for (key, files) in [("tests", &question.tests), ("pacman", &question.pacman)] {
+            if files.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "    {key}:");
+            for file in files {
+                let _ = writeln!(out, "      - {}", yaml_string(file));
+            }
         }
     }
     out
@@ -412,6 +421,106 @@ pub fn yaml_number(value: f64) -> String {
     }
     out.push_str(exponent);
     out
+}
+
+/// Writes a Pacman test file (docs/format.md section 10) that
+/// `load::pacman` reads back as `test`; `comment` lines go first, as `#` lines.
+pub fn pacman_to_yaml(test: &crate::game::pacman::test::PacmanTest, comment: &[String]) -> String {
+    use crate::game::pacman::test::{Criterion, PacmanTestKind};
+    let mut out = String::new();
+    for line in comment {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "name: {}", yaml_string(&test.name));
+    if let Some(description) = &test.description {
+        let _ = writeln!(out, "description: {}", yaml_string(description));
+    }
+    out.push_str("pacman:\n");
+    let _ = writeln!(out, "  layout_name: {}", yaml_string(&test.layout_name));
+    out.push_str("  layout: |\n");
+    for row in &test.layout.rows {
+        let _ = writeln!(out, "    {row}");
+    }
+    let ghosts: Vec<String> = test.ghosts.iter().map(|ghost| ghost.class_name().to_string()).collect();
+    let _ = writeln!(out, "  ghosts: {}", yaml_list(&ghosts));
+    let _ = writeln!(out, "  agent: {}", yaml_string(&test.agent.class));
+    if !test.agent.arguments.is_empty() {
+        let arguments: Vec<String> = test
+            .agent
+            .arguments
+            .iter()
+            .map(|(key, value)| format!("{}: {}", yaml_string(key), yaml_json(value)))
+            .collect();
+        let _ = writeln!(out, "  agent_args: {{{}}}", arguments.join(", "));
+    }
+    let _ = writeln!(out, "  seed: {}", test.seed);
+    let _ = writeln!(
+        out,
+        "  time_limit: {{move: {}, game: {}}}",
+        yaml_number(test.move_time_limit.as_secs_f64()),
+        yaml_number(test.game_time_limit.as_secs_f64())
+    );
+    let criterion = |out: &mut String, key: &str, criterion: &Criterion| {
+        let mut parts = Vec::new();
+        if let Some(minimum) = criterion.minimum {
+            parts.push(format!("minimum: {}", yaml_number(minimum)));
+        }
+        if !criterion.thresholds.is_empty() {
+            let thresholds: Vec<String> = criterion.thresholds.iter().map(|&t| yaml_number(t)).collect();
+            parts.push(format!("thresholds: [{}]", thresholds.join(", ")));
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(out, "    {key}: {{{}}}", parts.join(", "));
+        }
+    };
+    match &test.kind {
+        PacmanTestKind::Play(play) => {
+            out.push_str("  play:\n");
+            let _ = writeln!(out, "    games: {}", play.games);
+            criterion(&mut out, "score", &play.score);
+            criterion(&mut out, "not_timed_out", &play.not_timed_out);
+            criterion(&mut out, "wins", &play.wins);
+        }
+        PacmanTestKind::Replay(replay) => {
+            out.push_str("  replay:\n");
+            let _ = writeln!(out, "    algorithm: {}", replay.algorithm.name());
+            let _ = writeln!(out, "    depth: {}", replay.depth);
+            out.push_str("    steps:\n");
+            let sets = |sets: &[Vec<crate::game::pacman::Direction>]| {
+                let inner: Vec<String> = sets
+                    .iter()
+                    .map(|set| format!("[{}]", set.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")))
+                    .collect();
+                format!("[{}]", inner.join(", "))
+            };
+            for step in &replay.steps {
+                let explored: Vec<String> = step.explored.iter().map(ToString::to_string).collect();
+                let _ = write!(
+                    out,
+                    "      - {{play: {}, best: {}, explored: [{}]",
+                    step.play.name(),
+                    sets(&step.best),
+                    explored.join(", ")
+                );
+                if !step.other_depths.is_empty() {
+                    let _ = write!(out, ", other_depths: {}", sets(&step.other_depths));
+                }
+                if !step.partial_ply.is_empty() {
+                    let _ = write!(out, ", partial_ply: {}", sets(&step.partial_ply));
+                }
+                out.push_str("}\n");
+            }
+        }
+    }
+    out
+}
+
+/// A JSON value as YAML flow text (strings quoted when they must be).
+fn yaml_json(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => yaml_string(text),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-"""cs188_absent: stand-ins for the parts of CS188's Pacman game that the kit leaves out.
+"""cs188_absent: stand-ins for the parts of CS188's project that the kit leaves out.
 
 Written for treegrade's CS188 kit (no Berkeley code). A ``multiAgents.py``
 often imports more of CS188's project than its searches use: ``from util
@@ -38,23 +38,19 @@ PROJECT_MODULES = frozenset(
 # that importing one works here as it does there, and a misspelt one fails
 # as it does there.
 PROJECT_NAMES = {
-    "util": frozenset(
-        "FixedRandom normalize nSample sample getProbability chooseFromDistribution nearestPoint sign "
-        "arrayInvert matrixAsList pause TimeoutFunctionException TimeoutFunction mutePrint unmutePrint "
-        "WritableNull inspect heapq io".split()
-    ),
+    "util": frozenset("FixedRandom inspect heapq io signal time".split()),
     "game": frozenset(
-        "Configuration AgentState Grid reconstituteGrid GameStateData Game nearestPoint manhattanDistance "
-        "Counter Stack Queue PriorityQueue raiseNotDefined lookup flipCoin time os traceback sys".split()
+        "Game nearestPoint manhattanDistance Counter Stack Queue PriorityQueue raiseNotDefined lookup flipCoin "
+        "time os traceback sys".split()
     ),
     "pacman": frozenset(
-        "SCARED_TIME COLLISION_TOLERANCE TIME_PENALTY ClassicGameRules PacmanRules GhostRules default "
-        "parseAgentList readCommand loadAgent replayGame runGames GameStateData Game Directions Actions "
-        "nearestPoint manhattanDistance util layout sys types time random os".split()
+        "ClassicGameRules PacmanRules GhostRules default parseAgentArgs readCommand loadAgent replayGame "
+        "runGames GameStateData Game Directions Actions nearestPoint manhattanDistance util layout sys types "
+        "time random os".split()
     ),
 }
 # Those of the names above that are modules CS188's modules import.
-IMPORTED_MODULES = frozenset("inspect heapq io time os traceback sys types random util layout".split())
+IMPORTED_MODULES = frozenset("inspect heapq io signal time os traceback sys types random util layout".split())
 
 
 def module_attribute(module, name):
@@ -81,9 +77,10 @@ def stand_in(module, name):
     if name.startswith("_"):  # __path__, __wrapped__...: the import system's questions
         raise AttributeError("module %r has no attribute %r" % (module, name))
     message = (
-        "%s.%s is part of CS188's Pacman game, which the graded tests do not play: they are game trees, "
-        "so the searches can use only the GameState's getLegalActions, generateSuccessor (or getNextState), "
-        "getNumAgents, isWin, isLose and getScore" % (module, name)
+        "%s.%s is part of CS188's Pacman game, which the graded tests do not play in your program: the grader "
+        "runs the game itself (its rules, ghosts and game loop), and your code uses the GameState it is given "
+        "(getLegalActions, generateSuccessor or getNextState, getPacmanPosition, getFood, getGhostStates, "
+        "getScore, isWin, isLose...)" % (module, name)
     )
 
     def refuse(*args, **kwargs):

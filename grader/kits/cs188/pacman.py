@@ -13,7 +13,12 @@ nothing about a state. As in CS188's own graph tests, the tree decides whose
 turn it is, so ``agentIndex`` does not change the successors.
 """
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "SCARED_TIME", "COLLISION_TOLERANCE", "TIME_PENALTY"]
+
+# CS188's constants of the game (the grader plays by them).
+SCARED_TIME = 40
+COLLISION_TOLERANCE = 0.7
+TIME_PENALTY = 1
 
 _API = "getLegalActions, generateSuccessor (or getNextState), getNumAgents, isWin, isLose and getScore"
 

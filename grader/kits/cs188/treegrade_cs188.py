@@ -18,6 +18,14 @@ test's scores are floats; depths and agent indices are ints). When neither
 is seen, the result carries no value and the grader checks the action and
 the order alone, and says so.
 
+For CS188's Pacman tests the grader plays the games itself and sends the
+kit each state at which the agent must move (``pacman``, ``move`` and
+``final`` messages, docs/protocol.md "Pacman games"); the kit creates the
+agent the test names as CS188 does (``ReflexAgent()``,
+``ExpectimaxAgent(evalFn='better')``, ``MinimaxAgent(depth=2)``), hands it a
+real ``GameState`` (``cs188_pacman``) and sends back the move. Every
+successor comes from the grader.
+
 The kit is written for treegrade; it uses the standard library only, and the
 ``util``, ``game`` and ``pacman`` modules beside it stand in for CS188's.
 """
@@ -71,6 +79,7 @@ def _defer_site_packages():
 _defer_site_packages()
 
 import cs188_absent  # noqa: E402  (the rest of CS188's project, as stand-ins)
+import cs188_pacman  # noqa: E402  (the states of Pacman games)
 import treegrade_kit as _base  # noqa: E402  (the Python kit: channel, serving, tracebacks)
 from pacman import GameState  # noqa: E402
 
@@ -89,7 +98,14 @@ _HINTS = {
 
 _base._KIT_FILES.update(
     os.path.normcase(os.path.join(_KIT_DIR, name))
-    for name in ("treegrade_cs188.py", "pacman.py", "util.py", "game.py", "cs188_absent.py")
+    for name in (
+        "treegrade_cs188.py",
+        "pacman.py",
+        "util.py",
+        "game.py",
+        "cs188_absent.py",
+        "cs188_pacman.py",
+    )
 )
 
 
@@ -373,10 +389,112 @@ def _search(channel, message, student):
     return (_base._to_json(result) + "\n").encode("ascii")
 
 
+_READY = b'{"type":"ready"}\n'
+
+
+class _Pacman(object):
+    """The agent of the Pacman test being run, and the game in progress."""
+
+    def __init__(self):
+        self.test = None
+        self.agent = None
+        self.game = None
+
+
+def _pacman_game(channel, message, student, pacman):
+    """A game starts: the test's agent (created once per test, as CS188 does), its random, registerInitialState."""
+    student.load()
+    if student.failure:
+        return _base._error_line("exception", student.failure)
+    class_name = message.get("agent")
+    if pacman.test != message.get("test") or pacman.agent is None:
+        pacman.test = message.get("test")
+        pacman.agent = None
+        agent_class = getattr(student.module, class_name, None) if isinstance(class_name, str) else None
+        if agent_class is None:
+            return _base._error_line("not_implemented", "%s.py has no class %s" % (_MODULE, class_name))
+        args = message.get("args") or {}
+        created = "creating %s(%s) as CS188's tests do" % (
+            class_name,
+            ", ".join("%s=%r" % (key, value) for key, value in args.items()),
+        )
+        try:
+            pacman.agent = agent_class(**args)
+        except NotImplementedError as exc:
+            return _base._error_line("not_implemented", "%s: not implemented yet (%s)" % (created, exc))
+        except Exception as exc:
+            return _base._exception_line(created, exc)
+    import random
+
+    random.seed(message.get("seed", 0))
+    pacman.game = cs188_pacman.Game(channel, message, _base._fatal)
+    agent = pacman.agent
+    if "registerInitialState" in dir(agent):
+        state = pacman.game.state(message["state"])
+        try:
+            agent.registerInitialState(state.deepCopy())
+        except NotImplementedError as exc:
+            return _base._error_line("not_implemented", "registerInitialState is not implemented yet (%s)" % exc)
+        except Exception as exc:
+            return _base._exception_line("%s.registerInitialState" % type(agent).__name__, exc)
+    else:
+        pacman.game.data(message["state"])
+    return _READY
+
+
+def _pacman_move(channel, message, pacman):
+    """The agent's move in the state sent: what ``getAction`` returns."""
+    game, agent = pacman.game, pacman.agent
+    if game is None or agent is None:
+        _base._fatal("the grader asked for a move outside a game")
+    game.new_move()
+    reseed = message.get("random")
+    if reseed:
+        # CS188's game tests reseed the shared random at every move, then its ghosts draw.
+        import random
+
+        random.seed(reseed[0])
+        for _ in range(reseed[1]):
+            random.random()
+    state = game.state(message["state"])
+    name = "%s.getAction" % type(agent).__name__
+    try:
+        action = agent.getAction(state)
+    except NotImplementedError as exc:
+        text = str(exc) or "write getAction in %s" % type(agent).__name__
+        return _base._error_line("not_implemented", "%s is not implemented yet (%s)" % (name, text))
+    except Exception as exc:
+        return _base._exception_line(name, exc)
+    if not isinstance(action, str):
+        action = repr(action)
+    return ('{"type":"action","action":%s}\n' % _base._json_string(action)).encode("ascii")
+
+
+def _pacman_final(channel, message, pacman):
+    """The game is over: the agent's ``final``, if it has one."""
+    game, agent = pacman.game, pacman.agent
+    pacman.game = None
+    if game is not None and agent is not None and "final" in dir(agent):
+        try:
+            agent.final(game.state(message["state"]))
+        except Exception as exc:
+            return _base._exception_line("%s.final" % type(agent).__name__, exc)
+    return _READY
+
+
 def main():
     cs188_absent.install()
     student = _Student()
-    _base._start(lambda channel, message: _search(channel, message, student), _HELLO)
+    pacman = _Pacman()
+    _base._start(
+        lambda channel, message: _search(channel, message, student),
+        _HELLO,
+        {
+            "pacman": lambda channel, message: _pacman_game(channel, message, student, pacman),
+            "move": lambda channel, message: _pacman_move(channel, message, pacman),
+            "final": lambda channel, message: _pacman_final(channel, message, pacman),
+        },
+    )
 
 
 if __name__ == "__main__":

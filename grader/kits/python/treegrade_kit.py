@@ -703,18 +703,23 @@ def _search(channel, search, solutions):
     return _answer_line(name, answer)
 
 
-def _serve(channel, handle, hello):
-    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> int
+def _serve(channel, handle, hello, others=None):
+    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> int
     """Answers the grader's messages until ``bye``; returns the exit status.
 
     ``handle(channel, search)`` runs one ``search`` message and returns the
-    line to send back; ``hello`` is the kit's reply to the grader's hello.
+    line to send back; ``hello`` is the kit's reply to the grader's hello;
+    ``others`` handles more message types the same way (a kit built on this
+    one: the CS188 kit's Pacman games).
     """
+    others = others or {}
     while True:
         message = channel.receive(False)
         kind = message.get("type")
         if kind == "search":
             channel.send(handle(channel, message))
+        elif kind in others:
+            channel.send(others[kind](channel, message))
         elif kind == "hello":
             channel.send(hello)
         elif kind == "bye":
@@ -755,8 +760,8 @@ def run(minimax=None, alphabeta=None, expectimax=None):
     _start(lambda channel, search: _search(channel, search, solutions), _HELLO)
 
 
-def _start(handle, hello):
-    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> None
+def _start(handle, hello, others=None):
+    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> None
     """Serves the grader with ``handle`` for each search, then exits the program.
 
     The part of :func:`run` that other kits built on this one share (the
@@ -793,7 +798,7 @@ def _start(handle, hello):
     def serve():
         # type: () -> None
         try:
-            status.append(_serve(channel, handle, hello))
+            status.append(_serve(channel, handle, hello, others))
         except SystemExit as exc:  # sys.exit() in the student's code: honour it
             code = exc.code
             status.append(code if isinstance(code, int) else (0 if code is None else 1))

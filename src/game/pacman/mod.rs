@@ -13,6 +13,7 @@ pub mod layout;
 pub mod rules;
 pub mod staff;
 pub mod state;
+pub mod test;
 
 pub use ghosts::GhostKind;
 pub use layout::{Cell, Grid, Layout, LayoutError};

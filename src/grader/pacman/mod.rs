@@ -1,0 +1,261 @@
+//! Pacman tests (docs/format.md section 10): the student's agent plays
+//! CS188's Pacman through the protocol's Pacman messages (docs/protocol.md,
+//! "Pacman games"), the grader serving every state and drawing the ghosts'
+//! moves.
+//!
+//! - [`server`]: one game's states, numbered, sent once, counted as CS188's
+//!   `explored` set counts them;
+//! - [`channel`]: the conversation with the program (a game's start, each
+//!   move with its successor requests, the end);
+//! - [`play`]: whole games scored by thresholds (`EvalAgentTest`);
+//! - [`replay`]: the staff's path checked step by step (`PacmanGameTreeTest`);
+//! - [`outcome`]: what reports show; [`stats`]: intervals.
+
+pub mod channel;
+pub mod outcome;
+pub mod play;
+pub mod replay;
+pub mod server;
+pub mod stats;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use channel::Player;
+use outcome::{GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome, ReplayVerdict};
+
+use super::runner::ProgramSpec;
+use super::session::{FailureKind, ProgramFailure};
+use super::verdict::{Board, Check, Checks, Credit, SearchView, TestResult, TestStatus};
+use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
+use crate::points::Points;
+use crate::shown::shown;
+
+/// A Pacman test ready to run.
+#[derive(Clone, Debug)]
+pub struct PlannedPacman {
+    /// Index of the question in the assignment.
+    pub question: usize,
+    /// `q1/grade-agent`.
+    pub name: String,
+    /// The test file.
+    pub path: PathBuf,
+    /// Whether students see details.
+    pub hidden: bool,
+    /// The test.
+    pub test: Arc<PacmanTest>,
+}
+
+impl PlannedPacman {
+    /// Games the test plays (for the sandbox's budget).
+    pub fn games(&self) -> usize {
+        match &self.test.kind {
+            PacmanTestKind::Play(play) => play.games as usize,
+            PacmanTestKind::Replay(_) => 1,
+        }
+    }
+}
+
+/// Runs the tests, public ones in one program and hidden ones in another
+/// (as searches are served), and judges each.
+pub fn run_tests(spec: &ProgramSpec, tests: &[PlannedPacman]) -> Vec<TestResult> {
+    let mut results: Vec<Option<TestResult>> = vec![None; tests.len()];
+    for hidden in [false, true] {
+        let group: Vec<usize> = (0..tests.len()).filter(|&index| tests[index].hidden == hidden).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let mut player = Player::new(spec);
+        for index in group {
+            results[index] = Some(run_one(&tests[index], &mut player));
+        }
+        player.finish();
+    }
+    results.into_iter().map(|result| result.expect("every test runs once")).collect()
+}
+
+/// The result of a test that could not run: the submission did not build.
+pub fn not_run(planned: &PlannedPacman, build: &super::submission::BuildFailure) -> TestResult {
+    let mut result = blank(planned);
+    result.status = TestStatus::Error(FailureKind::BuildFailed);
+    result.reason = Some(shown(&build.message));
+    result.details = Some(shown(&build.output));
+    result
+}
+
+fn blank(planned: &PlannedPacman) -> TestResult {
+    let test = &planned.test;
+    TestResult {
+        name: planned.name.clone(),
+        path: planned.path.display().to_string(),
+        hidden: planned.hidden,
+        status: TestStatus::Passed,
+        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
+        reason: None,
+        diagnosis: None,
+        description: test.description.as_deref().map(shown),
+        details: None,
+        boards: Vec::new(),
+        divergence: None,
+        expected: SearchView { value: None, action: None, visited: Vec::new() },
+        actual: SearchView { value: None, action: None, visited: Vec::new() },
+        stderr: String::new(),
+        score: Points::ZERO,
+        max_score: Points::ZERO,
+        elapsed_ms: 0,
+        credit: None,
+        pacman: None,
+    }
+}
+
+fn run_one(planned: &PlannedPacman, player: &mut Player<'_>) -> TestResult {
+    let started = Instant::now();
+    let test = &planned.test;
+    let mut result = blank(planned);
+    match &test.kind {
+        PacmanTestKind::Play(spec) => {
+            let (outcome, failures) = play::play(test, spec, &planned.name, player);
+            judge_play(&mut result, &outcome, &failures);
+            result.pacman = Some(Box::new(PacmanOutcome::Play(outcome)));
+        }
+        PacmanTestKind::Replay(spec) => match replay::replay(test, spec, &planned.name, player) {
+            Ok((outcome, failure)) => {
+                judge_replay(&mut result, &outcome, failure.as_ref());
+                result.pacman = Some(Box::new(PacmanOutcome::Replay(outcome)));
+            }
+            Err(problem) => {
+                result.status = TestStatus::Error(FailureKind::ProtocolError);
+                result.reason = Some(shown(&format!("this test cannot be run: {problem}")));
+            }
+        },
+    }
+    result.stderr = shown(&player.take_stderr());
+    result.elapsed_ms = started.elapsed().as_millis() as u64;
+    result
+}
+
+/// A play test passes with every threshold point; it earns its share of them.
+fn judge_play(result: &mut TestResult, outcome: &PlayOutcome, failures: &[ProgramFailure]) {
+    result.credit = Some(Credit { earned: outcome.earned, possible: outcome.possible });
+    let no_move = outcome.games.iter().all(|game| game.moves == 0);
+    if let (true, Some(first)) = (no_move, failures.first()) {
+        // Not a single move anywhere: the agent does not run at all (not written yet, does not import, ...).
+        result.status = TestStatus::Error(first.kind);
+        result.reason = Some(shown(&first.message));
+        result.details = first.details.as_deref().map(shown);
+        return;
+    }
+    let mut parts: Vec<String> = outcome
+        .criteria
+        .iter()
+        .map(|criterion| {
+            let value = if criterion.kind == crate::game::pacman::test::CriterionKind::AverageScore {
+                format!("{:.1}", criterion.value)
+            } else {
+                format!("{}", criterion.value)
+            };
+            match (criterion.met_minimum, criterion.minimum) {
+                (false, Some(minimum)) => format!("{value} {} (below the minimum {minimum})", criterion.kind.label()),
+                _ => format!(
+                    "{value} {} ({} of {} points)",
+                    criterion.kind.label(),
+                    criterion.points,
+                    criterion.thresholds.len()
+                ),
+            }
+        })
+        .collect();
+    parts.push(format!("{} of {} points", outcome.earned, outcome.possible));
+    let troubled: Vec<String> = outcome
+        .games
+        .iter()
+        .filter(|game| matches!(game.end, GameEnd::Crashed | GameEnd::TimedOut))
+        .map(|game| format!("game {} {}", game.game, game.how))
+        .collect();
+    if let Some(first) = troubled.first() {
+        parts.push(if troubled.len() > 1 {
+            format!("{first} (and {} more)", troubled.len() - 1)
+        } else {
+            first.clone()
+        });
+    }
+    result.reason = Some(shown(&parts.join("; ")));
+    result.details = failures.first().and_then(|failure| failure.details.as_deref()).map(shown);
+    if outcome.earned < outcome.possible || outcome.possible == 0 && outcome.criteria.iter().any(|c| !c.met_minimum) {
+        result.status = TestStatus::Failed;
+    }
+}
+
+fn judge_replay(result: &mut TestResult, outcome: &ReplayOutcome, failure: Option<&ProgramFailure>) {
+    let cs188 = outcome.verdict.cs188_message(&outcome.layout);
+    match outcome.verdict {
+        ReplayVerdict::Passed => return,
+        ReplayVerdict::Crashed | ReplayVerdict::TimedOut => {
+            let failure = failure.cloned().unwrap_or_else(|| ProgramFailure {
+                kind: FailureKind::Crashed,
+                message: "the agent stopped".to_string(),
+                details: None,
+            });
+            let step = outcome.answered + 1;
+            let kind = if failure.kind == FailureKind::Exception || failure.kind == FailureKind::NotImplemented {
+                failure.kind
+            } else if outcome.verdict == ReplayVerdict::TimedOut {
+                FailureKind::TimedOut
+            } else {
+                failure.kind
+            };
+            result.status = TestStatus::Error(kind);
+            result.reason = Some(shown(&format!("{cs188}: at step {step} of {}, {}", outcome.steps, failure.message)));
+            result.details = failure.details.as_deref().map(shown);
+            return;
+        }
+        _ => {}
+    }
+    result.status = TestStatus::Failed;
+    let detail = match outcome.verdict {
+        ReplayVerdict::WrongStatesExpanded => outcome.first_wrong_count.as_ref().map(|step| {
+            format!(
+                "at step {} your search explored {} states; a correct {} of depth {} explores {}",
+                step.step,
+                step.explored,
+                outcome.algorithm,
+                outcome.depth,
+                alternatives(&step.expected_explored.iter().map(ToString::to_string).collect::<Vec<_>>())
+            )
+        }),
+        _ => outcome.first_wrong_action.as_ref().map(|step| {
+            let sets: Vec<String> = step.best.iter().map(|set| set.join(" or ")).collect();
+            format!(
+                "{} of {} moves are not among the best; the first is at step {}: you chose {}, the best are {}",
+                outcome.suboptimal_moves,
+                outcome.answered,
+                step.step,
+                step.action,
+                alternatives(&sets)
+            )
+        }),
+    };
+    let step = match outcome.verdict {
+        ReplayVerdict::WrongStatesExpanded => outcome.first_wrong_count.as_ref(),
+        _ => outcome.first_wrong_action.as_ref(),
+    };
+    if let Some(step) = step {
+        result.boards.push(Board { label: format!("the position at step {}", step.step), text: step.board.clone() });
+        result.expected.action = Some(step.best.first().map(|set| set.join(" or ")).unwrap_or_default());
+        result.actual.action = Some(shown(&step.action));
+    }
+    result.reason = Some(shown(&match detail {
+        Some(detail) => format!("{cs188} ({detail})"),
+        None => cs188,
+    }));
+}
+
+/// `59 (with Stop) or 35 (without Stop)`: what the two staff agents give.
+fn alternatives(items: &[String]) -> String {
+    match items {
+        [with, without] if with == without => with.clone(),
+        [with, without] => format!("{with} (with Stop) or {without} (without Stop)"),
+        other => other.join(" or "),
+    }
+}
