@@ -108,8 +108,11 @@ fn write_course(output: &Path, files: &[PathBuf], imported: &[CourseTest]) -> Re
     written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
     // The assignment must load back; anything else is a bug worth reporting.
     crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
-    let questions: Vec<String> =
-        draft.questions.iter().map(|q| format!("{} ({} tests, {} points)", q.id, q.tests.len(), q.points)).collect();
+    let questions: Vec<String> = draft
+        .questions
+        .iter()
+        .map(|q| format!("{} ({} tests, {} points)", q.id, q.tests.len() + q.pacman.len(), q.points))
+        .collect();
     eprintln!("wrote {}: {}", target.display(), questions.join(", "));
     Ok(())
 }
@@ -147,9 +150,19 @@ fn handout(draft: &crate::load::write::AssignmentDraft) -> String {
          treegrade runs your MinimaxAgent, AlphaBetaAgent and ExpectimaxAgent on the same game trees as CS188's \
          graph tests. It checks the action, the states your search enters and the order it enters them in, \
          and the value your search gives the start state: a state counts as entered the first time your \
-         code asks it anything (getLegalActions, generateSuccessor, isWin, isLose, getScore).\n",
+         code asks it anything (getLegalActions, generateSuccessor, isWin, isLose, getScore).\n{}",
         draft.title,
-        questions.join("\n")
+        questions.join("\n"),
+        if draft.questions.iter().any(|q| !q.pacman.is_empty()) {
+            "\nIt plays CS188's Pacman games with your agents too, by CS188's rules: the whole games of your \
+             ReflexAgent and of your evaluation function, scored by CS188's thresholds (each game has its own \
+             seed, so the same code gets the same games on every run), and the Pacman game test of each search \
+             question, where at every move your agent's action must be one of the best and its search must \
+             explore as many states as a correct one. The report lists every game; with `--format html` each \
+             game can be replayed on its board.\n"
+        } else {
+            ""
+        }
     )
 }
 
@@ -275,7 +288,8 @@ fn import_pacman(file: &Path, output: &Path, written: &mut HashMap<PathBuf, Path
     if let Some(first) = written.get(&target) {
         return fail(format!("{}: {} is already written from {}", file.display(), target.display(), first.display()));
     }
-    let yaml = pacman_to_yaml(&test, &[format!("Imported by `treegrade import cs188` from {}.", file.display())]);
+    let source = cs188_pacman::short_path(file);
+    let yaml = pacman_to_yaml(&test, &[format!("Imported by `treegrade import cs188` from {source}.")]);
     // The file must load back as the same test; anything else is a bug worth reporting.
     match load_pacman_str(&yaml, &target) {
         Ok(back) if back == test => {}

@@ -40,6 +40,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
     for entry in &entries {
         let valid = match entry {
             Entry::Assignment(path) => check_assignment(path),
+            Entry::Tree(file) if is_pacman(file) => report_file(file, check_pacman(file)),
             Entry::Tree(file) => report_file(file, check_file(file)),
         };
         bad += usize::from(!valid);
@@ -98,8 +99,10 @@ fn check_assignment(dir: &Path) -> bool {
         }
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    match super::check::load_and_plan(&assignment, &selected) {
-        Ok((tests, _)) => {
+    let planned = super::check::load_and_plan(&assignment, &selected)
+        .and_then(|(tests, templates)| Ok((tests, templates, super::check::load_pacman(&assignment, &selected)?)));
+    match planned {
+        Ok((tests, _, pacman)) => {
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
             let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
             let generated =
@@ -108,7 +111,7 @@ fn check_assignment(dir: &Path) -> bool {
                 "ok     {} (assignment: {} questions, {} test files{generated}, {points} points)\n",
                 dir.display(),
                 assignment.questions.len(),
-                tests.len()
+                tests.len() + pacman.len()
             ));
             true
         }
@@ -122,6 +125,33 @@ fn check_assignment(dir: &Path) -> bool {
             false
         }
     }
+}
+
+/// Whether a YAML file is a Pacman test (docs/format.md 10).
+fn is_pacman(file: &Path) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|text| crate::load::pacman::is_pacman_file(&text))
+}
+
+/// A Pacman test: it loads, and the reference reproduces a replay's recorded path.
+fn check_pacman(path: &Path) -> FileVerdict {
+    let test = match crate::load::pacman::load_pacman_file(path) {
+        Ok(test) => test,
+        Err(error) => return FileVerdict::Invalid(error),
+    };
+    let differences = crate::import::cs188_pacman::replay_differences(&test);
+    if !differences.is_empty() {
+        return FileVerdict::Disagrees(differences);
+    }
+    let (kind, checked) = match &test.kind {
+        crate::game::pacman::test::PacmanTestKind::Play(play) => {
+            (format!("pacman: {} games on {}", play.games, test.layout_name), Vec::new())
+        }
+        crate::game::pacman::test::PacmanTestKind::Replay(replay) => (
+            format!("pacman: the staff's {} moves on {}", replay.steps.len(), test.layout_name),
+            vec![format!("{} at depth {}, every step", replay.algorithm, replay.depth)],
+        ),
+    };
+    FileVerdict::Valid { kind, checked }
 }
 
 fn check_file(path: &Path) -> FileVerdict {

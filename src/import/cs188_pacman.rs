@@ -104,11 +104,11 @@ pub fn import_eval_agent_test(text: &str, file: &Path) -> Result<PacmanTest, Imp
     };
     let agent_args = fields.get("agentArgs").map_or("", |field| field.value.as_str());
     let description = format!(
-        "CS188 EvalAgentTest {}: {} plays {games} games on {layout_name} against {} ({}), {} s per move and per game.",
+        "CS188 EvalAgentTest {}: {} plays {games} games on {layout_name} ({}) against {}, {} s per move and per game.",
         file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         require(&fields, file, "agentName")?.value.trim(),
+        short_path(&layout_file),
         ghosts.iter().map(|g| g.class_name()).collect::<Vec<_>>().join(", "),
-        layout_file.display(),
         max_time,
     );
     Ok(PacmanTest {
@@ -131,6 +131,14 @@ pub fn import_eval_agent_test(text: &str, file: &Path) -> Result<PacmanTest, Imp
             wins: criterion("winsMinimum", "winsThresholds")?,
         }),
     })
+}
+
+/// A file's last two path components (`layouts/smallClassic.lay`): where
+/// in a distribution, without the machine's folders.
+pub fn short_path(path: &Path) -> String {
+    let parts: Vec<String> =
+        path.components().rev().take(2).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    parts.into_iter().rev().collect::<Vec<_>>().join("/")
 }
 
 /// CS188's `pacman.parseAgentArgs`: `a=1,b` is `{a: "1", b: 1}`.

@@ -35,18 +35,22 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
     for question in &report.questions {
         question_section(&mut body, question, tests);
     }
-    // The step-throughs' one script, only where there is one.
-    let script = if body.contains("<section class=\"stepper\"") {
+    // The step-throughs' one script, only where there is one; the same for Pacman's replays.
+    let mut script = if body.contains("<section class=\"stepper\"") {
         format!("<script>{}</script>\n", render::stepper::SCRIPT)
     } else {
         String::new()
     };
+    if super::pacman::has_replays(&body) {
+        let _ = writeln!(script, "<script>{}</script>", super::pacman::SCRIPT);
+    }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
-         <style>{STYLE}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
+         <style>{STYLE}{}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
         escape(&format!("{}: {}/{}", report.title, report.score, report.max_score)),
-        render::stepper::STYLE
+        render::stepper::STYLE,
+        if super::pacman::has_replays(&body) { super::pacman::STYLE } else { "" }
     )
 }
 
@@ -90,17 +94,23 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
         let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
         let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
         let name = match test.status {
-            TestStatus::Passed => escape(&test.name),
+            TestStatus::Passed if !shows_games(test) => escape(&test.name),
             _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
         };
         let _ =
             writeln!(out, "<tr><td>{}</td><td>{name}{hidden}</td><td class=\"reason\">{reason}</td></tr>", badge(test));
     }
     let _ = writeln!(out, "</tbody>\n</table>");
-    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
+    // Failed tests, and Pacman tests whatever their result: their games are worth a look.
+    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed || shows_games(t)) {
         failure(out, test, planned_for(test, tests));
     }
     let _ = writeln!(out, "</section>");
+}
+
+/// Whether a test has Pacman games to show (not hidden).
+fn shows_games(test: &TestResult) -> bool {
+    test.pacman.is_some() && !test.hidden
 }
 
 /// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
@@ -108,7 +118,8 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
     let _ = writeln!(
         out,
-        "<article class=\"failure\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
+        "<article class=\"failure{}\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
+        if test.status == TestStatus::Passed { " passed" } else { "" },
         anchor(&test.name),
         badge(test),
         escape(&test.name)
@@ -122,7 +133,11 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));
     }
-    checks(out, test);
+    if test.pacman.is_some() {
+        super::pacman::html(out, test);
+    } else {
+        checks(out, test);
+    }
     if shows_diff(test) {
         diff_table(out, test);
     }
@@ -324,6 +339,7 @@ a { color: #1d4ed8; text-decoration: none; } a:hover { text-decoration: underlin
 .badge.pass { background: #16a34a; } .badge.fail { background: #dc2626; } .badge.error { background: #9333ea; }
 .hidden { font-size: 12px; color: #64748b; border: 1px solid #cbd5e1; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
 .failure { background: #fff; border: 1px solid #e2e8f0; border-left: 4px solid #dc2626; border-radius: 6px; padding: 14px 16px; margin: 14px 0; }
+.failure.passed { border-left-color: #16a34a; }
 .reason { margin: 4px 0; }
 .cause { margin: 4px 0; font-weight: 600; color: #9a3412; }
 .checks .check { display: inline-block; margin-right: 10px; font-size: 14px; }

@@ -11,6 +11,7 @@ mod html;
 pub mod json;
 mod junit;
 mod markdown;
+mod pacman;
 mod prairielearn;
 mod text;
 mod view;
@@ -129,6 +130,10 @@ fn details_plain(test: &TestResult) -> String {
         out.push_str(&cause);
         out.push('\n');
     }
+    for line in pacman::text_lines(test) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     if shows_diff(test) {
         out.push_str(DIFF_HEADER);
         out.push('\n');
@@ -163,7 +168,8 @@ pub fn visible_boards(test: &TestResult) -> &[crate::grader::verdict::Board] {
 /// The tree's own description, for a failed test the student may see.
 pub fn about_the_tree(test: &TestResult) -> Option<String> {
     let description = test.description.as_deref().filter(|_| !test.hidden && test.status != TestStatus::Passed)?;
-    Some(format!("the tree: {}", description.trim()))
+    let what = if test.pacman.is_some() { "the test" } else { "the tree" };
+    Some(format!("{what}: {}", description.trim()))
 }
 
 /// The named mistake, as a sentence for the student.

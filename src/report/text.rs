@@ -58,7 +58,8 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
         };
         let hidden = if test.hidden { " (hidden)" } else { "" };
         let unobserved = if value_unobserved(test) { " (value not observed)" } else { "" };
-        let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}", test.name);
+        let points = super::pacman::points_note(test).unwrap_or_default();
+        let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}{points}", test.name);
         if repeats_the_error_of(test, previous) {
             // A program that fails the same way before it enters any node
             // (it does not import, say) gets the error once in full.
@@ -66,6 +67,13 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             let _ = writeln!(out, "        {reason}");
         } else if test.status != TestStatus::Passed {
             failure_details(out, test, paint);
+        } else if test.pacman.is_some() {
+            // A passed Pacman test: how its games went, in one line (all of them with --verbose).
+            let lines = super::pacman::text_lines(test);
+            let shown = if detail == Detail::Everything { lines.len() } else { 1 };
+            for line in lines.iter().take(shown) {
+                let _ = writeln!(out, "        {}", paint.dim(line));
+            }
         } else if detail == Detail::Everything && !test.hidden {
             let action = test.actual.action.as_deref().unwrap_or("none");
             let value = test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value);
@@ -108,6 +116,9 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "        {}", paint.bold(&cause));
     }
+    for line in super::pacman::text_lines(test) {
+        let _ = writeln!(out, "        {line}");
+    }
     if shows_diff(test) {
         let _ = writeln!(out, "        {}", paint.dim(DIFF_HEADER));
         for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
@@ -142,7 +153,9 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
 /// A test that the program answered without a value (allowed only on trees
 /// taken from a game, where a CS188 kit may not observe it).
 fn value_unobserved(test: &TestResult) -> bool {
-    test.checks.value == Check::NotRun && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
+    test.pacman.is_none()
+        && test.checks.value == Check::NotRun
+        && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
 }
 
 /// Applies ANSI styles only when colour is on.

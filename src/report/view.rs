@@ -40,6 +40,7 @@ fn redact(test: &mut TestResult) {
     test.description = None;
     test.boards = Vec::new();
     test.stderr = String::new();
+    test.pacman = None;
 }
 
 /// One line for a hidden test: which checks failed, or how the program failed,

@@ -117,3 +117,249 @@ fn python_random_is_cpythons_random() {
         assert_eq!((random.getrandbits(17), random.randbelow(1000)), (bits, below), "seed {seed}");
     }
 }
+
+/// The course `treegrade import cs188` writes from CS188's whole
+/// distribution (`../shared/cs188-project`), once for the module.
+fn course() -> Option<&'static Path> {
+    static COURSE: std::sync::OnceLock<Option<tempfile::TempDir>> = std::sync::OnceLock::new();
+    let dir = COURSE.get_or_init(|| {
+        let root = project()?;
+        let dir = tempfile::tempdir().unwrap();
+        let output = treegrade().arg("import").arg("cs188").arg(&root).arg("-o").arg(dir.path()).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        Some(dir)
+    });
+    dir.as_ref().map(|dir| dir.path())
+}
+
+fn treegrade() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("treegrade").unwrap();
+    command.env("NO_COLOR", "1").env_remove("TREEGRADE_ASSIGNMENT");
+    command
+}
+
+fn student(name: &str) -> PathBuf {
+    repo().join("tests/fixtures/cs188-project").join(name)
+}
+
+/// `check --format json` of a student on the course (some questions, or all).
+fn check(course: &Path, name: &str, questions: &[&str]) -> serde_json::Value {
+    let mut command = treegrade();
+    command.arg("check").arg("--assignment").arg(course).arg("--submission").arg(student(name));
+    for question in questions {
+        command.args(["-q", question]);
+    }
+    let output = command.args(["--format", "json"]).output().unwrap();
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)))
+}
+
+fn points(report: &serde_json::Value) -> Vec<(String, f64)> {
+    report["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| (q["id"].as_str().unwrap().to_string(), q["score"].as_f64().unwrap()))
+        .collect()
+}
+
+fn test_of<'r>(report: &'r serde_json::Value, name: &str) -> &'r serde_json::Value {
+    report["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|q| q["tests"].as_array().unwrap())
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no test {name}"))
+}
+
+#[test]
+fn the_whole_distribution_imports_into_five_questions_of_25_points() {
+    let Some(course) = course() else { return };
+    let assignment = treegrade::load::assignment::load_assignment(course).unwrap();
+    let shape: Vec<(&str, String, usize, usize)> = assignment
+        .questions
+        .iter()
+        .map(|q| (q.id.as_str(), q.points.to_string(), q.tests.len(), q.pacman.len()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("q1", "4".into(), 0, 1),
+            ("q2", "5".into(), 33, 1),
+            ("q3", "5".into(), 33, 1),
+            ("q4", "5".into(), 16, 1),
+            ("q5", "6".into(), 0, 1)
+        ]
+    );
+    let readme = std::fs::read_to_string(course.join("README.md")).unwrap();
+    assert!(
+        readme.contains("q5 Evaluation Function: 6 points") && readme.contains("replayed on its board"),
+        "{readme}"
+    );
+    let q5 = treegrade::load::pacman::load_pacman_file(&course.join("tests/q5-grade-agent.yaml")).unwrap();
+    assert_eq!((q5.agent.class.as_str(), q5.layout_name.as_str()), ("ExpectimaxAgent", "smallClassic"));
+    assert_eq!(q5.agent.arguments, [("evalFn".to_string(), serde_json::json!("better"))]);
+    let validate = treegrade().arg("validate").arg(course).output().unwrap();
+    assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
+}
+
+#[test]
+fn test_cases_alone_import_with_the_layouts_beside_them_and_files_without_are_reported() {
+    let Some(root) = project() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let output =
+        treegrade().arg("import").arg("cs188").arg(root.join("test_cases")).arg("-o").arg(out.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("skip   ") && stdout.contains("not the folder `extra`"), "{stdout}");
+    assert!(
+        stdout.contains("q1-grade-agent.yaml (10 games of ReflexAgent on openClassic, 4 threshold points)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("every step reproduced by the reference"), "{stdout}");
+    // A test without its distribution's layouts is an error that says where it looked.
+    let lonely = tempfile::tempdir().unwrap();
+    std::fs::create_dir(lonely.path().join("q1")).unwrap();
+    std::fs::copy(root.join("test_cases/q1/grade-agent.test"), lonely.path().join("q1/grade-agent.test")).unwrap();
+    let output =
+        treegrade().arg("import").arg("cs188").arg(lonely.path()).arg("-o").arg(out.path().join("x")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("the layout `openClassic` is not in the distribution (looked for"), "{stdout}");
+}
+
+/// Correct solutions in three styles get every point; the run's games are
+/// the same on every run (seeded per game).
+#[test]
+fn correct_solutions_get_25_and_the_same_games_every_run() {
+    let Some(course) = course() else { return };
+    for name in ["dispatcher", "helpers", "closures"] {
+        let report = check(course, name, &[]);
+        assert_eq!(report["score"], 25.0, "{name}: {:?}", points(&report));
+    }
+    let first = check(course, "dispatcher", &["q1"]);
+    let again = check(course, "dispatcher", &["q1"]);
+    let games = |report: &serde_json::Value| test_of(report, "q1/q1-grade-agent")["pacman"]["games"].clone();
+    assert_eq!(games(&first), games(&again));
+    let play = &test_of(&first, "q1/q1-grade-agent")["pacman"];
+    assert_eq!((play["kind"].as_str(), play["games"].as_array().unwrap().len()), (Some("play"), 10));
+    assert_eq!(test_of(&first, "q1/q1-grade-agent")["credit"], serde_json::json!({"earned": 4, "possible": 4}));
+    let interval = play["score_interval"].as_array().unwrap();
+    assert!(
+        interval[0].as_f64() <= play["average_score"].as_f64()
+            && play["average_score"].as_f64() <= interval[1].as_f64()
+    );
+}
+
+#[test]
+fn the_starter_gets_0_with_a_message_per_question() {
+    let Some(course) = course() else { return };
+    let report = check(course, "starter", &[]);
+    assert_eq!(points(&report).iter().map(|(_, p)| *p).collect::<Vec<_>>(), [0.0; 5]);
+    for question in report["questions"].as_array().unwrap() {
+        let failed = question["tests"].as_array().unwrap().iter().find(|t| t["status"] != "passed").unwrap();
+        let reason = failed["reason"].as_str().unwrap_or_default();
+        assert!(!reason.is_empty(), "{}", question["id"]);
+        match question["id"].as_str().unwrap() {
+            "q1" => assert!(reason.starts_with("0 of 4 points: "), "{reason}"),
+            "q5" => assert!(reason.contains("not implemented yet"), "{reason}"),
+            _ => assert!(reason.contains("getAction is not implemented yet"), "{reason}"),
+        }
+    }
+}
+
+/// CS188's graph tests cannot see a tie broken by the action's name inside
+/// alpha-beta; its Pacman game test can, and so does treegrade's.
+#[test]
+fn alpha_beta_comparing_value_action_tuples_fails_q3_on_the_game_test() {
+    let Some(course) = course() else { return };
+    let report = check(course, "tuple-tiebreak", &["q2", "q3"]);
+    assert_eq!(points(&report), [("q2".to_string(), 5.0), ("q3".to_string(), 0.0)]);
+    let q3 = &report["questions"][1]["tests"];
+    let failed: Vec<&str> = q3
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] != "passed")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, ["q3/q3-8-pacman-game"]);
+    let game = test_of(&report, "q3/q3-8-pacman-game");
+    assert!(game["reason"].as_str().unwrap().starts_with("Bug: Wrong number of states expanded. (at step 1"), "{game}");
+    assert_eq!(game["pacman"]["verdict"], "wrong-states-expanded");
+    assert!(game["pacman"]["first_wrong_count"]["board"].as_str().unwrap().ends_with("Score: 0\n"));
+}
+
+/// The kit's GameState behaves as CS188's: an agent that asserts its API at
+/// every move of ten games never trips.
+#[test]
+fn the_kits_game_state_behaves_as_cs188s() {
+    let Some(course) = course() else { return };
+    let report = check(course, "api-probe", &["q1"]);
+    let test = test_of(&report, "q1/q1-grade-agent");
+    assert_eq!(test["status"], "passed", "{}", test["reason"]);
+}
+
+/// A program that breaks the Pacman protocol in one game and sleeps past
+/// the move limit in another loses those games, each charged as what it
+/// was, and a fresh program plays the next game.
+#[test]
+fn a_broken_or_slow_game_ends_alone() {
+    let course = tempfile::tempdir().unwrap();
+    std::fs::write(
+        course.path().join("assignment.yaml"),
+        "title: t\nquestions:\n  - {id: q1, points: 3, pacman: [tiny.yaml]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        course.path().join("tiny.yaml"),
+        "pacman:\n  layout: |\n    %%%%%\n    %P.G%\n    %%%%%\n  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  \
+         time_limit: {move: 1, game: 5}\n  play:\n    games: 3\n    wins: {thresholds: [1, 2, 3]}\n",
+    )
+    .unwrap();
+    const CLIENT: &str = r#"
+import sys, json, time
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+game = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        send({"type": "hello", "protocol": 1})
+    elif m["type"] == "pacman":
+        game = m["game"]
+        send({"type": "ready"})
+    elif m["type"] == "move":
+        if game == 1:
+            print("thinking...", flush=True)
+        elif game == 2:
+            time.sleep(3)
+        send({"type": "successor", "state": m["state"]["id"], "agent": 0, "action": "Jump"})
+        reply = json.loads(sys.stdin.readline())
+        assert reply == {"type": "illegal", "message": "Illegal action Jump"}, reply
+        send({"type": "action", "action": "East"})
+    elif m["type"] == "final":
+        send({"type": "ready"})
+    elif m["type"] == "bye":
+        break
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course.path())
+        .arg("--submission")
+        .arg(dir.path())
+        .args(["--format", "json", "--", "python3", "-c", CLIENT])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let test = test_of(&report, "q1/tiny");
+    let games = test["pacman"]["games"].as_array().unwrap();
+    let ends: Vec<&str> = games.iter().map(|g| g["end"].as_str().unwrap()).collect();
+    assert_eq!(ends, ["crashed", "timed-out", "won"], "{test}");
+    assert!(games[0]["how"].as_str().unwrap().contains("printed \"thinking...\" on stdout"), "{}", games[0]["how"]);
+    assert_eq!((games[2]["score"].as_i64(), games[2]["moves"].as_i64()), (Some(509), Some(1)));
+    assert_eq!(test["credit"], serde_json::json!({"earned": 1, "possible": 3}));
+    assert_eq!(report["score"], 1.0);
+}

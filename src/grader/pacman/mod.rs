@@ -146,27 +146,23 @@ fn judge_play(result: &mut TestResult, outcome: &PlayOutcome, failures: &[Progra
         result.details = first.details.as_deref().map(shown);
         return;
     }
-    let mut parts: Vec<String> = outcome
-        .criteria
-        .iter()
-        .map(|criterion| {
-            let value = if criterion.kind == crate::game::pacman::test::CriterionKind::AverageScore {
-                format!("{:.1}", criterion.value)
-            } else {
-                format!("{}", criterion.value)
-            };
-            match (criterion.met_minimum, criterion.minimum) {
-                (false, Some(minimum)) => format!("{value} {} (below the minimum {minimum})", criterion.kind.label()),
-                _ => format!(
-                    "{value} {} ({} of {} points)",
-                    criterion.kind.label(),
-                    criterion.points,
-                    criterion.thresholds.len()
-                ),
+    let mut parts = vec![format!("{} of {} points", outcome.earned, outcome.possible)];
+    for criterion in &outcome.criteria {
+        let value = if criterion.kind == crate::game::pacman::test::CriterionKind::AverageScore {
+            format!("{:.1}", criterion.value)
+        } else {
+            format!("{}", criterion.value)
+        };
+        let label = criterion.kind.label();
+        match (criterion.met_minimum, criterion.minimum) {
+            (false, Some(minimum)) => parts.push(format!("{label} {value}, below the minimum {minimum}: no points")),
+            _ => {
+                if let Some(missed) = criterion.thresholds.iter().find(|&&t| criterion.value < t) {
+                    parts.push(format!("{label} {value}, short of {missed}"));
+                }
             }
-        })
-        .collect();
-    parts.push(format!("{} of {} points", outcome.earned, outcome.possible));
+        }
+    }
     let troubled: Vec<String> = outcome
         .games
         .iter()
@@ -180,7 +176,9 @@ fn judge_play(result: &mut TestResult, outcome: &PlayOutcome, failures: &[Progra
             first.clone()
         });
     }
-    result.reason = Some(shown(&parts.join("; ")));
+    let (head, rest) = parts.split_first().expect("the points come first");
+    let reason = if rest.is_empty() { head.clone() } else { format!("{head}: {}", rest.join("; ")) };
+    result.reason = Some(shown(&reason));
     result.details = failures.first().and_then(|failure| failure.details.as_deref()).map(shown);
     if outcome.earned < outcome.possible || outcome.possible == 0 && outcome.criteria.iter().any(|c| !c.met_minimum) {
         result.status = TestStatus::Failed;

@@ -165,3 +165,76 @@ fn judge(test: &PacmanTest, spec: &ReplaySpec, answers: &[Answer], stopped: Opti
         suboptimal_moves,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Algorithm;
+    use crate::game::pacman::Layout;
+    use crate::game::pacman::test::{AgentSpec, PacmanTestKind};
+    use Direction::{East, North, Stop, West};
+
+    fn spec() -> (PacmanTest, ReplaySpec) {
+        let step = |best: [Vec<Direction>; 2], other: Vec<Direction>, partial: Vec<Direction>| ReplayStep {
+            play: best[0][0],
+            best: best.to_vec(),
+            explored: vec![10, 7],
+            other_depths: vec![other.clone(), other.clone(), other.clone(), other],
+            partial_ply: vec![partial.clone(), partial],
+        };
+        let replay = ReplaySpec {
+            algorithm: Algorithm::Minimax,
+            depth: 2,
+            steps: vec![
+                step([vec![Stop, East], vec![East]], vec![West], vec![North]),
+                step([vec![West], vec![West]], vec![East], vec![North]),
+            ],
+        };
+        let test = PacmanTest {
+            name: "t".into(),
+            description: None,
+            layout_name: "tiny".into(),
+            layout: Layout::parse("%%%%\n%P.%\n%%%%").unwrap(),
+            ghosts: Vec::new(),
+            agent: AgentSpec { class: "MinimaxAgent".into(), arguments: Vec::new() },
+            seed: 0,
+            move_time_limit: Duration::from_secs(1),
+            game_time_limit: Duration::from_secs(1),
+            kind: PacmanTestKind::Replay(replay.clone()),
+        };
+        (test, replay)
+    }
+
+    fn verdict(answers: &[(&str, usize)]) -> ReplayOutcome {
+        let (test, replay) = spec();
+        let answers: Vec<Answer> = answers
+            .iter()
+            .map(|&(action, explored)| Answer { action: action.into(), explored, board: String::new() })
+            .collect();
+        judge(&test, &replay, &answers, None)
+    }
+
+    #[test]
+    fn verdicts_follow_cs188s_order_of_checks() {
+        assert_eq!(verdict(&[("Stop", 10), ("West", 7)]).verdict, ReplayVerdict::Passed, "counts of either agent");
+        assert_eq!(verdict(&[("East", 7), ("West", 7)]).verdict, ReplayVerdict::Passed);
+        let wrong = verdict(&[("Stop", 10), ("West", 8)]);
+        assert_eq!(wrong.verdict, ReplayVerdict::WrongStatesExpanded, "the count first, whatever the actions");
+        assert_eq!(wrong.first_wrong_count.as_ref().map(|s| s.step), Some(2));
+        assert_eq!(verdict(&[("North", 10), ("North", 10)]).verdict, ReplayVerdict::PartialPly);
+        assert_eq!(verdict(&[("West", 10), ("East", 10)]).verdict, ReplayVerdict::DepthOffByOne);
+        let sub = verdict(&[("North", 10), ("East", 10)]);
+        assert_eq!((sub.verdict, sub.suboptimal_moves), (ReplayVerdict::SuboptimalMoves, 2));
+        assert_eq!(sub.first_wrong_action.map(|s| (s.step, s.action)), Some((1, "North".to_string())));
+    }
+
+    #[test]
+    fn one_staff_agent_must_hold_every_answer() {
+        // Stop is only the Stop agent's best, and the second step's West is both: consistent with Stop's agent.
+        assert_eq!(verdict(&[("Stop", 10), ("West", 10)]).verdict, ReplayVerdict::Passed);
+        let (test, replay) = spec();
+        let stopped = judge(&test, &replay, &[], Some(true));
+        assert_eq!(stopped.verdict, ReplayVerdict::TimedOut);
+        assert_eq!(stopped.verdict.cs188_message("smallClassic"), "Agent timed out on smallClassic.  No credit");
+    }
+}

@@ -149,6 +149,21 @@ pub struct Test {
     pub max_score: Points,
     /// Wall-clock time, in milliseconds.
     pub elapsed_ms: u64,
+    /// Threshold points, for a test that earns points by thresholds (a Pacman play test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit: Option<Credit>,
+    /// A Pacman test's games or steps (docs/report-json.md, "Pacman tests").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacman: Option<serde_json::Value>,
+}
+
+/// Threshold points: `earned` of `possible`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credit {
+    /// Thresholds reached.
+    pub earned: u32,
+    /// Thresholds in all.
+    pub possible: u32,
 }
 
 /// The three checks of a test.
@@ -299,6 +314,8 @@ impl From<&verdict::TestResult> for Test {
             score: test.score,
             max_score: test.max_score,
             elapsed_ms: test.elapsed_ms,
+            credit: test.credit.map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
+            pacman: test.pacman.as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
         }
     }
 }
