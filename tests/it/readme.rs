@@ -46,14 +46,14 @@ fn checkout_like(scratch: &Scratch) -> PathBuf {
     for student in ["alice", "bob"] {
         copy_dir(&repo().join("reference/python"), &root.join("submissions").join(student));
     }
-    let cs188 = repo().join("../shared/cs188");
-    let placeholder = root.join("path/to/cs188/test_cases");
+    let cs188 = repo().join("../shared/cs188-project");
+    let placeholder = root.join("path/to/cs188/multiagent");
     if cs188.is_dir() {
         copy_dir(&cs188, &placeholder);
     } else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
-            "CI needs ../shared/cs188 for the README's import example"
+            "CI needs ../shared/cs188-project for the README's import example"
         );
         copy_dir(&repo().join("tests/fixtures/cs188/good"), &placeholder);
     }
