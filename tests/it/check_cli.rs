@@ -354,6 +354,21 @@ fn completions_and_the_manual_page_come_from_the_parser() {
     assert!(man.contains("check"), "{man}");
 }
 
+/// `--test` alone grades the questions that have the named tests: the
+/// others are neither shown nor counted in the total.
+#[test]
+fn named_tests_grade_only_their_questions() {
+    let output = check()
+        .args(["--submission", "reference/python", "--sandbox", "off", "--test", "aima-fig5-2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Question q1: 5/5") && text.contains("Question q2: 5/5"), "{text}");
+    assert!(!text.contains("Question q3") && !text.contains("Question q4"), "{text}");
+    assert!(text.contains("Total: 10/10"), "{text}");
+}
+
 /// A program that keeps a cache across tests fails the later one, which
 /// passes alone: the report says so and names the test that ran before.
 #[test]
