@@ -70,6 +70,8 @@ pub enum Violation {
     },
     /// A `result` whose value is not a finite number.
     BadValue(serde_json::Value),
+    /// `evaluate` in a move of a game that names no evaluation.
+    NoEvaluation(String),
     /// A second `hello` during a search.
     HelloAgain,
     /// The game's own rules program failed (the course's, not the student's).
@@ -104,6 +106,11 @@ impl fmt::Display for Violation {
                  should have stopped at ply {depth}"
             ),
             Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
+            Violation::NoEvaluation(id) => write!(
+                f,
+                "you asked for the evaluation of {id}, but this game is played without one: search to the \
+                 terminals, or write an evaluation of your own from game.state(node)"
+            ),
             Violation::HelloAgain => f.write_str("your program sent `hello` again in the middle of a search"),
             Violation::Rules(message) => write!(
                 f,
@@ -136,6 +143,19 @@ pub struct Oracle<'t> {
     budget: Option<u32>,
     /// Whether an entry was refused because the budget was spent.
     time_up: bool,
+    /// What the program is asked for: a search's answer, or a move.
+    purpose: Purpose,
+}
+
+/// What a program is served a tree for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A search graded against the reference: evaluations at the depth cut only.
+    Search,
+    /// A move of a game: the program searches as it likes, so every node
+    /// that is not a terminal carries the game's evaluation, `evaluate` is
+    /// answered anywhere, and a result needs no value.
+    Move,
 }
 
 /// What a request for a node came to.
@@ -181,7 +201,17 @@ impl<'t> Oracle<'t> {
             visited: Vec::new(),
             budget: None,
             time_up: false,
+            purpose: Purpose::Search,
         }
+    }
+
+    /// A move of a game from the position at `tree`'s root (docs/protocol.md,
+    /// "Playing games"): no depth limit, the game's evaluation (the one
+    /// `tree` was unfolded with) served at every node that is not a terminal.
+    pub fn for_move(tree: &'t dyn GameTree) -> Oracle<'t> {
+        let mut oracle = Oracle::for_game(tree, SearchSettings::new(crate::engine::Algorithm::Minimax));
+        oracle.purpose = Purpose::Move;
+        oracle
     }
 
     /// Limits the search to `budget` entered nodes (docs/protocol.md,
@@ -228,6 +258,8 @@ impl<'t> Oracle<'t> {
         let id = id.to_string();
         let problem = match (tree.kind(node), self.settings.depth) {
             (NodeKind::Terminal, _) => Some(Violation::EvalOfTerminal(id)),
+            (_, _) if self.purpose == Purpose::Move && tree.eval(node).is_none() => Some(Violation::NoEvaluation(id)),
+            (_, _) if self.purpose == Purpose::Move => None,
             (_, None) => Some(Violation::EvalWithoutLimit(id)),
             (_, Some(depth)) if ply < depth => Some(Violation::EvalAboveCut { id, ply, depth }),
             (_, Some(depth)) if ply > depth => Some(Violation::EvalBelowCut { id, ply, depth }),
@@ -245,7 +277,9 @@ impl<'t> Oracle<'t> {
         let from_cs188 = self.written.is_some_and(|tree| tree.game().is_some());
         match value.as_f64() {
             Some(number) if number.is_finite() => Ok(StudentAnswer { value: Some(number), action }),
-            None if value.is_null() && from_cs188 => Ok(StudentAnswer { value: None, action }),
+            None if value.is_null() && (from_cs188 || self.purpose == Purpose::Move) => {
+                Ok(StudentAnswer { value: None, action })
+            }
             _ => Err(Violation::BadValue(value.clone())),
         }
     }
@@ -311,7 +345,8 @@ impl<'t> Oracle<'t> {
         // A tree taken from a game (CS188's) serves every evaluation it has,
         // as the game would (its getScore() answers wherever the test gives one).
         let cs188 = self.written.and_then(|tree| tree.game());
-        let at_cut = internal && (self.settings.depth == Some(tree.ply(node)) || cs188.is_some());
+        let at_cut = internal
+            && (self.settings.depth == Some(tree.ply(node)) || cs188.is_some() || self.purpose == Purpose::Move);
         let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && self.settings.depth.is_none_or(|depth| tree.ply(node) < depth);
@@ -424,6 +459,31 @@ mod tests {
         assert!(oracle.visit("B.1").unwrap().starts_with("{\"type\":\"timeup\""), "and every new one refused");
         assert!(oracle.visit("Z").is_err(), "a guessed id is still a violation");
         assert_eq!(tree.ids_of(oracle.visited()), ["A", "B"]);
+    }
+
+    /// A move of a game: evaluations everywhere but at terminals, and a
+    /// result with an action alone.
+    #[test]
+    fn a_move_serves_evaluations_anywhere() {
+        let game = crate::game::make(&crate::game::GameArgs {
+            name: "tic-tac-toe",
+            params: &[],
+            position: None,
+            utility: None,
+        })
+        .unwrap();
+        let options = crate::game::UnfoldOptions { eval: Some("lines".into()), ..Default::default() };
+        let tree = game.unfold(&options).unwrap();
+        let mut oracle = Oracle::for_move(&*tree).with_budget(Some(3));
+        let root = oracle.visit("root").unwrap();
+        assert!(root.contains("\"eval\":0.0"), "the root carries its evaluation: {root}");
+        let b2 = oracle.evaluate("b2");
+        assert!(b2.is_ok(), "{b2:?}");
+        assert_eq!(oracle.answer(&serde_json::Value::Null, Some("b2".into())).unwrap().value, None);
+        let bare = game.unfold(&crate::game::UnfoldOptions::default()).unwrap();
+        let mut oracle = Oracle::for_move(&*bare);
+        oracle.visit("root").unwrap();
+        assert!(oracle.evaluate("b2").unwrap_err().to_string().contains("played without one"));
     }
 
     #[test]

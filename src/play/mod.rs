@@ -96,7 +96,7 @@ impl Seat {
 pub struct MoveLimits {
     /// The most nodes a program may enter through the grader per move (the
     /// clock counted in nodes); `None`: no node budget.
-    pub budget: Option<u64>,
+    pub budget: Option<u32>,
     /// The wall-clock limit of one move, the safety net.
     pub time: Duration,
     /// The game's evaluation served with every node (`None`: none served).

@@ -24,6 +24,7 @@ mod generated;
 mod grader;
 mod gradescope;
 mod mutants;
+mod play;
 mod points;
 mod readme;
 mod render;
