@@ -10,7 +10,7 @@ use treegrade::game::{Game, GameArgs, make};
 use treegrade::grader::player::ProgramAgent;
 use treegrade::grader::runner::ProgramSpec;
 use treegrade::play::builtin::BuiltIn;
-use treegrade::play::{Agent, Clock, Ending, FaultKind, MoveLimits, SeriesSetup, play_series, tally};
+use treegrade::play::{Clock, Ending, FaultKind, MoveLimits, SeriesSetup, play_series, tally};
 
 fn game(name: &str) -> Arc<dyn Game> {
     Arc::from(make(&GameArgs { name, params: &[], position: None, utility: None }).expect("a built-in game"))
