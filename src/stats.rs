@@ -37,6 +37,14 @@ impl Rate {
         }
         format!("{} (95% CI {}-{}%)", percent(self.rate), percent_number(self.low), percent_number(self.high))
     }
+
+    /// `80%, 95% CI 56-94%`: the same, for inside parentheses.
+    pub fn interval_text(&self) -> String {
+        if self.trials == 0 {
+            return "no games".to_string();
+        }
+        format!("{}, 95% CI {}-{}%", percent(self.rate), percent_number(self.low), percent_number(self.high))
+    }
 }
 
 /// `80%`.
@@ -95,5 +103,6 @@ mod tests {
         assert_eq!(Rate::wilson(0, 0).high, 1.0);
         assert_eq!(Rate::wilson(0, 0).percent_text(), "no games");
         assert_eq!(Rate::wilson(16, 20).percent_text(), "80% (95% CI 58-92%)");
+        assert_eq!(Rate::wilson(16, 20).interval_text(), "80%, 95% CI 58-92%");
     }
 }

@@ -192,6 +192,7 @@ fn assignment(ws: &Workspace) -> Assignment {
             child_order: Default::default(),
             tests,
             generate: None,
+            play: None,
         }],
     }
 }

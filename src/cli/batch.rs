@@ -84,7 +84,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
             .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let (tests, templates) = load_and_plan(&assignment, &selected)?;
+    let plan = load_and_plan(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -114,11 +114,12 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     let grading = Grading {
         assignment: &assignment,
         selected: &selected,
-        tests: &tests,
+        tests: &plan.tests,
+        plays: &plan.plays,
         kits: kits.path(),
         secret: &secret,
         sandbox: &sandbox,
-        templates: &templates,
+        templates: &plan.templates,
     };
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;

@@ -13,6 +13,7 @@ mod interpreter;
 pub mod oracle;
 pub mod plan;
 pub mod player;
+pub mod playing;
 pub mod protocol;
 pub mod rules_program;
 pub mod runner;
@@ -96,8 +97,38 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
+    grade_all(assignment, selected, &Planned { tests, plays: &[] }, target, kits, sandbox)
+}
+
+/// What a grading run does: searches against the reference, and games.
+#[derive(Clone, Copy, Debug)]
+pub struct Planned<'a> {
+    /// The tests of search questions, with the reference's answers.
+    pub tests: &'a [PlannedTest],
+    /// The play questions, with their games loaded.
+    pub plays: &'a [playing::PlannedPlay],
+}
+
+/// Grades one submission on the planned tests and plays in `sandbox`: the
+/// searches first, then the games.
+pub fn grade_all(
+    assignment: &Assignment,
+    selected: &[usize],
+    planned: &Planned<'_>,
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
+) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
-    let staged = stage(&assignment.languages, target, kits, sandbox, tests.len(), assignment.time_limit)?;
+    let tests = planned.tests;
+    let moves = playing::expected_moves(assignment, planned.plays);
+    let per_search = planned
+        .plays
+        .iter()
+        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
+        .map(|play| play.move_time_limit)
+        .fold(assignment.time_limit, Duration::max);
+    let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves, per_search)?;
     let limits = SessionLimits { per_search: assignment.time_limit };
     // Each test's tree for its search; a game's is unfolded for this submission alone.
     let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
@@ -115,7 +146,14 @@ pub fn grade_sandboxed(
     if let Some(spec) = spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }
-    let questions = verdict::score(assignment, selected, tests, results);
+    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox };
+    let played = planned
+        .plays
+        .iter()
+        .filter(|planned| selected.contains(&planned.question))
+        .flat_map(|planned| playing::grade_play(&arena, planned).into_iter().map(|result| (planned.question, result)))
+        .collect();
+    let questions = verdict::score(assignment, selected, tests, results, played);
     let (score, max_score) = verdict::totals(&questions);
     Ok(GradeReport {
         assignment: assignment.name.clone(),

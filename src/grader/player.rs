@@ -21,6 +21,7 @@ use super::runner::{ProgramSpec, RunningProgram};
 use super::session::{self, FailureKind, ProgramFailure, Stop};
 use crate::game::{DEFAULT_MAX_NODES, UnfoldOptions};
 use crate::play::{Agent, Choice, Clock, Fault, FaultKind, Turn};
+use crate::shown::shown;
 use crate::tree::NodeIndex;
 
 /// Seeds sent to programs fit in 53 bits, so that every language's JSON
@@ -151,5 +152,11 @@ fn fault_of(failure: ProgramFailure, stderr: String) -> Fault {
         | FailureKind::NotImplemented
         | FailureKind::Exception => FaultKind::Crashed,
     };
-    Fault { kind, message: failure.message, details: failure.details, stderr }
+    // What the program wrote reaches reports: made safe to show here, once.
+    Fault {
+        kind,
+        message: shown(&failure.message),
+        details: failure.details.as_deref().map(shown),
+        stderr: shown(&stderr),
+    }
 }

@@ -117,3 +117,94 @@ run(choose_move=choose_move)
     assert_eq!(own.wall_clock_moves, own.moves);
     assert_eq!(own.entered, 0);
 }
+
+fn check(submission: &str, format: &str) -> (Option<i32>, String) {
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .current_dir(common::repo())
+        .env("NO_COLOR", "1")
+        .args([
+            "check",
+            "--assignment",
+            "tests/fixtures/play/never-lose",
+            "--submission",
+            submission,
+            "--format",
+            format,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), text + &String::from_utf8_lossy(&output.stderr))
+}
+
+/// The games of a JSON report, without the times that change between runs.
+fn games_of(report: &str) -> Vec<serde_json::Value> {
+    let report: serde_json::Value = serde_json::from_str(report).expect("a JSON report");
+    let tests = report["questions"][0]["tests"].as_array().expect("tests").clone();
+    tests
+        .into_iter()
+        .map(|test| serde_json::json!([test["name"], test["score"], test["status"], test["play"]]))
+        .collect()
+}
+
+/// A perfect tic-tac-toe agent never loses against random, greedy and
+/// alpha-beta opponents: full marks. A random agent loses: 0, since the
+/// minimum is missed. Both grades are the same on a rerun.
+#[test]
+fn a_perfect_agent_passes_never_lose_and_a_random_one_fails() {
+    let (status, perfect) = check("tests/fixtures/play/agents/perfect", "json");
+    assert_eq!(status, Some(0), "{perfect}");
+    let report: serde_json::Value = serde_json::from_str(&perfect).unwrap();
+    assert_eq!(report["score"], 3.0);
+    assert_eq!(report["questions"][0]["scoring"], "thresholds");
+    for test in report["questions"][0]["tests"].as_array().unwrap() {
+        assert_eq!(test["play"]["results"]["losses"], 0, "{test}");
+        assert_eq!(test["play"]["games"].as_array().unwrap().len(), 6);
+    }
+    let (status, random) = check("tests/fixtures/play/agents/random", "json");
+    assert_eq!(status, Some(1), "{random}");
+    let report: serde_json::Value = serde_json::from_str(&random).unwrap();
+    assert_eq!(report["score"], 0.0);
+    let first = &report["questions"][0]["tests"][0];
+    assert!(first["reason"].as_str().unwrap().contains("at least 6 needed, or the question earns 0"), "{first}");
+    assert_eq!(games_of(&random), games_of(&check("tests/fixtures/play/agents/random", "json").1), "a rerun");
+    assert_eq!(games_of(&perfect), games_of(&check("tests/fixtures/play/agents/perfect", "json").1), "a rerun");
+}
+
+/// The text report gives each opponent's results and, for a failure, the
+/// rates with their intervals and every game's moves; HTML steps through them.
+#[test]
+fn reports_give_rates_replays_and_the_seed() {
+    let (_, text) = check("tests/fixtures/play/agents/random", "text");
+    let text = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    insta::assert_snapshot!("play_text_report", text);
+    let (_, html) = check("tests/fixtures/play/agents/random", "html");
+    assert!(html.contains("<section class=\"replay\""), "a board to step through");
+    assert!(html.contains("seed 2026"));
+    assert_eq!(html.matches("<details class=\"game\">").count(), 18, "every game of the three opponents");
+}
+
+/// Mistakes in a `play:` block are located and say what is expected.
+#[test]
+fn a_play_question_is_checked_when_it_is_loaded() {
+    let scratch = Scratch::new();
+    let write = |play: &str| {
+        scratch.write("assignment.yaml", &format!("questions:\n  - id: q1\n    points: 1\n    play:\n{play}"));
+        treegrade::load::assignment::load_assignment(scratch.path()).map(|_| ()).unwrap_err().render(false)
+    };
+    let unknown = write("      game: tic-tac-toe\n      opponents: [mcts]\n      thresholds: {wins: [1]}\n");
+    assert!(unknown.contains("unknown built-in agent `mcts`"), "{unknown}");
+    let measure = write("      game: tic-tac-toe\n      opponents: [random]\n      thresholds: {victories: [1]}\n");
+    assert!(measure.contains("unknown measure `victories`"), "{measure}");
+    let nothing = write("      game: tic-tac-toe\n      opponents: [random]\n");
+    assert!(nothing.contains("scores nothing"), "{nothing}");
+    let game = write("      game: chess.yaml\n      opponents: [random]\n      thresholds: {wins: [1]}\n");
+    assert!(game.contains("neither a built-in game"), "{game}");
+    scratch.write(
+        "assignment.yaml",
+        "questions:\n  - id: q1\n    points: 1\n    algorithm: minimax\n    play: {game: pig, opponents: [random], thresholds: {wins: [1]}}\n",
+    );
+    let both = treegrade::load::assignment::load_assignment(scratch.path()).unwrap_err().render(false);
+    assert!(both.contains("plays games, so it takes no algorithm"), "{both}");
+}
