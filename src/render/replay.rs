@@ -172,7 +172,7 @@ mod tests {
             index: 0,
             seed: 1,
             max: "you".into(),
-            min: "random".into(),
+            min: "<random>".into(),
             openings: 1,
             moves: vec![
                 PlyRecord { action: "b2".into(), by: Mover::Opening, entered: 0, clock: None, elapsed_ms: 0 },
@@ -185,8 +185,8 @@ mod tests {
         let html = section(&record);
         assert!(html.contains("aria-label=\"replay of q1/&lt;x&gt;/1\""), "{html}");
         assert!(html.contains("data-ply=\"2\""));
-        assert!(html.contains("random (MIN) played a1 (7 nodes entered)"));
-        assert!(html.contains("\\u003c"), "data cannot close the script element");
+        assert!(html.contains("\\u003crandom\\u003e (MIN) played a1 (7 nodes entered)"), "{html}");
+        assert!(!html.contains("<random>"), "data cannot close the script element");
         assert_eq!(html.matches("\"board\":").count(), 3);
     }
 }
