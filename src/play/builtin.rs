@@ -200,14 +200,99 @@ impl BuiltInAgent {
         Ok((tree.action(children[*pick]).into_owned(), children.len() as u64 + 1))
     }
 
-    /// The reference engine's choice at the agent's depth.
+    /// The reference engine's choice at the agent's depth, on the game's
+    /// tree with its ends made decisive (see [`Decisive`]).
     fn search(&self, turn: &Turn<'_>, algorithm: Algorithm, depth: Option<u32>) -> Result<(String, u64), String> {
-        let tree = self.unfold(turn)?;
+        let tree = Decisive(self.unfold(turn)?);
         let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { algorithm };
         let settings = SearchSettings { depth, ..SearchSettings::new(algorithm) };
-        let outcome = engine::search(&*tree, &settings).map_err(|error| error.to_string())?;
+        let outcome = engine::search(&tree, &settings).map_err(|error| error.to_string())?;
         let child = outcome.action.ok_or("the search chose no move")?;
         Ok((tree.action(child).into_owned(), outcome.visited.len() as u64))
+    }
+}
+
+/// How much more an end of the game weighs than any evaluation.
+pub const DECISIVE: f64 = 1e9;
+
+/// A game's tree whose terminals are worth their utility times
+/// [`DECISIVE`]: a game's evaluation may run into the hundreds (an
+/// m,n,k-game's `lines`) where a win is worth 1, and an agent that searches
+/// to a depth must never prefer a promising position to a won game. Every
+/// other answer is the tree's own.
+pub struct Decisive(pub Box<dyn GameTree + Send>);
+
+impl GameTree for Decisive {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn game_name(&self) -> Option<&str> {
+        self.0.game_name()
+    }
+
+    fn kind(&self, node: NodeIndex) -> NodeKind {
+        self.0.kind(node)
+    }
+
+    fn child_range(&self, node: NodeIndex) -> std::ops::Range<u32> {
+        self.0.child_range(node)
+    }
+
+    fn made_children(&self, node: NodeIndex) -> Option<std::ops::Range<u32>> {
+        self.0.made_children(node)
+    }
+
+    fn utility(&self, node: NodeIndex) -> f64 {
+        self.0.utility(node) * DECISIVE
+    }
+
+    fn eval(&self, node: NodeIndex) -> Option<f64> {
+        self.0.eval(node)
+    }
+
+    fn probability(&self, node: NodeIndex) -> f64 {
+        self.0.probability(node)
+    }
+
+    fn ply(&self, node: NodeIndex) -> u32 {
+        self.0.ply(node)
+    }
+
+    fn parent(&self, node: NodeIndex) -> Option<NodeIndex> {
+        self.0.parent(node)
+    }
+
+    fn id(&self, node: NodeIndex) -> std::borrow::Cow<'_, str> {
+        self.0.id(node)
+    }
+
+    fn action(&self, node: NodeIndex) -> std::borrow::Cow<'_, str> {
+        self.0.action(node)
+    }
+
+    fn has_chance_nodes(&self) -> bool {
+        self.0.has_chance_nodes()
+    }
+
+    fn unbounded(&self) -> bool {
+        self.0.unbounded()
+    }
+
+    fn size(&self) -> Option<usize> {
+        self.0.size()
+    }
+
+    fn made(&self) -> usize {
+        self.0.made()
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.0.fault()
+    }
+
+    fn evaluations(&self) -> Option<Vec<String>> {
+        self.0.evaluations()
     }
 }
 

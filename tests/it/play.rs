@@ -119,19 +119,15 @@ run(choose_move=choose_move)
 }
 
 fn check(submission: &str, format: &str) -> (Option<i32>, String) {
+    check_on("tests/fixtures/play/never-lose", submission, format)
+}
+
+fn check_on(assignment: &str, submission: &str, format: &str) -> (Option<i32>, String) {
     let output = assert_cmd::Command::cargo_bin("treegrade")
         .unwrap()
         .current_dir(common::repo())
         .env("NO_COLOR", "1")
-        .args([
-            "check",
-            "--assignment",
-            "tests/fixtures/play/never-lose",
-            "--submission",
-            submission,
-            "--format",
-            format,
-        ])
+        .args(["check", "--assignment", assignment, "--submission", submission, "--format", format])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -207,4 +203,39 @@ fn a_play_question_is_checked_when_it_is_loaded() {
     );
     let both = treegrade::load::assignment::load_assignment(scratch.path()).unwrap_err().render(false);
     assert!(both.contains("plays games, so it takes no algorithm"), "{both}");
+}
+
+/// The games reference in Python and in Rust choose the same moves through
+/// their kits (the node budget cuts both at the same node, whatever the
+/// machine), and both beat a greedy player at connect-four.
+#[test]
+fn the_python_and_rust_references_play_the_same_games() {
+    let (status, python) = check_on("tests/fixtures/play/connect-four", "reference/games/python", "json");
+    assert_eq!(status, Some(0), "{python}");
+    let (status, rust) = check_on("tests/fixtures/play/connect-four", "reference/games/rust", "json");
+    assert_eq!(status, Some(0), "{rust}");
+    assert_eq!(games_of(&python), games_of(&rust));
+    let report: serde_json::Value = serde_json::from_str(&python).unwrap();
+    let results = &report["questions"][0]["tests"][0]["play"]["results"];
+    assert!(results["budget_spent_moves"].as_u64().unwrap() > 0, "the budget was the clock: {results}");
+}
+
+/// An opponent that is a program of the course's plays from its own folder,
+/// in a sandbox of its own.
+#[test]
+fn a_course_program_is_an_opponent() {
+    let (status, report) =
+        check_on("tests/fixtures/play/program-opponent", "tests/fixtures/play/agents/perfect", "json");
+    assert_eq!(status, Some(0), "{report}");
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let test = &report["questions"][0]["tests"][0];
+    assert_eq!(test["name"], "q1/course-random");
+    assert_eq!(test["play"]["results"]["games"], 4);
+    let opponent_moves: u64 = test["play"]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["moves"].as_array().unwrap().len() as u64)
+        .sum();
+    assert!(opponent_moves > 8, "both sides moved");
 }

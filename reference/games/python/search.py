@@ -25,6 +25,9 @@ except ImportError:  # run from a checkout: the kit sits in grader/kits/python
 
 INF = math.inf
 
+#: How much more an end of the game weighs than any evaluation, in play.
+DECISIVE = 1e9
+
 
 def stop_value(game, node, ply):
     """The value of ``node`` if the search stops there (a terminal, or the depth cut), else None."""
@@ -130,7 +133,9 @@ def choose_move(game):
     Searches to depth 1, 2, 3, ... and keeps the move of the deepest search
     that finished, until the node budget runs out (``TimeUp``) or a search
     reached every end of the game. Below its depth a position is valued by
-    the game's evaluation when it is played with one, else as 0.
+    the game's evaluation when it is played with one, else as 0; an end of
+    the game by its utility times ``DECISIVE``, so that no evaluation (an
+    m,n,k-game's ``lines`` runs into the hundreds) outweighs a win.
     """
     actions = game.actions(game.root)
     if len(actions) == 1:
@@ -155,7 +160,7 @@ def deepening_step(game, depth):
 
     def search(node, ply, alpha, beta):
         if game.is_terminal(node):
-            return game.utility(node), None
+            return game.utility(node) * DECISIVE, None
         if ply == depth:
             cut[0] = True
             return (game.evaluate(node) if game.evaluation else 0.0), None

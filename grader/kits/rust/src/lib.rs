@@ -234,6 +234,23 @@ pub struct Solutions {
     pub expectimax: fn(&Game) -> Answer,
 }
 
+/// Your agent, for assignments that play whole games: the action to play
+/// from [`Game::root`] (one of `game.actions(&game.root())`). Hand it to
+/// [`serve_playing`] beside your searches.
+pub type ChooseMove = fn(&Game) -> String;
+
+/// What the grader says of a move of a game (absent in a search).
+#[derive(Clone, Debug)]
+struct MoveInfo {
+    side: Player,
+    ply: u32,
+    history: Vec<String>,
+    position: Option<Json>,
+    seed: Option<u64>,
+    evaluation: Option<String>,
+    time_limit: Option<f64>,
+}
+
 // ---------------------------------------------------------------------------
 // The game
 // ---------------------------------------------------------------------------
@@ -268,6 +285,7 @@ pub struct Game {
     test: String,
     budget: Option<u32>,
     time_up: Cell<bool>,
+    playing: Option<MoveInfo>,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
     evals: RefCell<HashMap<Node, f64>>,
@@ -326,6 +344,48 @@ impl Game {
     /// The name of the test being run (handy in debug output).
     pub fn test(&self) -> &str {
         &self.test
+    }
+
+    /// In a move of a game, the side you play ([`Player::Max`] or
+    /// [`Player::Min`]); `None` in a search.
+    pub fn side(&self) -> Option<Player> {
+        self.playing.as_ref().map(|playing| playing.side)
+    }
+
+    /// In a move of a game, the plies played so far (0 in a search).
+    pub fn ply(&self) -> u32 {
+        self.playing.as_ref().map_or(0, |playing| playing.ply)
+    }
+
+    /// In a move of a game, the actions played so far from the game's start.
+    pub fn history(&self) -> &[String] {
+        self.playing.as_ref().map_or(&[], |playing| &playing.history)
+    }
+
+    /// In a move of a game, the position to move from, known without
+    /// entering the root. An agent with a copy of the rules of its own may
+    /// start from it, but then only the wall clock limits it, and the report
+    /// says so.
+    pub fn position(&self) -> Option<&Json> {
+        self.playing.as_ref().and_then(|playing| playing.position.as_ref())
+    }
+
+    /// In a move of a game, the seed for your own random choices: using it
+    /// plays the same game on every run.
+    pub fn seed(&self) -> Option<u64> {
+        self.playing.as_ref().and_then(|playing| playing.seed)
+    }
+
+    /// In a move of a game, the name of the evaluation every node carries
+    /// ([`Game::evaluate`] then works at any ply but a terminal), or `None`
+    /// when the game is played without one.
+    pub fn evaluation(&self) -> Option<&str> {
+        self.playing.as_ref().and_then(|playing| playing.evaluation.as_deref())
+    }
+
+    /// In a move of a game, its wall-clock limit in seconds.
+    pub fn time_limit(&self) -> Option<f64> {
+        self.playing.as_ref().and_then(|playing| playing.time_limit)
     }
 
     /// The most nodes this search may enter, or `None` when only the wall
@@ -878,6 +938,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
         depth,
         budget,
         time_up: Cell::new(false),
+        playing: None,
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
@@ -929,7 +990,83 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
     (game.channel.into_inner(), line)
 }
 
-fn serve_loop(solutions: Solutions, output: File) -> i32 {
+/// Runs one `move` message through the student's `choose_move`; returns the channel and the line to send.
+fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -> (Channel, String) {
+    let Some(choose_move) = choose_move else {
+        let message = "no choose_move: write `fn choose_move(game: &Game) -> String` and serve it with \
+                       serve_playing(Solutions { ... }, choose_move)";
+        return (channel, error_line("not_implemented", message, None));
+    };
+    let root = match message.get("root").and_then(Json::as_str) {
+        Some(root) => Node(Rc::from(root)),
+        None => fatal(&format!("the grader's move has no `root`: {message}")),
+    };
+    let number = |key: &str| message.get(key).and_then(Json::as_f64);
+    let whole = |key: &str| number(key).filter(|n| *n >= 0.0 && n.fract() == 0.0);
+    let history = match message.get("moves") {
+        Some(Json::Array(moves)) => moves.iter().filter_map(|m| m.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    };
+    let playing = MoveInfo {
+        side: if message.get("player").and_then(Json::as_str) == Some("min") { Player::Min } else { Player::Max },
+        ply: whole("ply").map_or(0, |ply| ply as u32),
+        history,
+        position: message.get("state").cloned(),
+        seed: whole("seed").map(|seed| seed as u64),
+        evaluation: message.get("eval").and_then(Json::as_str).map(str::to_string),
+        time_limit: number("time_limit"),
+    };
+    let game = Game {
+        root,
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        budget: whole("budget").filter(|budget| *budget >= 1.0).map(|budget| budget as u32),
+        time_up: Cell::new(false),
+        playing: Some(playing),
+        prune_on_equal: true,
+        move_ordering: false,
+        test: message.get("label").and_then(Json::as_str).unwrap_or("").to_string(),
+        channel: RefCell::new(channel),
+        nodes: RefCell::new(HashMap::new()),
+        evals: RefCell::new(HashMap::new()),
+    };
+    IN_STUDENT_CODE.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| choose_move(&game)));
+    IN_STUDENT_CODE.with(|flag| flag.set(false));
+    let line = match outcome {
+        Ok(action) => {
+            let mut line = String::from("{\"type\":\"result\",\"value\":null,\"action\":");
+            json::write_string(&mut line, &action);
+            line.push_str("}\n");
+            line
+        }
+        Err(payload) if payload.is::<TimeUp>() => {
+            let budget = game.budget.unwrap_or(0);
+            let message = format!(
+                "choose_move used its whole budget of {budget} nodes and did not answer: run each search inside \
+                 game.within_budget(...) and return the best move found so far"
+            );
+            error_line("exception", &message, None)
+        }
+        Err(_) => {
+            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
+                message: "(unknown panic)".to_string(),
+                location: String::new(),
+                backtrace: None,
+            });
+            if is_todo(&report.message) {
+                let message = format!("choose_move is not implemented yet (todo!() at {})", report.location);
+                error_line("not_implemented", &message, None)
+            } else {
+                let message = format!("choose_move panicked at {}: {}", report.location, report.message);
+                error_line("exception", &message, report.backtrace.as_deref())
+            }
+        }
+    };
+    (game.channel.into_inner(), line)
+}
+
+fn serve_loop(solutions: Solutions, choose_move: Option<ChooseMove>, output: File) -> i32 {
     let mut channel = Channel { input: io::stdin().lock(), output, line: String::new(), out: String::new() };
     loop {
         let Some(message) = channel.receive() else {
@@ -938,6 +1075,11 @@ fn serve_loop(solutions: Solutions, output: File) -> i32 {
         match message.get("type").and_then(Json::as_str) {
             Some("search") => {
                 let (returned, line) = run_search(channel, &message, &solutions);
+                channel = returned;
+                channel.send(&line);
+            }
+            Some("move") => {
+                let (returned, line) = run_move(channel, &message, choose_move);
                 channel = returned;
                 channel.send(&line);
             }
@@ -973,6 +1115,37 @@ fn serve_loop(solutions: Solutions, output: File) -> i32 {
 /// so that recursion over deep trees does not overflow. The program is meant
 /// to be started by the grader (`treegrade check`), not by hand.
 pub fn serve(solutions: Solutions) -> ! {
+    serve_with(solutions, None)
+}
+
+/// Serves your searches and your agent to the grader, for assignments that
+/// play whole games: like [`serve`], and every move of a game is asked of
+/// `choose_move`.
+///
+/// ```no_run
+/// # use treegrade_kit::{serve_playing, Answer, Game, Solutions};
+/// # fn minimax(game: &Game) -> Answer { todo!() }
+/// # fn alphabeta(game: &Game) -> Answer { todo!() }
+/// # fn expectimax(game: &Game) -> Answer { todo!() }
+/// fn choose_move(game: &Game) -> String {
+///     game.actions(&game.root())[0].clone()
+/// }
+///
+/// fn main() {
+///     serve_playing(Solutions { minimax, alphabeta, expectimax }, choose_move);
+/// }
+/// ```
+///
+/// In a move, [`Game::root`] is the position to move from; [`Game::side`],
+/// [`Game::ply`], [`Game::history`], [`Game::position`], [`Game::seed`]
+/// and [`Game::evaluation`] tell more, and [`Game::budget`] is the move's
+/// clock counted in nodes (run searches inside [`Game::within_budget`]).
+/// A panic loses that game only.
+pub fn serve_playing(solutions: Solutions, choose_move: ChooseMove) -> ! {
+    serve_with(solutions, Some(choose_move))
+}
+
+fn serve_with(solutions: Solutions, choose_move: Option<ChooseMove>) -> ! {
     let output = protocol_output();
     install_panic_hook();
     // Under a tight memory limit a large stack may be refused: try smaller
@@ -983,13 +1156,13 @@ pub fn serve(solutions: Solutions) -> ! {
         let worker = std::thread::Builder::new()
             .name("treegrade-kit".to_string())
             .stack_size(stack_size)
-            .spawn(move || serve_loop(solutions, thread_output));
+            .spawn(move || serve_loop(solutions, choose_move, thread_output));
         if let Ok(handle) = worker {
             status = Some(handle.join().unwrap_or(101));
             break;
         }
     }
-    let status = status.unwrap_or_else(|| serve_loop(solutions, output));
+    let status = status.unwrap_or_else(|| serve_loop(solutions, choose_move, output));
     let _ = io::stdout().flush();
     std::process::exit(status)
 }
