@@ -167,7 +167,8 @@ fn probabilities(rng: &mut ChaCha8Rng, count: usize) -> Vec<f64> {
 
 /// Attaches the search defaults and the reference's answers.
 fn with_expectations(tree: Tree, options: &GenOptions) -> Tree {
-    let defaults = SearchDefaults { prune_on_equal: options.prune_on_equal, depth: options.cut, move_ordering: None };
+    let defaults =
+        SearchDefaults { prune_on_equal: options.prune_on_equal, depth: options.cut, ..SearchDefaults::default() };
     let mut algorithms = vec![Algorithm::AlphaBeta, Algorithm::Expectimax];
     if !tree.has_chance_nodes() {
         algorithms.insert(0, Algorithm::Minimax);
@@ -182,6 +183,7 @@ fn with_expectations(tree: Tree, options: &GenOptions) -> Tree {
                     value: Some(outcome.value),
                     action: Some(outcome.action.map(|child| tree.action(child).to_string())),
                     visited: Some(tree.ids_of(&outcome.visited)),
+                    vector: outcome.vector().map(<[f64]>::to_vec),
                 },
             );
         }

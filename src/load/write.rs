@@ -608,13 +608,14 @@ mod tests {
         }
         let tree = builder.build().expect("a valid tree").with_metadata(
             Some("two\nlines: [x] # not a comment\n".to_string()),
-            SearchDefaults { prune_on_equal: Some(false), depth: None, move_ordering: None },
+            SearchDefaults { prune_on_equal: Some(false), depth: None, ..SearchDefaults::default() },
             [(
                 "minimax".to_string(),
                 Expectation {
                     value: Some(1.0 / 3.0),
                     action: Some(Some("0.5".into())),
                     visited: Some(vec!["~".into(), "".into()]),
+                    vector: None,
                 },
             )]
             .into_iter()
@@ -740,7 +741,7 @@ mod tests {
         ] {
             let tree = load("root: A\nnodes:\n  A: 1\n").with_metadata(
                 Some(description.to_string()),
-                SearchDefaults { prune_on_equal: None, depth: Some(0), move_ordering: None },
+                SearchDefaults { prune_on_equal: None, depth: Some(0), ..SearchDefaults::default() },
                 Default::default(),
             );
             round_trip(&tree);
