@@ -129,6 +129,14 @@ impl Loaded {
         }
     }
 
+    /// A written max^n tree's number of players (docs/format.md 8.3).
+    pub fn players(&self) -> Option<u32> {
+        match self {
+            Loaded::Written(loaded) => crate::tree::GameTree::players(&loaded.tree),
+            Loaded::Game(_) => None,
+        }
+    }
+
     /// The file's `search:` defaults (without a game's `eval`).
     pub fn search_defaults(&self) -> SearchDefaults {
         match self {
@@ -859,6 +867,82 @@ mod tests {
     fn broken_yaml_is_located() {
         let message = error("root: A\nnodes:\n  A: {max: [1, 2}\n");
         assert!(message.starts_with("t.yaml:3:"), "{message}");
+    }
+
+    const THREE_PLAYERS: &str = "players: 3\nroot: A\nnodes:\n  A: {p1: [B, C]}\n  B: {p2: [[1, 2, 3], {r: [4, 1, 2]}], \
+                                 eval: [0, 0, 1]}\n  C: {chance: [D, E], probs: [0.5, 0.5]}\n  D: {utility: [6, 1, 2]}\n  \
+                                 E: {p3: [[7, 3, 8]]}\n";
+
+    #[test]
+    fn a_max_n_tree_loads_with_players_and_vectors() {
+        use crate::tree::GameTree;
+        let tree = load(THREE_PLAYERS).unwrap().tree;
+        assert_eq!(GameTree::players(&tree), Some(3));
+        let id = |id: &str| tree.find(id).unwrap();
+        assert_eq!([id("A"), id("B"), id("E")].map(|node| tree.player(node)), [Some(1), Some(2), Some(3)]);
+        assert_eq!(tree.player(id("C")), None, "chance nodes have no player");
+        assert_eq!(tree.utility_vector(id("B.1")), [1.0, 2.0, 3.0]);
+        assert_eq!(tree.action(id("B.2")), "r", "a labelled inline vector");
+        assert_eq!(tree.utility_vector(id("D")), [6.0, 1.0, 2.0]);
+        assert_eq!(tree.eval_vector(id("B")), Some(vec![0.0, 0.0, 1.0]));
+        assert_eq!(tree.eval_vector(id("E")), None);
+        assert_eq!((tree.node(id("A")).kind, tree.node(id("E")).kind), (NodeKind::Max, NodeKind::Min));
+    }
+
+    #[test]
+    fn max_n_forms_are_checked_where_they_are_written() {
+        let players = |nodes: &str| error(&format!("players: 3\nroot: A\nnodes:\n{nodes}"));
+        let message = players("  A: {max: [[1, 2, 3]]}\n");
+        assert!(message.starts_with("t.yaml:4:3:") && message.contains("`p1` to `p3`"), "{message}");
+        let message = players("  A: {p1: [B]}\n  B: 4\n");
+        assert!(message.starts_with("t.yaml:5:3:") && message.contains("{utility: [U1, ..., U3]}"), "{message}");
+        let message = players("  A: {p1: [[1, 2]]}\n");
+        assert!(message.contains("a vector of 2 numbers, but the tree has 3 players"), "{message}");
+        assert!(message.starts_with("t.yaml:4:12:"), "the inline leaf itself: {message}");
+        let message = players("  A: {p4: [[1, 2, 3]]}\n");
+        assert!(message.contains("player 4 (`p4`), but the tree has players 1 to 3"), "{message}");
+        let message = players("  A: {p1: [4]}\n");
+        assert!(message.contains("child 1 is a number"), "{message}");
+        let message = players("  A: {p1: [[1, 2, 3]], eval: 2}\n");
+        assert!(message.contains("`eval` is a list of 3 numbers"), "{message}");
+        let message = players("  A: {p1: [[1, .nan, 3]]}\n");
+        assert!(message.contains("not a finite number") || message.contains("finite"), "{message}");
+        let message = error("players: 1\nroot: A\nnodes:\n  A: {utility: [1]}\n");
+        assert!(message.starts_with("t.yaml:1:10:") && message.contains("2 or more"), "{message}");
+    }
+
+    #[test]
+    fn vectors_outside_a_max_n_tree_are_refused() {
+        let message = error("root: A\nnodes:\n  A: {max: [[1, -1]]}\n");
+        assert!(message.contains("only a tree with `players`"), "{message}");
+        let message = error("root: A\nnodes:\n  A: {p1: [1]}\n");
+        assert!(message.contains("add `players` at the top"), "{message}");
+        let message = error("root: A\nnodes:\n  A: {max: [B]}\n  B: {utility: [1, 2]}\n");
+        assert!(message.contains("only a tree with `players`"), "{message}");
+    }
+
+    #[test]
+    fn a_max_n_expectation_is_a_vector() {
+        let text = format!("{THREE_PLAYERS}expect:\n  maxn: {{value: [4.5, 2, 5], action: C}}\n");
+        let loaded = load(&text).unwrap();
+        let expect = &loaded.tree.expectations()["maxn"];
+        assert_eq!((expect.value, expect.vector.as_deref()), (None, Some(&[4.5, 2.0, 5.0][..])));
+    }
+
+    #[test]
+    fn the_settings_of_section_8_are_read_and_checked() {
+        let base = "root: A\nnodes:\n  A: {max: [1, 2]}\n";
+        let loaded = load(&format!(
+            "{base}search: {{budget: 9, iterations: 40, seed: 18446744073709551615, exploration: 0.5}}\n"
+        ))
+        .unwrap();
+        let defaults = loaded.tree.search_defaults();
+        assert_eq!((defaults.budget, defaults.iterations, defaults.seed), (Some(9), Some(40), Some(u64::MAX)));
+        assert_eq!(defaults.exploration, Some(0.5));
+        assert!(error(&format!("{base}search: {{budget: 0}}\n")).contains("at least 1"));
+        assert!(error(&format!("{base}search: {{iterations: 0}}\n")).contains("at least 1"));
+        let message = error(&format!("{base}search: {{exploration: -1}}\n"));
+        assert!(message.starts_with("t.yaml:4:23:") && message.contains("0 or more"), "{message}");
     }
 
     #[test]
