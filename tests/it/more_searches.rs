@@ -17,12 +17,15 @@ struct Naive {
     value: Vec<f64>,
     action: Option<String>,
     visited: Vec<String>,
-    /// Iterative deepening: (depth, value, action, visited, complete) per iteration.
-    iterations: Vec<(u32, Option<f64>, Option<String>, Vec<String>, bool)>,
+    /// Iterative deepening's iterations.
+    iterations: Vec<NaiveIteration>,
     /// MCTS: (action, n, w) per root child, and the draws.
     children: Vec<(String, u64, f64)>,
     draws: u64,
 }
+
+/// One iteration: depth, value, action, visited, complete.
+type NaiveIteration = (u32, Option<f64>, Option<String>, Vec<String>, bool);
 
 impl Naive {
     fn new() -> Naive {
@@ -90,7 +93,7 @@ fn naive_maxn(tree: &dyn GameTree, depth: Option<u32>) -> Naive {
                 let (v, _) = value(tree, child, depth, visited);
                 let p = tree.probability(child);
                 for i in 0..sum.len() {
-                    sum[i] = sum[i] + p * v[i];
+                    sum[i] += p * v[i];
                 }
             }
             return (sum, None);
@@ -162,7 +165,7 @@ impl Deepening<'_> {
                 let mut acc = 0.0;
                 for child in order {
                     let (v, _) = self.ab(child, f64::NEG_INFINITY, f64::INFINITY, None)?;
-                    acc = acc + tree.probability(child) * v;
+                    acc += tree.probability(child) * v;
                 }
                 Some((acc, None))
             }
