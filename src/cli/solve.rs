@@ -42,18 +42,18 @@ pub struct SolveArgs {
     max_nodes: Option<usize>,
     /// Iterative deepening's node budget: the most nodes its iterations may
     /// enter in all (docs/format.md 8.2); overrides the file's `search.budget`.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     budget: Option<u64>,
     /// MCTS's number of iterations (8.4); overrides the file's `search.iterations`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     iterations: Option<u32>,
     /// The seed of MCTS's SplitMix64 draws, 0 to 2^64 - 1 (8.4); overrides
     /// the file's `search.seed` (default 0).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
     /// UCT's exploration constant c (8.4); overrides the file's
     /// `search.exploration` (default sqrt(2)).
-    #[arg(long, value_name = "C", value_parser = parse_exploration)]
+    #[arg(long, value_name = "C", value_parser = parse_exploration, allow_negative_numbers = true)]
     exploration: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -286,7 +286,7 @@ pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, out
     if outcome.iterations().is_empty() {
         let visited: Vec<String> = outcome.visited.iter().map(|&node| tree.id(node).into_owned()).collect();
         let _ = writeln!(out, "order      {}", visited.join(" "));
-        push_cutoffs(&mut out, tree, settings, &outcome.cutoffs);
+        push_cutoffs(&mut out, tree, settings, &outcome.cutoffs, "cutoff     ");
     }
     for (iteration, visits) in outcome.iterations_with_visits() {
         push_iteration(&mut out, tree, iteration, visits);
@@ -326,15 +326,18 @@ fn push_iteration(
     let _ = writeln!(out, "depth {:<4} {answer}; {}", iteration.depth, crate::compare::count_nodes(visits.len()));
     let _ = writeln!(out, "  order    {}", ids.join(" "));
     let settings = SearchSettings { depth: Some(iteration.depth), ..SearchSettings::new(Algorithm::AlphaBeta) };
-    let mut cutoffs = String::new();
-    push_cutoffs(&mut cutoffs, tree, &settings, &iteration.cutoffs);
-    for line in cutoffs.lines() {
-        let _ = writeln!(out, "  {line}");
-    }
+    push_cutoffs(out, tree, &settings, &iteration.cutoffs, "  cutoff   ");
 }
 
-/// The `cutoff` lines: where a search stopped a node's children, and which it skipped.
-fn push_cutoffs(out: &mut String, tree: &dyn GameTree, settings: &SearchSettings, cutoffs: &[engine::Cutoff]) {
+/// The `cutoff` lines, each after `label`: where a search stopped a node's
+/// children, and which it skipped.
+fn push_cutoffs(
+    out: &mut String,
+    tree: &dyn GameTree,
+    settings: &SearchSettings,
+    cutoffs: &[engine::Cutoff],
+    label: &str,
+) {
     for cutoff in cutoffs {
         let searched_order = engine::searched_order(tree, settings, cutoff.node);
         let count = searched_order.len();
@@ -342,7 +345,7 @@ fn push_cutoffs(out: &mut String, tree: &dyn GameTree, settings: &SearchSettings
             searched_order.iter().skip(cutoff.searched as usize).map(|&c| tree.id(c).into_owned()).collect();
         let _ = writeln!(
             out,
-            "cutoff     at {} after {} of {count} children: skipped {}",
+            "{label}at {} after {} of {count} children: skipped {}",
             tree.id(cutoff.node),
             cutoff.searched,
             skipped.join(", ")

@@ -35,11 +35,15 @@ impl FragileComparison {
     /// on which values, and what to do.
     pub fn describe(&self, tree: &(impl GameTree + ?Sized), settings: &SearchSettings) -> String {
         if let Some((iteration, chosen, other)) = self.selection {
+            let how = if self.values.0 == self.values.1 {
+                "are equal while the two children's N or W differ"
+            } else {
+                "differ by less than 1e-9 of their size"
+            };
             return format!(
                 "fragile selection for mcts (seed {}, exploration {}): in iteration {iteration}, at node `{}`, the \
-                 UCB values of `{}` ({:?}) and `{}` ({:?}) are within 1e-9 of each other or tie with other counts, \
-                 so another `ln` or `sqrt` could select the other (docs/format.md 8.4); change the seed, the \
-                 exploration constant, the iterations or the values",
+                 UCB values of `{}` ({:?}) and `{}` ({:?}) {how}, so another `ln` or `sqrt` could select the other \
+                 (docs/format.md 8.4); change the seed, the exploration constant, the iterations or the values",
                 settings.seed,
                 settings.exploration,
                 tree.id(self.node),

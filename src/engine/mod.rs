@@ -666,6 +666,9 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 };
                 let window_bounds = self.bounds.as_ref().map(|b| b.child_window(top.kind == NodeKind::Chance));
                 match self.enter(child, alpha, beta) {
+                    // A spent budget or a failed tree stops the search before
+                    // the refused child's stand-in value counts anywhere.
+                    Entered::Valued(_) if self.halted() => return (0.0, None),
                     Entered::Valued(value) => {
                         self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0));
                     }

@@ -6,6 +6,9 @@
 //! and on games.
 
 use std::collections::HashMap;
+use std::process::Output;
+
+use assert_cmd::Command;
 
 use treegrade::engine::{Algorithm, SearchOutcome, SearchSettings, search};
 use treegrade::generator::{GenOptions, generate};
@@ -522,4 +525,110 @@ fn the_searches_agree_with_the_naive_ones_on_games() {
         let outcome = search(&*tree, &settings).unwrap();
         same(&engine_terms(&*tree, &outcome), &naive_maxn(&*game.unfold(&options).unwrap(), Some(2)), name);
     }
+}
+
+// ---------------------------------------------------------------------------
+// The command line
+
+fn treegrade(args: &[&str]) -> Output {
+    Command::cargo_bin("treegrade").expect("the binary is built").env("NO_COLOR", "1").args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// The curated trees of `test-cases/more-searches/`: each expects the search
+/// its name begins with, and the reference meets every expectation.
+#[test]
+fn the_curated_trees_of_section_8_validate() {
+    let folder = crate::common::repo().join("test-cases/more-searches");
+    let mut files: Vec<_> = std::fs::read_dir(&folder)
+        .expect("test-cases/more-searches")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 15, "{files:?}");
+    for file in &files {
+        let loaded = treegrade::load::load_file(file).unwrap_or_else(|error| panic!("{error}"));
+        let stem = file.file_stem().unwrap().to_str().unwrap();
+        let algorithm = match stem.split('-').next() {
+            Some("id") => "iterative-deepening",
+            Some(other) => other,
+            None => unreachable!(),
+        };
+        assert!(loaded.expectations().contains_key(algorithm), "{stem} expects {algorithm}");
+    }
+    let output = treegrade(&["validate", folder.to_str().unwrap()]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    assert_eq!(stdout.lines().filter(|line| line.starts_with("ok ")).count(), files.len(), "{stdout}");
+    assert!(stdout.contains("(tree: 14 nodes, 4 players; maxn)"), "{stdout}");
+}
+
+#[test]
+fn validate_refuses_a_fragile_mcts_selection_and_shows_a_wrong_vector() {
+    let scratch = crate::common::Scratch::new();
+    let fragile = scratch.write(
+        "fragile.yaml",
+        "root: A\nnodes:\n  A: {max: [1, C]}\n  C: {chance: [0, 2]}\nsearch: {iterations: 6, exploration: 0}\n\
+         expect:\n  mcts: {action: A.1}\n",
+    );
+    let output = treegrade(&["validate", fragile.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("fragile selection for mcts (seed 0, exploration 0): in iteration 4, at node `A`"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("are equal while the two children's N or W differ"), "{stdout}");
+    let wrong = scratch.write(
+        "wrong.yaml",
+        "players: 3\nroot: A\nnodes:\n  A: {p1: [[1, 2, 3], [1, 5, 0]]}\nexpect:\n  maxn: {value: [1, 5, 0]}\n",
+    );
+    let output = treegrade(&["validate", wrong.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("expect.maxn.value: expected [1, 5, 0], the reference gives [1, 2, 3]"), "{stdout}");
+}
+
+#[test]
+fn flags_override_the_search_block_and_bad_settings_say_what_is_wrong() {
+    let file = crate::common::repo().join("test-cases/more-searches/mcts-chance.yaml");
+    let file = file.to_str().unwrap();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["solve", file, "--format", "json"];
+        all.extend_from_slice(args);
+        let output = treegrade(&all);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let from_file = json(&["-a", "mcts"]);
+    assert_eq!((from_file["seed"].as_u64(), from_file["exploration"].as_f64()), (Some(7), Some(0.5)));
+    let children = from_file["children"].as_array().unwrap();
+    assert_eq!(children.iter().map(|c| c["n"].as_u64().unwrap()).sum::<u64>(), 40);
+    let overridden =
+        json(&["-a", "mcts", "--iterations", "10", "--seed", "18446744073709551615", "--exploration", "2"]);
+    assert_eq!(overridden["seed"].as_u64(), Some(u64::MAX));
+    let total: u64 = overridden["children"].as_array().unwrap().iter().map(|c| c["n"].as_u64().unwrap()).sum();
+    assert_eq!(total, 10);
+    for (args, says) in [
+        (vec!["-a", "mcts", "--iterations", "0"], "0 is not in 1.."),
+        (vec!["-a", "mcts", "--exploration", "-1"], "0 or more"),
+        (vec!["-a", "iterative-deepening"], "needs its deepest iteration's depth"),
+        (vec!["-a", "alphabeta", "--seed", "-1"], "-1"),
+    ] {
+        let mut all = vec!["solve", file];
+        all.extend_from_slice(&args);
+        let output = treegrade(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let deepening = crate::common::repo().join("test-cases/more-searches/id-budget-cut-short.yaml");
+    let output = treegrade(&["solve", deepening.to_str().unwrap(), "-a", "iterative-deepening", "--budget", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("a budget of 3 nodes is smaller than the first iteration's 4 entries"), "{stderr}");
 }
