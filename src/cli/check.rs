@@ -75,7 +75,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
-    let selected = select_questions(&assignment, &args.questions)?;
+    let mut selected = select_questions(&assignment, &args.questions)?;
     let (mut tests, templates) = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
@@ -89,6 +89,10 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
             .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
     }
     keep_named_tests(&mut tests, &args.tests)?;
+    if !args.tests.is_empty() {
+        // Questions none of whose tests were named are not graded, so neither shown nor counted.
+        selected.retain(|&question| tests.iter().any(|test| test.question == question));
+    }
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target = Target {
         dir: args.submission.clone(),

@@ -361,6 +361,7 @@ mod tests {
             let record = crate::grader::session::SearchRecord {
                 answer: Ok(answer),
                 visited: outcome.visited,
+                time_up: false,
                 stderr: String::new(),
                 elapsed: std::time::Duration::ZERO,
                 earlier_in_program: 0,

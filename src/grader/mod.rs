@@ -179,10 +179,8 @@ fn serve_public_then_hidden(
         if group.is_empty() {
             continue;
         }
-        let jobs: Vec<SearchJob<'_>> = group
-            .iter()
-            .map(|&index| SearchJob { name: &tests[index].name, tree: &served[index], settings: tests[index].settings })
-            .collect();
+        let jobs: Vec<SearchJob<'_>> =
+            group.iter().map(|&index| SearchJob::for_test(&tests[index], &served[index])).collect();
         for (index, record) in group.into_iter().zip(session::run_searches(spec, &jobs, limits)) {
             records[index] = Some(record);
         }
@@ -229,8 +227,7 @@ fn recheck_alone(
             continue;
         }
         let tree = test.served();
-        let job = SearchJob { name: &test.name, tree: &tree, settings: test.settings };
-        let Some(alone) = session::run_searches(spec, &[job], limits).pop() else { break };
+        let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
         if verdict::judge(test, &*tree, alone).status != verdict::TestStatus::Passed {
             break;
         }
@@ -258,6 +255,7 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
             details: Some(failure.output.clone()),
         }),
         visited: Vec::new(),
+        time_up: false,
         stderr: String::new(),
         elapsed: Duration::ZERO,
         earlier_in_program: 0,

@@ -132,6 +132,18 @@ pub struct Oracle<'t> {
     entered: Vec<bool>,
     listed: Vec<bool>,
     visited: Vec<NodeIndex>,
+    /// The most nodes the search may enter (a clock counted in nodes).
+    budget: Option<u32>,
+    /// Whether an entry was refused because the budget was spent.
+    time_up: bool,
+}
+
+/// What a request for a node came to.
+enum Entry {
+    /// The node, entered now or before.
+    Node(NodeIndex),
+    /// The budget is spent: the node was not entered.
+    Refused,
 }
 
 impl fmt::Debug for Oracle<'_> {
@@ -159,7 +171,29 @@ impl<'t> Oracle<'t> {
         let made = tree.made();
         let mut listed = vec![false; made];
         listed[NodeIndex::ROOT.get()] = true;
-        Oracle { tree, written: None, lookup, settings, entered: vec![false; made], listed, visited: Vec::new() }
+        Oracle {
+            tree,
+            written: None,
+            lookup,
+            settings,
+            entered: vec![false; made],
+            listed,
+            visited: Vec::new(),
+            budget: None,
+            time_up: false,
+        }
+    }
+
+    /// Limits the search to `budget` entered nodes (docs/protocol.md,
+    /// "A clock counted in nodes"); `None` leaves it unlimited.
+    pub fn with_budget(mut self, budget: Option<u32>) -> Oracle<'t> {
+        self.budget = budget;
+        self
+    }
+
+    /// Whether the search asked to enter a node past its budget.
+    pub fn time_up(&self) -> bool {
+        self.time_up
     }
 
     /// The nodes entered so far, in order of first entry.
@@ -174,7 +208,9 @@ impl<'t> Oracle<'t> {
 
     /// Answers `visit`: the node's reply line, or a protocol violation.
     pub fn visit(&mut self, id: &str) -> Result<String, Violation> {
-        let node = self.enter(id)?;
+        let Entry::Node(node) = self.enter(id)? else {
+            return Ok(self.refusal(id));
+        };
         let reply = self.describe(node);
         match self.tree.fault() {
             Some(message) => Err(Violation::Rules(message)),
@@ -184,7 +220,9 @@ impl<'t> Oracle<'t> {
 
     /// Answers `evaluate`: the eval line, or a protocol violation.
     pub fn evaluate(&mut self, id: &str) -> Result<String, Violation> {
-        let node = self.enter(id)?;
+        let Entry::Node(node) = self.enter(id)? else {
+            return Ok(self.refusal(id));
+        };
         let tree = self.tree;
         let ply = tree.ply(node);
         let id = id.to_string();
@@ -212,8 +250,15 @@ impl<'t> Oracle<'t> {
         }
     }
 
-    /// Records the first entry of a node the student may know about.
-    fn enter(&mut self, id: &str) -> Result<NodeIndex, Violation> {
+    /// The `timeup` line for a node the budget did not allow.
+    fn refusal(&mut self, id: &str) -> String {
+        self.time_up = true;
+        encode(&ToProgram::Timeup { node: id, budget: self.budget.unwrap_or(0) })
+    }
+
+    /// Records the first entry of a node the student may know about, unless
+    /// the budget is spent.
+    fn enter(&mut self, id: &str) -> Result<Entry, Violation> {
         let found = match &self.lookup {
             Lookup::Written(ids) => ids.get(id),
             Lookup::Listed(ids) => ids.get(id).copied(),
@@ -229,10 +274,13 @@ impl<'t> Oracle<'t> {
             return Err(Violation::NotListed(id.to_string()));
         }
         if !self.entered[node.get()] {
+            if self.budget.is_some_and(|budget| self.visited.len() >= budget as usize) {
+                return Ok(Entry::Refused);
+            }
             self.entered[node.get()] = true;
             self.visited.push(node);
         }
-        Ok(node)
+        Ok(Entry::Node(node))
     }
 
     /// Marks `node`'s children as listed (and, for a game, learns their ids).
@@ -360,6 +408,22 @@ mod tests {
         let mut unlimited = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax));
         unlimited.visit("A").unwrap();
         assert!(unlimited.evaluate("B").unwrap_err().to_string().contains("no depth limit"));
+    }
+
+    #[test]
+    fn a_budget_refuses_entries_past_it_and_enters_nothing_more() {
+        let tree = tree();
+        let ids = IdIndex::new(&tree);
+        let mut oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax)).with_budget(Some(2));
+        oracle.visit("A").unwrap();
+        oracle.visit("B").unwrap();
+        assert!(!oracle.time_up());
+        assert_eq!(oracle.visit("C").unwrap(), "{\"type\":\"timeup\",\"node\":\"C\",\"budget\":2}\n");
+        assert!(oracle.time_up());
+        assert!(oracle.visit("A").unwrap().contains("\"kind\":\"max\""), "an entered node is still served");
+        assert!(oracle.visit("B.1").unwrap().starts_with("{\"type\":\"timeup\""), "and every new one refused");
+        assert!(oracle.visit("Z").is_err(), "a guessed id is still a violation");
+        assert_eq!(tree.ids_of(oracle.visited()), ["A", "B"]);
     }
 
     #[test]

@@ -43,6 +43,18 @@ pub enum ToProgram<'a> {
         /// (docs/format.md 8.1); absent for the tree's order.
         #[serde(skip_serializing_if = "Option::is_none")]
         move_ordering: Option<&'static str>,
+        /// The most nodes the program may enter in this search (a clock
+        /// counted in nodes); absent when only the wall clock bounds it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget: Option<u32>,
+    },
+    /// The reply to `visit` or `evaluate` of a node past the budget: the
+    /// node is not entered, and the program must send its result at once.
+    Timeup {
+        /// The node that was not entered.
+        node: &'a str,
+        /// The search's budget, all of it spent.
+        budget: u32,
     },
     /// The reply to `visit`.
     Node(NodeReply<'a>),
@@ -218,6 +230,7 @@ mod tests {
             root: "A",
             agents: None,
             move_ordering: None,
+            budget: None,
         });
         assert_eq!(
             line,
@@ -231,8 +244,24 @@ mod tests {
             root: "a",
             agents: Some(3),
             move_ordering: None,
+            budget: None,
         });
         assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
+        let clocked = encode(&ToProgram::Search {
+            test: "q3/t",
+            algorithm: "alphabeta",
+            depth: Some(2),
+            prune_on_equal: true,
+            root: "A",
+            agents: None,
+            move_ordering: None,
+            budget: Some(40),
+        });
+        assert!(clocked.ends_with(",\"root\":\"A\",\"budget\":40}\n"), "{clocked}");
+        assert_eq!(
+            encode(&ToProgram::Timeup { node: "B.2", budget: 40 }),
+            "{\"type\":\"timeup\",\"node\":\"B.2\",\"budget\":40}\n"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::oracle::{IdIndex, Oracle, StudentAnswer, Violation};
-use super::plan::Served;
+use super::plan::{PlannedTest, Served};
 use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, decode, encode};
 use super::runner::{Interrupted, ProgramSpec, RunningProgram};
 use crate::engine::SearchSettings;
@@ -26,6 +26,17 @@ pub struct SearchJob<'a> {
     pub tree: &'a Served<'a>,
     /// The settings to search with.
     pub settings: SearchSettings,
+    /// The most nodes the program may enter (a clock counted in nodes), or
+    /// `None` when only the wall clock bounds the search.
+    pub budget: Option<u32>,
+}
+
+impl<'a> SearchJob<'a> {
+    /// The search a program runs for `test`, over `tree` (the test's tree
+    /// as [`PlannedTest::served`] gives it).
+    pub fn for_test(test: &'a PlannedTest, tree: &'a Served<'a>) -> SearchJob<'a> {
+        SearchJob { name: &test.name, tree, settings: test.settings, budget: None }
+    }
 }
 
 /// How a search ended when the program did not answer it.
@@ -66,6 +77,9 @@ pub struct SearchRecord {
     pub answer: Result<StudentAnswer, ProgramFailure>,
     /// The nodes the program entered, in order (recorded by the grader).
     pub visited: Vec<NodeIndex>,
+    /// Whether the grader refused an entry because the search's budget was
+    /// spent (the program then answered, or failed, after its time was up).
+    pub time_up: bool,
     /// What the program wrote on stderr during this search (head and tail).
     pub stderr: String,
     /// Wall-clock time of the search.
@@ -110,6 +124,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
                     records.push(SearchRecord {
                         answer: Err(failure),
                         visited: Vec::new(),
+                        time_up: false,
                         stderr,
                         elapsed: started.elapsed(),
                         earlier_in_program: 0,
@@ -119,7 +134,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
             }
         }
         let running = program.as_mut().expect("started above");
-        let (answer, visited) = serve(running, job, deadline, limits.per_search);
+        let ServedSearch { answer, visited, time_up } = serve(running, job, deadline, limits.per_search);
         let fatal =
             matches!(&answer, Err(f) if !matches!(f.kind, FailureKind::NotImplemented | FailureKind::Exception));
         if fatal {
@@ -129,7 +144,14 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
         if fatal {
             program = None;
         }
-        records.push(SearchRecord { answer, visited, stderr, elapsed: started.elapsed(), earlier_in_program: served });
+        records.push(SearchRecord {
+            answer,
+            visited,
+            time_up,
+            stderr,
+            elapsed: started.elapsed(),
+            earlier_in_program: served,
+        });
         served += 1;
     }
     if let Some(mut running) = program {
@@ -157,6 +179,7 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
             details: None,
         }),
         visited: Vec::new(),
+        time_up: false,
         stderr: String::new(),
         elapsed: Duration::ZERO,
         earlier_in_program: 0,
@@ -196,21 +219,24 @@ fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Re
     Err((problem, stderr))
 }
 
+/// What the grader saw of one search the program served.
+struct ServedSearch {
+    answer: Result<StudentAnswer, ProgramFailure>,
+    visited: Vec<NodeIndex>,
+    time_up: bool,
+}
+
 /// Serves one search until the program answers or fails.
-fn serve(
-    program: &mut RunningProgram,
-    job: &SearchJob<'_>,
-    deadline: Instant,
-    limit: Duration,
-) -> (Result<StudentAnswer, ProgramFailure>, Vec<NodeIndex>) {
+fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, limit: Duration) -> ServedSearch {
     let ids;
-    let (mut oracle, agents) = match job.tree {
+    let (oracle, agents) = match job.tree {
         Served::Written(tree) => {
             ids = IdIndex::new(tree);
             (Oracle::new(tree, &ids, job.settings), tree.game().map(|game| game.agents))
         }
         Served::Game(tree) => (Oracle::for_game(&**tree, job.settings), None),
     };
+    let mut oracle = oracle.with_budget(job.budget);
     let root = job.tree.id(NodeIndex::ROOT);
     let search = encode(&ToProgram::Search {
         test: job.name,
@@ -220,6 +246,7 @@ fn serve(
         root: &root,
         agents,
         move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval).then_some("eval"),
+        budget: job.budget,
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,
@@ -229,7 +256,8 @@ fn serve(
             interruption_failure(interrupted, limit, last, "during this test")
         }
     });
-    (result, oracle.into_visited())
+    let time_up = oracle.time_up();
+    ServedSearch { answer: result, visited: oracle.into_visited(), time_up }
 }
 
 /// Why a conversation stopped before a result.

@@ -10,6 +10,7 @@
 mod architecture;
 mod batch;
 mod browser;
+mod budget;
 mod check_cli;
 mod cli;
 mod common;

@@ -74,7 +74,7 @@ if MYPY:  # pragma: no cover
     import traceback
     from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-__all__ = ["Game", "run", "PROTOCOL", "KIT"]
+__all__ = ["Game", "TimeUp", "run", "PROTOCOL", "KIT"]
 
 #: The version of the oracle protocol this kit speaks.
 PROTOCOL = 1
@@ -296,6 +296,20 @@ class _Channel(object):
         return message
 
 
+class TimeUp(BaseException):
+    """Raised when a search asks to enter a node past its budget.
+
+    Some searches are limited to ``game.budget`` nodes, a clock counted in
+    nodes rather than seconds. The call that would enter one node too many
+    (``game.children``, ``game.player``, ``game.evaluate``, ...) raises
+    ``TimeUp`` instead; from then on your search must stop and return the
+    best answer it has so far (for iterative deepening: the answer of the
+    last iteration that finished). It derives from ``BaseException`` so that
+    an ``except Exception`` in your search does not swallow it: catch it by
+    name, ``except TimeUp:``.
+    """
+
+
 class Game(object):
     """The game tree of one test, which you explore one node at a time.
 
@@ -315,6 +329,9 @@ class Game(object):
             value is ``>= beta`` (a min node: ``<= alpha``). ``False``: only
             when it is strictly ``> beta`` (``< alpha``).
         test (str): the name of the test being run (handy in debug prints).
+        budget (Optional[int]): the most nodes this search may enter, or
+            ``None`` when only the wall clock limits it. Entering one more
+            raises :class:`TimeUp`.
         move_ordering (Optional[str]): ``"eval"`` when this search takes the
             children of every max and min node above the depth limit by their
             static value, best for the player to move first (see
@@ -337,6 +354,9 @@ class Game(object):
         self.test = str(search.get("test", ""))  # type: str
         move_ordering = search.get("move_ordering")
         self.move_ordering = move_ordering if isinstance(move_ordering, str) else None  # type: Optional[str]
+        budget = search.get("budget")
+        self.budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None  # type: Optional[int]
+        self._time_up = False
         self._channel = channel
         self._nodes = {}  # type: Dict[str, Dict[str, Any]]
         self._evals = {}  # type: Dict[str, float]
@@ -373,9 +393,11 @@ class Game(object):
         # type: (Any, str) -> Dict[str, Any]
         """Enters a node: asks the grader what it is and caches the reply."""
         self._check_node(node, method)
+        self._refuse_after_time_up()
         channel = self._channel
         channel.send(('{"type":"visit","node":%s}\n' % _json_string(node)).encode("ascii"))
         reply = channel.receive(True)
+        self._raise_on_time_up(reply)
         if reply.get("type") != "node" or reply.get("node") != node:
             _fatal("expected the grader's reply about node %r, got %r" % (node, reply))
         children = reply.get("children")
@@ -383,6 +405,23 @@ class Game(object):
             self._known.update(children)
         self._nodes[node] = reply
         return reply
+
+    def _refuse_after_time_up(self):
+        # type: () -> None
+        """Once the budget is spent, every new node is refused: say so without asking."""
+        if self._time_up:
+            raise TimeUp("the budget of %s nodes is spent" % self.budget)
+
+    def _raise_on_time_up(self, reply):
+        # type: (Dict[str, Any]) -> None
+        if reply.get("type") == "timeup":
+            self._time_up = True
+            raise TimeUp("the budget of %s nodes is spent" % self.budget)
+
+    def time_is_up(self):
+        # type: () -> bool
+        """True once this search has asked to enter a node past ``game.budget``."""
+        return self._time_up
 
     def _info(self, node, method):
         # type: (Any, str) -> Dict[str, Any]
@@ -562,9 +601,11 @@ class Game(object):
         except (KeyError, TypeError):
             pass
         self._check_node(node, "evaluate")
+        self._refuse_after_time_up()
         channel = self._channel
         channel.send(('{"type":"evaluate","node":%s}\n' % _json_string(node)).encode("ascii"))
         reply = channel.receive(True)
+        self._raise_on_time_up(reply)
         if reply.get("type") != "eval" or reply.get("node") != node:
             _fatal("expected the grader's evaluation of node %r, got %r" % (node, reply))
         value = float(reply["value"])
@@ -618,6 +659,11 @@ def _exception_line(name, exc, hint=None):
         message += (
             " (your code started the debugger (pdb.set_trace() or breakpoint()), which nobody can answer "
             "while grading: remove it)"
+        )
+    if isinstance(exc, MemoryError):
+        message += (
+            " (your program ran out of the memory the grader allows it: look for a list, cache or memo "
+            "table that keeps growing, or a search that never stops)"
         )
     if isinstance(exc, RecursionError):
         message += (
@@ -698,6 +744,13 @@ def _search(channel, search, solutions):
         else:
             message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
         return _error_line("not_implemented", message)
+    except TimeUp as exc:
+        return _exception_line(
+            name,
+            exc,
+            "your search used its whole budget of %s nodes and did not answer: catch TimeUp "
+            "(`except TimeUp:`) and return the best answer found so far" % game.budget,
+        )
     except Exception as exc:  # the student's bug: report it and serve the next test
         return _exception_line(name, exc)
     return _answer_line(name, answer)

@@ -266,10 +266,21 @@ pub struct Game {
     prune_on_equal: bool,
     move_ordering: bool,
     test: String,
+    budget: Option<u32>,
+    time_up: Cell<bool>,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
     evals: RefCell<HashMap<Node, f64>>,
 }
+
+/// The budget of a search is spent: what a node method unwinds with when it
+/// would enter a node past [`Game::budget`].
+///
+/// Run a search that may run out of nodes inside [`Game::within_budget`],
+/// which turns this into `None`; the search's last complete answer is then
+/// the one to return (iterative deepening).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeUp;
 
 impl fmt::Debug for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -315,6 +326,57 @@ impl Game {
     /// The name of the test being run (handy in debug output).
     pub fn test(&self) -> &str {
         &self.test
+    }
+
+    /// The most nodes this search may enter, or `None` when only the wall
+    /// clock limits it. A node method that would enter one more unwinds with
+    /// [`TimeUp`]: see [`Game::within_budget`].
+    pub fn budget(&self) -> Option<u32> {
+        self.budget
+    }
+
+    /// `true` once this search has asked to enter a node past [`Game::budget`].
+    pub fn time_is_up(&self) -> bool {
+        self.time_up.get()
+    }
+
+    /// Runs `search`, or returns `None` if it ran out of the budget.
+    ///
+    /// Every node method unwinds with [`TimeUp`] once the budget is spent;
+    /// this catches that and only that (any other panic goes on). An
+    /// iterative deepening keeps the answer of the last depth that finished:
+    ///
+    /// ```no_run
+    /// # use treegrade_kit::{Answer, Game};
+    /// # fn alphabeta_to(game: &Game, depth: u32) -> Answer { todo!() }
+    /// fn iterative_deepening(game: &Game, max_depth: u32) -> Option<Answer> {
+    ///     let mut best = None;
+    ///     for depth in 1..=max_depth {
+    ///         match game.within_budget(|| alphabeta_to(game, depth)) {
+    ///             Some(answer) => best = Some(answer),
+    ///             None => break,
+    ///         }
+    ///     }
+    ///     best
+    /// }
+    /// ```
+    pub fn within_budget<T>(&self, search: impl FnOnce() -> T) -> Option<T> {
+        match panic::catch_unwind(AssertUnwindSafe(search)) {
+            Ok(answer) => Some(answer),
+            Err(payload) if payload.is::<TimeUp>() => None,
+            Err(payload) => panic::resume_unwind(payload),
+        }
+    }
+
+    /// Unwinds with [`TimeUp`] when the grader refused a node, or refuses
+    /// every node once it has.
+    fn check_time(&self, reply: Option<&Json>) {
+        if reply.is_some_and(|reply| reply.get("type").and_then(Json::as_str) == Some("timeup")) {
+            self.time_up.set(true);
+        }
+        if self.time_up.get() {
+            panic::panic_any(TimeUp);
+        }
     }
 
     /// Whose turn it is at `node`.
@@ -437,7 +499,9 @@ impl Game {
         if let Some(&value) = self.evals.borrow().get(node) {
             return value;
         }
+        self.check_time(None);
         let mut reply = self.channel.borrow_mut().request("evaluate", node);
+        self.check_time(Some(&reply));
         if reply.get("type").and_then(Json::as_str) != Some("eval")
             || reply.get("node").and_then(Json::as_str) != Some(node.as_str())
         {
@@ -456,7 +520,9 @@ impl Game {
         if let Some(info) = self.nodes.borrow().get(node) {
             return Rc::clone(info);
         }
+        self.check_time(None);
         let reply = self.channel.borrow_mut().request("visit", node);
+        self.check_time(Some(&reply));
         let info = Rc::new(node_info(node, reply));
         self.nodes.borrow_mut().insert(node.clone(), Rc::clone(&info));
         info
@@ -653,6 +719,9 @@ fn install_panic_hook() {
             return;
         }
         let payload = info.payload();
+        if payload.is::<TimeUp>() {
+            return; // the budget is spent: not a bug, and caught by `within_budget` or reported as such
+        }
         let message = payload
             .downcast_ref::<&str>()
             .map(|text| text.to_string())
@@ -796,10 +865,19 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
         }
         Some(other) => fatal(&format!("the grader's search has a bad `depth`: {other}")),
     };
+    let budget = match search.get("budget") {
+        None | Some(Json::Null) => None,
+        Some(Json::Number(budget)) if *budget >= 1.0 && budget.fract() == 0.0 && *budget <= f64::from(u32::MAX) => {
+            Some(*budget as u32)
+        }
+        Some(other) => fatal(&format!("the grader's search has a bad `budget`: {other}")),
+    };
     let game = Game {
         root,
         algorithm,
         depth,
+        budget,
+        time_up: Cell::new(false),
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
@@ -817,6 +895,14 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
     IN_STUDENT_CODE.with(|flag| flag.set(false));
     let line = match outcome {
         Ok(answer) => result_line(name, &answer),
+        Err(payload) if payload.is::<TimeUp>() => {
+            let budget = game.budget.unwrap_or(0);
+            let message = format!(
+                "{name} used its whole budget of {budget} nodes and did not answer: run the search inside \
+                 game.within_budget(...) and return the best answer found so far"
+            );
+            error_line("exception", &message, None)
+        }
         Err(_) => {
             let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
                 message: "(unknown panic)".to_string(),
