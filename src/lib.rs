@@ -41,7 +41,6 @@ pub mod load;
 pub(crate) mod package;
 pub mod play;
 pub mod points;
-pub mod random;
 pub(crate) mod render;
 pub mod report;
 pub(crate) mod shown;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+use crate::engine::random::SplitMix64;
 use crate::engine::{self, SearchOutcome, SearchSettings};
 use crate::game::{Game, UnfoldOptions};
 use crate::generator::{GenOptions, generate};
@@ -267,8 +268,7 @@ fn generated_position(
     };
     let mut last = String::from("no position could be drawn");
     for draw in 0..MOST_DRAWS {
-        let mut random =
-            crate::random::SplitMix64::new(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut random = SplitMix64::new(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let tree = base.game.unfold(&base.options).map_err(&refused)?;
         let span = u64::from(game.plies.1 - game.plies.0) + 1;
         let plies = game.plies.0 + (random.next_u64() % span) as u32;

@@ -514,6 +514,7 @@ fn translate_generate(
         cut: raw.cut,
         prune_on_equal: None,
         discriminating: raw.discriminating,
+        ..GenOptions::default()
     };
     if raw.count == 0 {
         diagnostics

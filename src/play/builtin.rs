@@ -10,9 +10,9 @@
 //! expectimax (the only search defined there).
 
 use super::{Agent, Choice, Clock, Fault, FaultKind, Turn};
+use crate::engine::random::{SplitMix64, uniform_pick};
 use crate::engine::{self, Algorithm, SearchSettings};
 use crate::game::{Game, UnfoldOptions};
-use crate::random::SplitMix64;
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// A built-in agent, as spelled.
@@ -155,7 +155,7 @@ impl Agent for BuiltInAgent {
     fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, Fault> {
         let chosen = match &self.kind {
             BuiltIn::Random => {
-                let pick = SplitMix64::new(turn.seed).below(turn.actions.len() as u64) as usize;
+                let pick = uniform_pick(SplitMix64::new(turn.seed).draw(), turn.actions.len() as u32) as usize;
                 Ok((turn.actions.get(pick).cloned().unwrap_or_default(), 0))
             }
             BuiltIn::Greedy { .. } => self.greedy(turn),
@@ -196,7 +196,8 @@ impl BuiltInAgent {
             if key.0 > best.0 || (key.0 == best.0 && key.1 > best.1) { key } else { best }
         });
         let tied: Vec<usize> = (0..children.len()).filter(|&index| keys[index] == best).collect();
-        let pick = tied.get(SplitMix64::new(turn.seed).below(tied.len() as u64) as usize).ok_or("no legal move")?;
+        let pick = tied.get(uniform_pick(SplitMix64::new(turn.seed).draw(), tied.len() as u32) as usize);
+        let pick = pick.ok_or("no legal move")?;
         Ok((tree.action(children[*pick]).into_owned(), children.len() as u64 + 1))
     }
 

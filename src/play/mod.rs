@@ -18,7 +18,7 @@
 //! [`series`] plays many games with colours alternating and tallies each
 //! side's results with Wilson intervals.
 //!
-//! Every random number comes from [`crate::random::SplitMix64`] streams
+//! Every random number comes from [`crate::engine::random::SplitMix64`] streams
 //! derived from one seed, so the same seed plays the same games on every
 //! machine, as long as the agents are deterministic (built-in ones are, and
 //! programs get a seed for their own randomness with every move).

@@ -13,8 +13,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{Agent, Clock, Fault, FaultKind, MoveLimits, Seat, Turn};
+use crate::engine::random::{SplitMix64, chance_pick, uniform_pick};
 use crate::game::{Game, UnfoldOptions};
-use crate::random::SplitMix64;
 use crate::tree::{NodeIndex, NodeKind};
 
 /// The most nodes one ply's unfolding may make (the referee makes only the
@@ -323,8 +323,7 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
         let (pick, ply_record) = if let Some(&pick) = opening.get(ply as usize) {
             (pick, PlyRecord { action: String::new(), by: Mover::Opening, entered: 0, clock: None, elapsed_ms: 0 })
         } else if kind == NodeKind::Chance {
-            let weights: Vec<f64> = children.iter().map(|&child| tree.probability(child)).collect();
-            let pick = chance.weighted(&weights);
+            let pick = chance_pick(chance.draw(), children.iter().map(|&child| tree.probability(child))) as usize;
             (pick, PlyRecord { action: String::new(), by: Mover::Chance, entered: 0, clock: None, elapsed_ms: 0 })
         } else {
             let seat = Seat::to_move(kind).expect("a player moves at a max or min node");
@@ -416,11 +415,10 @@ fn draw_opening(game: &Arc<dyn Game>, setup: &GameSetup) -> Result<Vec<usize>, S
                 break;
             }
             let pick = if tree.kind(node) == NodeKind::Chance {
-                let weights: Vec<f64> = children.iter().map(|&child| tree.probability(child)).collect();
-                random.weighted(&weights)
+                chance_pick(random.draw(), children.iter().map(|&child| tree.probability(child)))
             } else {
-                random.below(children.len() as u64) as usize
-            };
+                uniform_pick(random.draw(), children.len() as u32)
+            } as usize;
             path.push(pick);
             node = children[pick];
             if tree.kind(node) != NodeKind::Terminal {

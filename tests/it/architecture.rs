@@ -50,7 +50,6 @@ fn lower_layers_never_name_the_grader_or_above() {
         "points.rs",
         "shown.rs",
         "compare.rs",
-        "random.rs",
         "stats.rs",
         "thresholds.rs",
     ];

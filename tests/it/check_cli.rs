@@ -369,6 +369,25 @@ fn named_tests_grade_only_their_questions() {
     assert!(text.contains("Total: 10/10"), "{text}");
 }
 
+/// A search that runs out of memory is told so, with where to look (the
+/// kit's hint; the sandbox's memory limit raises the same `MemoryError`).
+#[test]
+fn running_out_of_memory_is_explained() {
+    let scratch = crate::common::Scratch::new();
+    scratch.write(
+        "search.py",
+        "from treegrade_kit import run\n\ndef minimax(game):\n    raise MemoryError()\n\nrun(minimax=minimax)\n",
+    );
+    let output = check()
+        .args(["--sandbox", "off", "--test", "aima-fig5-2", "-q", "q1", "--submission"])
+        .arg(scratch.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("MemoryError (your program ran out of the memory the grader allows it"), "{text}");
+}
+
 /// A program that keeps a cache across tests fails the later one, which
 /// passes alone: the report says so and names the test that ran before.
 #[test]

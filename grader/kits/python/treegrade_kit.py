@@ -698,6 +698,11 @@ def _exception_line(name, exc, hint=None):
             " (your code started the debugger (pdb.set_trace() or breakpoint()), which nobody can answer "
             "while grading: remove it)"
         )
+    if isinstance(exc, MemoryError):
+        message += (
+            " (your program ran out of the memory the grader allows it: look for a list, cache or memo "
+            "table that keeps growing, or a search that never stops)"
+        )
     if isinstance(exc, RecursionError):
         message += (
             " (does your search stop at terminals and at the depth limit? Is every recursive call "
