@@ -310,7 +310,10 @@ pub const BUILD_IDENTITY: &str =
     concat!("treegrade ", env!("CARGO_PKG_VERSION"), " build ", env!("TREEGRADE_BUILD_ID"), "\n");
 
 /// A hash of the assignment's fingerprint and every file of the submission.
-fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
+/// A fingerprint of a folder's files (names and contents, skipped folders
+/// left out) under `assignment_key`: the same files under the same key
+/// give the same fingerprint, and any change gives another.
+pub fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
     let mut hasher = Sha256::new();
     hasher.update(assignment_key.as_bytes());
     let mut files = Vec::new();
@@ -341,7 +344,8 @@ fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> Resul
     Ok(())
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Bytes as lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -10,7 +10,8 @@
 //! wall clock bounded it, and its moves say so ([`Clock::Wall`]).
 //!
 //! One program serves every move of every game it plays, so an interpreter
-//! starts once. A failure that stops it (a crash, a timeout, a protocol
+//! starts once. Between its moves it is stopped (SIGSTOP), so it can
+//! neither think on its opponent's time nor slow the opponent down. A failure that stops it (a crash, a timeout, a protocol
 //! error) costs the game it happened in; a fresh program plays the next.
 
 use std::time::{Duration, Instant};
@@ -83,6 +84,7 @@ impl Agent for ProgramAgent {
             .unfold(&options)
             .map_err(|message| Fault::new(FaultKind::Crashed, format!("the game could not be served: {message}")))?;
         let program = self.running(deadline, limit)?;
+        program.resume();
         let mut oracle = Oracle::for_move(&*tree).with_budget(turn.limits.budget);
         let root = tree.id(NodeIndex::ROOT);
         let request = encode(&ToProgram::Move {
@@ -124,6 +126,10 @@ impl Agent for ProgramAgent {
         let stderr = program.take_stderr().text();
         if fatal {
             self.program = None;
+        } else {
+            // Between its moves an agent is stopped: it cannot think on its
+            // opponent's time, nor slow the opponent with work left running.
+            program.pause();
         }
         match outcome {
             Ok(answer) => Ok(Choice { action: answer.action.unwrap_or_default(), entered, clock, stderr }),
@@ -135,6 +141,7 @@ impl Agent for ProgramAgent {
 impl Drop for ProgramAgent {
     fn drop(&mut self) {
         if let Some(mut program) = self.program.take() {
+            program.resume();
             let _ = program.send(&encode(&ToProgram::Bye), Instant::now() + Duration::from_secs(1));
             program.finish(Duration::from_secs(1));
         }

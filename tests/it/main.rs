@@ -32,6 +32,7 @@ mod render;
 mod reports;
 mod snapshots;
 mod students;
+mod tournament;
 
 /// Every `.rs` file of `tests/it` is a module of this binary, and the only
 /// other test target is the hostile suite.
