@@ -12,6 +12,7 @@ mod generate;
 mod gradescope;
 mod import;
 mod init;
+mod play;
 mod render;
 mod sandbox_exec;
 mod solve;
@@ -53,6 +54,8 @@ enum Command {
     Merge(batch::MergeArgs),
     /// Play every agent against every other and baselines; rate them into standings.csv and standings.html.
     Tournament(tournament::TournamentArgs),
+    /// Play a game in the terminal against an agent (board, legal moves, undo), or `--watch A B`.
+    Play(play::PlayArgs),
     /// Generate random trees with `expect` blocks, deterministic per seed.
     Gen(generate::GenArgs),
     /// Package an assignment as a Gradescope autograder zip.
@@ -122,6 +125,7 @@ pub fn main() -> ExitCode {
         Command::Batch(args) => batch::run(&args, &context),
         Command::Merge(args) => batch::run_merge(&args),
         Command::Tournament(args) => tournament::run(&args, &context),
+        Command::Play(args) => play::run(&args, &context),
         Command::Gen(args) => generate::run(&args),
         Command::Gradescope(args) => gradescope::run(&args, &context),
         Command::Init(args) => init::run(&args),

@@ -24,6 +24,7 @@
 //! programs get a seed for their own randomness with every move).
 
 pub mod builtin;
+pub mod position;
 pub mod referee;
 pub mod series;
 

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::position::Position;
 use super::{Agent, Clock, Fault, FaultKind, MoveLimits, Seat, Turn};
 use crate::engine::random::{SplitMix64, chance_pick, uniform_pick};
 use crate::game::{Game, UnfoldOptions};
@@ -292,26 +293,19 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
     record.openings = opening.len() as u32;
     let agents: [&mut dyn Agent; 2] = [max, min];
     let mut chance = SplitMix64::derived(setup.seed, &[CHANCE_STREAM, setup.index]);
-    let mut position = Arc::clone(game);
+    let mut game = Arc::clone(game);
     let mut history: Vec<String> = Vec::new();
-    let options = UnfoldOptions { name: None, eval: None, max_nodes: REFEREE_NODES };
-    let mut first = true;
     let ending = loop {
-        let tree = match position.unfold(&options) {
-            Ok(tree) => tree,
+        let position = match Position::of(Arc::clone(&game)) {
+            Ok(position) => position,
             Err(message) => break Ending::Void { message },
         };
-        let kind = tree.kind(NodeIndex::ROOT);
-        let children: Vec<NodeIndex> = tree.children(NodeIndex::ROOT).collect();
-        if let Some(message) = tree.fault() {
-            break Ending::Void { message };
+        if history.is_empty() {
+            record.boards.extend(position.board());
         }
-        if first {
-            record.boards.extend(tree.board(NodeIndex::ROOT));
-            first = false;
-        }
+        let kind = position.kind();
         if kind == NodeKind::Terminal {
-            record.utility = Some(tree.utility(NodeIndex::ROOT));
+            record.utility = Some(position.utility());
             break Ending::Terminal;
         }
         let ply = history.len() as u32;
@@ -319,17 +313,17 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
             record.utility = Some(0.0);
             break Ending::MoveLimit;
         }
-        let actions: Vec<String> = children.iter().map(|&child| tree.action(child).into_owned()).collect();
+        let actions = position.actions();
         let (pick, ply_record) = if let Some(&pick) = opening.get(ply as usize) {
             (pick, PlyRecord { action: String::new(), by: Mover::Opening, entered: 0, clock: None, elapsed_ms: 0 })
         } else if kind == NodeKind::Chance {
-            let pick = chance_pick(chance.draw(), children.iter().map(|&child| tree.probability(child))) as usize;
+            let pick = chance_pick(chance.draw(), position.probabilities()) as usize;
             (pick, PlyRecord { action: String::new(), by: Mover::Chance, entered: 0, clock: None, elapsed_ms: 0 })
         } else {
             let seat = Seat::to_move(kind).expect("a player moves at a max or min node");
-            let state = tree.state(NodeIndex::ROOT);
+            let state = position.state();
             let turn = Turn {
-                game: &*position,
+                game: &*game,
                 label: &setup.label,
                 seat,
                 ply,
@@ -360,9 +354,8 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
             (pick, ply_record)
         };
         let action = actions[pick].clone();
-        record.boards.extend(tree.board(children[pick]));
-        drop(tree);
-        position = match position.advanced(&[pick]) {
+        record.boards.extend(position.board_after(pick));
+        game = match position.after(pick) {
             Ok(next) => next,
             Err(message) => break Ending::Void { message },
         };

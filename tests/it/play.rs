@@ -240,3 +240,51 @@ fn a_course_program_is_an_opponent() {
         .sum();
     assert!(opponent_moves > 8, "both sides moved");
 }
+
+fn play_in_terminal(args: &[&str], input: &str) -> String {
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .current_dir(common::repo())
+        .env("NO_COLOR", "1")
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .arg("play")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A game in the terminal: the board, the legal moves, a move refused, an
+/// undo, and the end.
+#[test]
+fn a_person_plays_in_the_terminal_with_undo() {
+    let transcript =
+        play_in_terminal(&["tic-tac-toe", "--against", "random", "--seed", "3"], "b2\nundo\nzz\nb2\na1\nc3\n");
+    insta::assert_snapshot!("play_terminal", transcript);
+}
+
+/// Against a program: the perfect agent never lets a person win.
+#[test]
+fn a_person_plays_against_an_agents_program() {
+    let transcript = play_in_terminal(
+        &["tic-tac-toe", "--against", "tests/fixtures/play/agents/perfect", "--as", "second"],
+        "a1\nc3\nc1\nb1\na3\nc2\nb3\n",
+    );
+    assert!(transcript.contains("perfect played b2"), "{transcript}");
+    assert!(!transcript.contains("you win"), "{transcript}");
+    assert!(transcript.contains("game over:"), "{transcript}");
+}
+
+/// `--watch A B`: two agents play, every board shown.
+#[test]
+fn two_agents_play_while_a_person_watches() {
+    let transcript = play_in_terminal(&["connect-four", "--watch", "greedy", "alphabeta:2", "--delay", "0"], "");
+    assert!(transcript.contains("greedy played d"), "{transcript}");
+    assert!(
+        transcript.ends_with("game over: alphabeta:2 (MIN) wins\n") || transcript.contains("game over:"),
+        "{transcript}"
+    );
+    insta::assert_snapshot!("play_watch", transcript);
+}
