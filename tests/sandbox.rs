@@ -927,7 +927,7 @@ const MOVE_LIMIT: Duration = Duration::from_secs(3);
 fn staged_agent(ws: &Workspace, folder: &str, script: &str) -> Staged {
     let dir = ws.root.path().join(folder);
     std::fs::create_dir_all(&dir).unwrap();
-    for file in ["play_client.py", script] {
+    for file in ["client.py", "play_client.py", script] {
         std::fs::copy(repo().join("tests/fixtures/hostile").join(file), dir.join(file)).unwrap();
     }
     open_to_everyone(&dir);

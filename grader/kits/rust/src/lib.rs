@@ -964,28 +964,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
             );
             error_line("exception", &message, None)
         }
-        Err(_) => {
-            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
-                message: "(unknown panic)".to_string(),
-                location: String::new(),
-                backtrace: None,
-            });
-            if is_todo(&report.message) {
-                let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
-                let message = if detail.is_empty() {
-                    format!(
-                        "{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})",
-                        report.location
-                    )
-                } else {
-                    format!("{name} is not implemented yet: {detail} (at {})", report.location)
-                };
-                error_line("not_implemented", &message, None)
-            } else {
-                let message = format!("{name} panicked at {}: {}", report.location, report.message);
-                error_line("exception", &message, report.backtrace.as_deref())
-            }
-        }
+        Err(_) => panic_line(name),
     };
     (game.channel.into_inner(), line)
 }
@@ -1048,22 +1027,32 @@ fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -
             );
             error_line("exception", &message, None)
         }
-        Err(_) => {
-            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
-                message: "(unknown panic)".to_string(),
-                location: String::new(),
-                backtrace: None,
-            });
-            if is_todo(&report.message) {
-                let message = format!("choose_move is not implemented yet (todo!() at {})", report.location);
-                error_line("not_implemented", &message, None)
-            } else {
-                let message = format!("choose_move panicked at {}: {}", report.location, report.message);
-                error_line("exception", &message, report.backtrace.as_deref())
-            }
-        }
+        Err(_) => panic_line("choose_move"),
     };
     (game.channel.into_inner(), line)
+}
+
+/// The `error` line for a panic in the student's function `name`: "not
+/// implemented yet" for `todo!()`, else the message, the location and a
+/// backtrace.
+fn panic_line(name: &str) -> String {
+    let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
+        message: "(unknown panic)".to_string(),
+        location: String::new(),
+        backtrace: None,
+    });
+    if is_todo(&report.message) {
+        let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
+        let message = if detail.is_empty() {
+            format!("{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})", report.location)
+        } else {
+            format!("{name} is not implemented yet: {detail} (at {})", report.location)
+        };
+        error_line("not_implemented", &message, None)
+    } else {
+        let message = format!("{name} panicked at {}: {}", report.location, report.message);
+        error_line("exception", &message, report.backtrace.as_deref())
+    }
 }
 
 fn serve_loop(solutions: Solutions, choose_move: Option<ChooseMove>, output: File) -> i32 {
