@@ -49,7 +49,7 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
          <style>{STYLE}{}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
         escape(&format!("{}: {}/{}", report.title, report.score, report.max_score)),
         render::stepper::STYLE,
-        render::replay::STYLE
+        if body.contains("<section class=\"replay\"") { render::replay::STYLE } else { "" }
     )
 }
 
