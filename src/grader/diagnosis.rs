@@ -357,11 +357,13 @@ mod tests {
             let answer = crate::grader::oracle::StudentAnswer {
                 value: Some(outcome.value),
                 action: outcome.action.map(|child| tree.action(child).to_string()),
+                ..Default::default()
             };
             let record = crate::grader::session::SearchRecord {
                 answer: Ok(answer),
                 visited: outcome.visited,
                 time_up: false,
+                steps: Default::default(),
                 stderr: String::new(),
                 elapsed: std::time::Duration::ZERO,
                 earlier_in_program: 0,
