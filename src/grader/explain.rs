@@ -102,8 +102,12 @@ fn mcts_context(test: &PlannedTest, tree: &dyn GameTree, step: usize) -> Option<
                 format!("{} {} (N {n}, W {})", tree.action(child), format_value(ucb), format_value(w))
             })
             .collect();
+        let q = match tree.kind(selection.node) {
+            crate::tree::NodeKind::Min => " (a min node: q = -W/N)",
+            _ => " (a max node: q = W/N)",
+        };
         context.push_str(&format!(
-            "; at {} it compared the UCB values {} and took {}",
+            "; at {}{q} it compared the UCB values {} and took {}",
             tree.id(selection.node),
             values.join(", "),
             tree.action(selection.chosen)

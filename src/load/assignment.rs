@@ -319,11 +319,18 @@ fn translate_question(
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
-            format!(
-                "question `{}`: child_order: any is for minimax, expectimax and maxn; in {algorithm} the order of \
-                 the children decides what is searched",
-                raw.id.value
-            ),
+            match algorithm {
+                Algorithm::AlphaBeta => format!(
+                    "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
+                     children decides what is pruned",
+                    raw.id.value
+                ),
+                _ => format!(
+                    "question `{}`: child_order: any is for minimax, expectimax and maxn; in {algorithm} the order \
+                     of the children decides what is searched",
+                    raw.id.value
+                ),
+            },
         ));
         return None;
     }
@@ -558,6 +565,28 @@ mod tests {
         assert!(unknown.contains("unknown child_order `shuffled` (expected given or any)"), "{unknown}");
         let pruning = order(question(", child_order: any", "alphabeta")).unwrap_err().to_string();
         assert!(pruning.contains("in alpha-beta the order of the children decides what is pruned"), "{pruning}");
+    }
+
+    #[test]
+    fn a_question_sets_the_searches_of_section_8() {
+        let assignment = load(
+            "questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 30, seed: 4, exploration: 0.5, \
+             generate: {seed: 1}}\n  - {id: q2, points: 1, algorithm: iterative-deepening, budget: 50, depth: 3, \
+             generate: {seed: 1}}\n",
+        )
+        .unwrap();
+        let mcts = assignment.questions[0].overrides;
+        assert_eq!((mcts.iterations, mcts.seed, mcts.exploration), (Some(30), Some(4), Some(0.5)));
+        assert_eq!(assignment.questions[1].overrides.budget, Some(50));
+        let zero = load("questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 0, generate: {seed: 1}}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(zero.contains("question `q1`: `iterations` (of MCTS) must be at least 1"), "{zero}");
+        let ordered =
+            load("questions:\n  - {id: q1, points: 1, algorithm: mcts, child_order: any, generate: {seed: 1}}\n")
+                .unwrap_err()
+                .to_string();
+        assert!(ordered.contains("in mcts the order of the children decides what is searched"), "{ordered}");
     }
 
     #[test]
