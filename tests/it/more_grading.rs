@@ -53,6 +53,7 @@ fn the_starters_get_zero_with_a_message_per_test() {
     let dir = scratch.path().join("my-searches");
     let (status, stdout, stderr) = treegrade(&["init", "--assignment", "more-searches", dir.to_str().unwrap()]);
     assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("treegrade check --assignment more-searches --submission"), "{stdout}");
     let handout = std::fs::read_to_string(dir.join("README.md")).expect("the handout is written");
     assert!(handout.contains("Monte Carlo tree search"), "the more-searches handout");
     let (status, stdout, _) =
