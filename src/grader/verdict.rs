@@ -382,6 +382,18 @@ fn describe_action(action: Option<&str>, test: &PlannedTest, tree: &dyn GameTree
         return "an empty string (\"\"), which is no action of the root".to_string();
     }
     let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
+    if let (Some(child), Some(summary)) = (child, test.reference.mcts()) {
+        // MCTS chooses by visits: the reference's counts say more than a minimax value.
+        return match summary.children.iter().find(|count| count.node == child) {
+            Some(count) if count.n > 0 => {
+                format!("{action} (N {}, W/N {} in the reference)", count.n, format_value(count.w / count.n as f64))
+            }
+            _ => format!("{action} (never visited by the reference)"),
+        };
+    }
+    if !Algorithm::CLASSIC.contains(&test.settings.algorithm) {
+        return action.to_string();
+    }
     match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {
         Some(value) => format!("{action} (value {})", format_value(value)),
         None => action.to_string(),

@@ -62,7 +62,7 @@ fn the_starters_get_zero_with_a_message_per_test() {
     assert!(stdout.contains("Total: 0/25"), "{stdout}");
     let errors = stdout.lines().filter(|line| line.trim_start().starts_with("ERROR")).count();
     let explained = stdout.lines().filter(|line| line.contains("is not implemented yet")).count();
-    assert_eq!(errors, 18, "{stdout}");
+    assert_eq!(errors, 19, "{stdout}");
     assert_eq!(errors, explained, "{stdout}");
     let rust = common::repo().join("assignments/more-searches/starter/rust");
     let rust_copy = scratch.path().join("rust");
@@ -71,7 +71,7 @@ fn the_starters_get_zero_with_a_message_per_test() {
     let (status, stdout, stderr) = check_more(&rust_copy, &[]);
     assert_eq!(status, 1, "{stdout}{stderr}");
     assert!(stdout.contains("Total: 0/25"), "{stdout}");
-    assert_eq!(stdout.lines().filter(|line| line.contains("is not implemented yet")).count(), 18, "{stdout}");
+    assert_eq!(stdout.lines().filter(|line| line.contains("is not implemented yet")).count(), 19, "{stdout}");
 }
 
 fn copy_folder(from: &Path, to: &Path) {
@@ -152,4 +152,69 @@ fn an_mcts_that_does_not_report_counts_fails_that_check_alone() {
     assert_eq!(test["expected"]["draws"], 62, "{test}");
     assert_eq!(test["actual"]["draws"], 62, "{test}");
     assert!(test["reason"].as_str().unwrap().contains("did not report the root children's N and W"), "{test}");
+}
+
+/// A fixture of `tests/fixtures/more-students/`, graded (a Rust one in a
+/// scratch copy with the kit beside it, as `init` lays it out).
+fn grade_fixture(dir: &Path, scratch: &Scratch) -> serde_json::Value {
+    let submission = if dir.join("Cargo.toml").is_file() {
+        let copy = scratch.path().join(dir.file_name().unwrap());
+        copy_folder(dir, &copy);
+        std::os::unix::fs::symlink(common::repo().join("grader/kits/rust"), copy.join("kit")).unwrap();
+        copy
+    } else {
+        dir.to_path_buf()
+    };
+    let (_, stdout, stderr) = check_more(&submission, &["--format", "json"]);
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{}: {error}: {stderr}", dir.display()))
+}
+
+/// Programs written as students write the new searches: correct ones keep
+/// every point of their question, broken ones lose points, and the
+/// diagnosis names each one's mistake and never a wrong one.
+#[test]
+fn student_programs_of_the_new_searches_are_graded_and_their_mistakes_named() {
+    let folder = common::repo().join("tests/fixtures/more-students");
+    let mut dirs: Vec<_> =
+        std::fs::read_dir(&folder).unwrap().map(|entry| entry.unwrap().path()).filter(|path| path.is_dir()).collect();
+    dirs.sort();
+    assert!(dirs.len() >= 15, "{dirs:?}");
+    let scratch = Scratch::new();
+    let (mut failed, mut right, mut wrong) = (0, 0, Vec::new());
+    for dir in &dirs {
+        let bug = std::fs::read_to_string(dir.join("BUG")).unwrap().trim().to_string();
+        let report = grade_fixture(dir, &scratch);
+        let tests: Vec<&serde_json::Value> =
+            report["questions"].as_array().unwrap().iter().flat_map(|q| q["tests"].as_array().unwrap()).collect();
+        let answered = |t: &&&serde_json::Value| t["status"] != serde_json::json!({"error": "not-implemented"});
+        let own: Vec<&&serde_json::Value> = tests.iter().filter(answered).collect();
+        assert!(!own.is_empty(), "{}: no test ran its search", dir.display());
+        if bug == "correct" {
+            assert!(own.iter().all(|t| t["status"] == "passed"), "{}: {own:#?}", dir.display());
+            continue;
+        }
+        assert!(own.iter().any(|t| t["status"] != "passed"), "{} passes every test of its search", dir.display());
+        if bug == "budget-per-iteration" {
+            let told = own
+                .iter()
+                .any(|t| t["reason"].as_str().is_some_and(|r| r.contains("does not start again with each iteration")));
+            assert!(told, "{}: {own:#?}", dir.display());
+            continue;
+        }
+        for test in own.iter().filter(|t| t["status"] == "failed") {
+            failed += 1;
+            let diagnosis = &test["diagnosis"];
+            let named = diagnosis["bug"] == bug.as_str()
+                || diagnosis["alternatives"].as_array().is_some_and(|list| list.iter().any(|b| b == bug.as_str()));
+            if named {
+                right += 1;
+            } else if !diagnosis.is_null() {
+                wrong.push(format!("{}: {} named {}", dir.display(), test["name"], diagnosis["bug"]));
+            }
+        }
+    }
+    eprintln!("diagnosis of the new searches: {right} of {failed} failed tests named right, {} wrong", wrong.len());
+    assert!(failed >= 40, "{failed}");
+    assert!(right * 10 >= failed * 9, "right on {right} of {failed}");
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }

@@ -379,6 +379,7 @@ class Game(object):
             float(exploration) if isinstance(exploration, numbers.Real) and not isinstance(exploration, bool) else None
         )  # type: Optional[float]
         self.iteration_depth = None  # type: Optional[int]
+        self._iteration_after_time_up = None  # type: Optional[int]
         self._time_up = False
         self._channel = channel
         self._nodes = {}  # type: Dict[str, Dict[str, Any]]
@@ -660,6 +661,8 @@ class Game(object):
         """
         if isinstance(depth, bool) or not isinstance(depth, int):
             raise TypeError("game.start_iteration(%r): the depth is a whole number from 1 to game.depth" % (depth,))
+        if self._time_up:
+            self._iteration_after_time_up = depth
         self._refuse_after_time_up()
         channel = self._channel
         channel.send(('{"type":"iteration","depth":%d}\n' % depth).encode("ascii"))
@@ -898,6 +901,15 @@ def _search(channel, search, solutions):
             message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
         return _error_line("not_implemented", message)
     except TimeUp as exc:
+        if game._iteration_after_time_up is not None:
+            return _exception_line(
+                name,
+                exc,
+                "your search started iteration %d after its budget of %s nodes was spent: the budget counts "
+                "the nodes of all iterations together and does not start again with each iteration; once "
+                "TimeUp is raised, return the answer of the last iteration that finished"
+                % (game._iteration_after_time_up, game.budget),
+            )
         return _exception_line(
             name,
             exc,

@@ -325,6 +325,9 @@ pub struct Game {
     iterations: Option<u32>,
     exploration: Option<f64>,
     iteration_depth: Cell<Option<u32>>,
+    /// An iteration started once the budget was spent (a search that
+    /// thought every iteration had a budget of its own).
+    iteration_after_time_up: Cell<Option<u32>>,
     time_up: Cell<bool>,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
@@ -526,6 +529,9 @@ impl Game {
     /// and every entry, in every iteration, counts against
     /// [`Game::budget`]. Unwinds with [`TimeUp`] once the time is up.
     pub fn start_iteration(&self, depth: u32) {
+        if self.time_up.get() {
+            self.iteration_after_time_up.set(Some(depth));
+        }
         self.check_time(None);
         let mut channel = self.channel.borrow_mut();
         channel.send(&format!("{{\"type\":\"iteration\",\"depth\":{depth}}}\n"));
@@ -1122,6 +1128,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
         iterations: count("iterations"),
         exploration: search.get("exploration").and_then(Json::as_f64),
         iteration_depth: Cell::new(None),
+        iteration_after_time_up: Cell::new(None),
         time_up: Cell::new(false),
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
@@ -1165,6 +1172,16 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
     drop(run);
     let line = match outcome {
         Ok(line) => line,
+        Err(payload) if payload.is::<TimeUp>() && game.iteration_after_time_up.get().is_some() => {
+            let budget = game.budget.unwrap_or(0);
+            let depth = game.iteration_after_time_up.get().unwrap_or(0);
+            let message = format!(
+                "{name} started iteration {depth} after its budget of {budget} nodes was spent: the budget counts \
+                 the nodes of all iterations together and does not start again with each iteration; once the \
+                 time is up, return the answer of the last iteration that finished"
+            );
+            error_line("exception", &message, None)
+        }
         Err(payload) if payload.is::<TimeUp>() => {
             let budget = game.budget.unwrap_or(0);
             let message = format!(
