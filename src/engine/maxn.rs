@@ -271,11 +271,37 @@ mod tests {
         assert_eq!(maxn.visited, minimax.visited);
     }
 
+    /// A tree of three players: its first node is the root over the others,
+    /// each of which has the inline vector leaves given (mover, id, leaves).
+    fn three_players(nodes: &[(u32, &str, &[[f64; 3]])]) -> crate::tree::Tree {
+        use crate::tree::{ChildSpec, NodeSpec, PlayerSpecs, Site, TreeBuilder};
+        let mut builder = TreeBuilder::new("players", nodes[0].1);
+        let mut players = PlayerSpecs { count: 3, ..PlayerSpecs::default() };
+        let kind = |mover: u32| if mover == 1 { NodeKind::Max } else { NodeKind::Min };
+        let (root_mover, root, _) = nodes[0];
+        let children = nodes[1..].iter().map(|(_, id, _)| ChildSpec::id(*id)).collect();
+        let spec = builder.add(NodeSpec::internal(root, kind(root_mover), children));
+        players.movers.insert(spec, root_mover);
+        for &(mover, id, leaves) in &nodes[1..] {
+            let children = leaves.iter().map(|leaf| ChildSpec::leaf(leaf[0])).collect();
+            let spec = builder.add(NodeSpec::internal(id, kind(mover), children));
+            players.movers.insert(spec, mover);
+            for (child, leaf) in leaves.iter().enumerate() {
+                players.vectors.insert(Site::Child { node: spec, child }, leaf.to_vec());
+            }
+        }
+        builder.set_players(players);
+        builder.build().unwrap()
+    }
+
     #[test]
     fn the_mistakes_compare_another_component() {
-        let text = "players: 3\nroot: R\nnodes:\n  R: {p2: [X, Y]}\n  X: {p3: [[9, 1, 5], [7, 2, 6]]}\n  \
-                    Y: {p1: [[3, 4, 0], [5, 3, 1]]}\n";
-        let tree = crate::load::load_tree_str(text.to_string(), std::path::Path::new("t.yaml")).unwrap().tree;
+        // R: p2 over X (p3 over [9, 1, 5], [7, 2, 6]) and Y (p1 over [3, 4, 0], [5, 3, 1]).
+        let tree = three_players(&[
+            (2, "R", &[]),
+            (3, "X", &[[9.0, 1.0, 5.0], [7.0, 2.0, 6.0]]),
+            (1, "Y", &[[3.0, 4.0, 0.0], [5.0, 3.0, 1.0]]),
+        ]);
         let settings = SearchSettings::new(Algorithm::Maxn);
         let run = |slip| search(&tree, &settings, Bounds::Skipped, slip).map(|(outcome, _)| outcome.extra);
         let vector = |values: &[f64]| Ok(SearchExtra::Vector(values.to_vec()));
