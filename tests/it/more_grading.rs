@@ -218,3 +218,20 @@ fn student_programs_of_the_new_searches_are_graded_and_their_mistakes_named() {
     assert!(right * 10 >= failed * 9, "right on {right} of {failed}");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// What a student reads when the new searches go wrong, as `check` prints it
+/// (the first line, which names the machine's sandbox, left out).
+#[test]
+fn reports_of_the_new_searches() {
+    let fixtures = common::repo().join("tests/fixtures/more-students");
+    for (snapshot, fixture, test) in [
+        ("report_id_tree_order", "id-class-tree-order", "q1/id-previous-choice-first"),
+        ("report_mcts_sign", "mcts-class-sign", "q5/mcts-chance-depth-cut"),
+        ("report_maxn_first_component", "maxn-class-first-component", "q3/maxn-player-two-root"),
+    ] {
+        let (status, stdout, _) = check_more(&fixtures.join(fixture), &["--test", test]);
+        assert_eq!(status, 1, "{stdout}");
+        let report: Vec<&str> = stdout.lines().skip(1).collect();
+        insta::assert_snapshot!(snapshot, report.join("\n"));
+    }
+}
