@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::engine::Algorithm;
+use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
 use crate::play::builtin::BuiltIn;
 use crate::points::Points;
@@ -88,6 +88,9 @@ pub struct Question {
     pub depth: Option<u32>,
     /// Overrides each tree's `search.prune_on_equal`.
     pub prune_on_equal: Option<bool>,
+    /// Override each tree's `search.budget`, `iterations`, `seed` and
+    /// `exploration` (docs/format.md 8.2, 8.4).
+    pub overrides: SettingOverrides,
     /// How points are earned.
     pub scoring: Scoring,
     /// Whether the order of a node's children is checked.

@@ -188,6 +188,7 @@ fn assignment(ws: &Workspace) -> Assignment {
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
+            overrides: Default::default(),
             scoring: Scoring::PerTest,
             child_order: Default::default(),
             tests,

@@ -22,7 +22,7 @@ use crate::report::{self, Format};
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The assignment folder, or `games` for the bundled games assignment (default:
+    /// The assignment folder, or `games` or `more-searches` for a bundled assignment (default:
     /// $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,

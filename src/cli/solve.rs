@@ -324,7 +324,8 @@ fn push_iteration(
     };
     let ids: Vec<String> = visits.iter().map(|&node| tree.id(node).into_owned()).collect();
     let _ = writeln!(out, "depth {:<4} {answer}; {}", iteration.depth, crate::compare::count_nodes(visits.len()));
-    let _ = writeln!(out, "  order    {}", ids.join(" "));
+    let order = if ids.is_empty() { "(no node entered)".to_string() } else { ids.join(" ") };
+    let _ = writeln!(out, "  order    {order}");
     let settings = SearchSettings { depth: Some(iteration.depth), ..SearchSettings::new(Algorithm::AlphaBeta) };
     push_cutoffs(out, tree, &settings, &iteration.cutoffs, "  cutoff   ");
 }

@@ -3,15 +3,17 @@
 //! budget of node entries counted over all iterations.
 
 use super::fragile::{Bounds, FragileComparison};
+use super::variant::BeyondSlip;
 use super::{Iteration, Keep, Search, SearchError, SearchExtra, SearchOutcome, SearchSettings};
 use crate::tree::{GameTree, NodeIndex};
 
 /// The search, and with [`Keep::Fragility`] the first fragile comparison of
-/// any of its iterations.
+/// any of its iterations; `slip` makes one of a student's mistakes.
 pub(super) fn search<T: GameTree + ?Sized>(
     tree: &T,
     settings: &SearchSettings,
     keep: Keep,
+    slip: BeyondSlip,
 ) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
     let deepest = settings.depth.ok_or(SearchError::DeepeningWithoutDepth)?;
     let mut left = settings.budget;
@@ -20,7 +22,7 @@ pub(super) fn search<T: GameTree + ?Sized>(
     let mut answer: Option<(f64, Option<NodeIndex>)> = None;
     let mut fragile = None;
     for depth in 1..=deepest {
-        let previous_choice = answer.and_then(|(_, action)| action);
+        let previous_choice = answer.and_then(|(_, action)| action).filter(|_| slip != BeyondSlip::NoPreviousFirst);
         let mut search = Search::new(tree, &SearchSettings { depth: Some(depth), ..*settings });
         search.root_first = previous_choice.map(|child| child.0);
         search.budget_left = left;
@@ -49,10 +51,15 @@ pub(super) fn search<T: GameTree + ?Sized>(
         });
         visited.append(&mut search.visited);
         if !complete {
+            if slip == BeyondSlip::KeepsCutShortAnswer
+                && let Some(partial) = search.root_best_so_far
+            {
+                answer = Some(partial);
+            }
             break;
         }
         answer = Some((value, action));
-        if !search.cut_inside {
+        if !search.cut_inside && slip != BeyondSlip::NoEarlyStop {
             break; // this iteration saw the whole tree
         }
     }
@@ -105,7 +112,7 @@ mod tests {
     #[test]
     fn each_iteration_searches_the_previous_choice_first() {
         let tree = turning();
-        let (outcome, _) = search(&tree, &settings(3, None), Keep::Values).unwrap();
+        let (outcome, _) = search(&tree, &settings(3, None), Keep::Values, BeyondSlip::None).unwrap();
         let iterations: Vec<_> = outcome.iterations_with_visits().collect();
         assert_eq!(iterations.len(), 2, "depth 2 reached only terminals: no depth 3");
         assert_eq!(ids(&tree, iterations[0].1), ["A", "B", "C"]);
@@ -120,7 +127,7 @@ mod tests {
     #[test]
     fn a_budget_cuts_the_last_iteration_short_and_it_counts_for_nothing() {
         let tree = turning();
-        let (outcome, _) = search(&tree, &settings(2, Some(5)), Keep::Values).unwrap();
+        let (outcome, _) = search(&tree, &settings(2, Some(5)), Keep::Values, BeyondSlip::None).unwrap();
         let iterations = outcome.iterations();
         assert_eq!(iterations.len(), 2);
         assert_eq!((iterations[1].entries, iterations[1].complete, iterations[1].value), (2, false, None));
@@ -131,17 +138,33 @@ mod tests {
     #[test]
     fn a_budget_spent_exactly_lists_an_empty_iteration() {
         let tree = turning();
-        let (outcome, _) = search(&tree, &settings(2, Some(3)), Keep::Values).unwrap();
+        let (outcome, _) = search(&tree, &settings(2, Some(3)), Keep::Values, BeyondSlip::None).unwrap();
         let last = outcome.iterations().last().unwrap();
         assert_eq!((last.depth, last.entries, last.complete), (2, 0, false));
-        let (whole, _) = search(&tree, &settings(1, Some(3)), Keep::Values).unwrap();
+        let (whole, _) = search(&tree, &settings(1, Some(3)), Keep::Values, BeyondSlip::None).unwrap();
         assert_eq!(whole.iterations().len(), 1, "no deeper iteration to cut short");
+    }
+
+    #[test]
+    fn the_mistakes_of_iterative_deepening_change_what_they_should() {
+        let tree = turning();
+        let run = |depth, budget, slip| search(&tree, &settings(depth, budget), Keep::Values, slip).unwrap().0;
+        let tree_order = run(3, None, BeyondSlip::NoPreviousFirst);
+        assert_eq!(tree.ids_of(&tree_order.visited[3..]), ["A", "B", "B.1", "B.2", "C", "C.1", "C.2"]);
+        // Depth 2 cut short after B (2) was searched: the partial answer is B's.
+        let partial = run(2, Some(8), BeyondSlip::KeepsCutShortAnswer);
+        let reference = run(2, Some(8), BeyondSlip::None);
+        assert_eq!((reference.value, reference.action.map(|a| tree.id(a))), (5.0, Some("B")));
+        assert_eq!((partial.value, partial.action.map(|a| tree.id(a))), (2.0, Some("B")));
+        assert_eq!(partial.visited, reference.visited);
+        let all = run(4, None, BeyondSlip::NoEarlyStop);
+        assert_eq!(all.iterations().len(), 4, "depths 3 and 4 repeat depth 2's whole tree");
     }
 
     #[test]
     fn a_budget_below_the_first_iteration_is_refused() {
         let tree = turning();
-        let error = search(&tree, &settings(2, Some(2)), Keep::Values).unwrap_err();
+        let error = search(&tree, &settings(2, Some(2)), Keep::Values, BeyondSlip::None).unwrap_err();
         assert_eq!(error, SearchError::BudgetTooSmall { budget: 2, needed: 3 });
     }
 }

@@ -9,17 +9,29 @@
 //! one component (2.1).
 
 use super::fragile::{ChanceSum, FragileComparison, fragile};
+use super::variant::BeyondSlip;
 use super::{SearchError, SearchExtra, SearchOutcome, SearchSettings, Stop, stop_error};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// The max^n search with `settings` (its depth limit), and with `bounds`
-/// the first fragile comparison it makes.
+/// the first fragile comparison it makes; `slip` makes one of a student's
+/// mistakes in choosing the component compared.
 pub(super) fn search<T: GameTree + ?Sized>(
     tree: &T,
     settings: &SearchSettings,
     bounds: Bounds,
+    slip: BeyondSlip,
 ) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
-    let mut search = Maxn { tree, depth: settings.depth, visited: Vec::new(), stop: None, bounds, fragile: None };
+    let players = tree.players().unwrap_or(2);
+    let compared = match slip {
+        BeyondSlip::FirstComponent => Compared::Fixed(0),
+        BeyondSlip::RootComponent => Compared::Fixed(tree.player(NodeIndex::ROOT).map_or(0, |p| p - 1)),
+        BeyondSlip::ComponentAfterMover => Compared::After,
+        BeyondSlip::ComponentBeforeMover => Compared::Before,
+        _ => Compared::Mover,
+    };
+    let mut search =
+        Maxn { tree, depth: settings.depth, visited: Vec::new(), stop: None, bounds, fragile: None, compared, players };
     let (value, action) = search.explore();
     if let Some(stop) = search.stop {
         return Err(stop_error(tree, stop, settings.depth));
@@ -70,6 +82,21 @@ struct Maxn<'t, T: GameTree + ?Sized> {
     stop: Option<Stop>,
     bounds: Bounds,
     fragile: Option<FragileComparison>,
+    compared: Compared,
+    players: u32,
+}
+
+/// Which component a player's node compares (the mover's, in the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compared {
+    /// The mover's own (docs/format.md 8.3).
+    Mover,
+    /// This one (0-based) at every node.
+    Fixed(u32),
+    /// The next player's (`vector[player]`): out of range for player N.
+    After,
+    /// The previous player's (`vector[player - 2]`), player N's for player 1.
+    Before,
 }
 
 /// A child's vector and its bounds (zeros unless bounds are kept).
@@ -166,7 +193,17 @@ impl<T: GameTree + ?Sized> Maxn<'_, T> {
                 }
             }
             Some(player) => {
-                let i = player as usize - 1;
+                let i = match self.compared {
+                    Compared::Mover => player as usize - 1,
+                    Compared::Fixed(i) => i as usize,
+                    Compared::After if player < self.players => player as usize,
+                    Compared::After => {
+                        // `vector[player]` past the last component: the student's search crashes.
+                        self.stop = Some(Stop::Unfolding(frame.node.0));
+                        return;
+                    }
+                    Compared::Before => ((player + self.players - 2) % self.players) as usize,
+                };
                 let Some(best) = frame.value.as_ref() else {
                     frame.value = Some(vector);
                     frame.best_child = Some(child);
@@ -221,7 +258,7 @@ mod tests {
     use crate::tree::fixtures::aima;
 
     fn run(tree: &impl GameTree, settings: &SearchSettings) -> SearchOutcome {
-        search(tree, settings, Bounds::Skipped).unwrap().0
+        search(tree, settings, Bounds::Skipped, BeyondSlip::None).unwrap().0
     }
 
     #[test]
@@ -232,5 +269,51 @@ mod tests {
         assert_eq!(maxn.extra, SearchExtra::Vector(vec![3.0, -3.0]));
         assert_eq!((maxn.value, maxn.action), (minimax.value, minimax.action));
         assert_eq!(maxn.visited, minimax.visited);
+    }
+
+    /// A tree of three players: its first node is the root over the others,
+    /// each of which has the inline vector leaves given (mover, id, leaves).
+    fn three_players(nodes: &[(u32, &str, &[[f64; 3]])]) -> crate::tree::Tree {
+        use crate::tree::{ChildSpec, NodeSpec, PlayerSpecs, Site, TreeBuilder};
+        let mut builder = TreeBuilder::new("players", nodes[0].1);
+        let mut players = PlayerSpecs { count: 3, ..PlayerSpecs::default() };
+        let kind = |mover: u32| if mover == 1 { NodeKind::Max } else { NodeKind::Min };
+        let (root_mover, root, _) = nodes[0];
+        let children = nodes[1..].iter().map(|(_, id, _)| ChildSpec::id(*id)).collect();
+        let spec = builder.add(NodeSpec::internal(root, kind(root_mover), children));
+        players.movers.insert(spec, root_mover);
+        for &(mover, id, leaves) in &nodes[1..] {
+            let children = leaves.iter().map(|leaf| ChildSpec::leaf(leaf[0])).collect();
+            let spec = builder.add(NodeSpec::internal(id, kind(mover), children));
+            players.movers.insert(spec, mover);
+            for (child, leaf) in leaves.iter().enumerate() {
+                players.vectors.insert(Site::Child { node: spec, child }, leaf.to_vec());
+            }
+        }
+        builder.set_players(players);
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn the_mistakes_compare_another_component() {
+        // R: p2 over X (p3 over [9, 1, 5], [7, 2, 6]) and Y (p1 over [3, 4, 0], [5, 3, 1]).
+        let tree = three_players(&[
+            (2, "R", &[]),
+            (3, "X", &[[9.0, 1.0, 5.0], [7.0, 2.0, 6.0]]),
+            (1, "Y", &[[3.0, 4.0, 0.0], [5.0, 3.0, 1.0]]),
+        ]);
+        let settings = SearchSettings::new(Algorithm::Maxn);
+        let run = |slip| search(&tree, &settings, Bounds::Skipped, slip).map(|(outcome, _)| outcome.extra);
+        let vector = |values: &[f64]| Ok(SearchExtra::Vector(values.to_vec()));
+        // X: p3 takes [7, 2, 6]; Y: p1 takes [5, 3, 1]; R: p2 takes Y (3 > 2).
+        assert_eq!(run(BeyondSlip::None), vector(&[5.0, 3.0, 1.0]));
+        // Player 1's component everywhere: X takes [9, 1, 5], Y [5, 3, 1], R X.
+        assert_eq!(run(BeyondSlip::FirstComponent), vector(&[9.0, 1.0, 5.0]));
+        // The root's player's (2) everywhere: X [7, 2, 6], Y [3, 4, 0], R Y.
+        assert_eq!(run(BeyondSlip::RootComponent), vector(&[3.0, 4.0, 0.0]));
+        // Player 3 reads past the vector: the student's search crashes.
+        assert!(run(BeyondSlip::ComponentAfterMover).is_err());
+        // One before: p3 compares component 2, p1 component 3, p2 component 1: R takes X.
+        assert_eq!(run(BeyondSlip::ComponentBeforeMover), vector(&[7.0, 2.0, 6.0]));
     }
 }

@@ -9,20 +9,24 @@
 
 use super::fragile::FragileComparison;
 use super::random::{SplitMix64, chance_pick, uniform_pick};
+use super::variant::BeyondSlip;
 use super::{ChildCount, Keep, MctsSummary, SearchError, SearchExtra, SearchOutcome, SearchSettings, Stop, stop_error};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Selections whose best UCB and another's differ by less than this, relatively, are fragile.
 const FRAGILE_RELATIVE_GAP: f64 = 1e-9;
 
-/// The search, and with [`Keep::Fragility`] its first fragile selection.
+/// The search, and with [`Keep::Fragility`] its first fragile selection;
+/// `slip` makes one of a student's mistakes.
 pub(super) fn search<T: GameTree + ?Sized>(
     tree: &T,
     settings: &SearchSettings,
     keep: Keep,
+    slip: BeyondSlip,
 ) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
     let iterations = settings.iterations.ok_or(SearchError::MctsWithoutIterations)?;
     let mut search = Mcts::new(tree, settings, keep);
+    search.slip = slip;
     for iteration in 1..=iterations {
         search.iterate(iteration).map_err(|stop| stop_error(tree, stop, settings.depth))?;
     }
@@ -88,6 +92,7 @@ struct Mcts<'t, T: GameTree + ?Sized> {
     /// The iteration whose selections are recorded, if any.
     watched: Option<u32>,
     selections: Vec<Selection>,
+    slip: BeyondSlip,
 }
 
 impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
@@ -105,6 +110,7 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             fragile: None,
             watched: None,
             selections: Vec::new(),
+            slip: BeyondSlip::None,
         }
     }
 
@@ -159,10 +165,12 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
         if self.counts.len() < made {
             self.counts.resize(made, (0, 0.0));
         }
+        // A student backing rewards up from MIN's side adds them negated.
+        let view = if self.slip == BeyondSlip::RewardsNegated { -1.0 } else { 1.0 };
         for node in path {
             let counts = &mut self.counts[node.get()];
             counts.0 += 1;
-            counts.1 += reward;
+            counts.1 += view * reward;
         }
         Ok(())
     }
@@ -185,7 +193,16 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
                     child
                 }
                 kind => {
-                    if let Some(fresh) = children.clone().map(NodeIndex).find(|&child| self.counts(child).0 == 0) {
+                    let untried: Vec<NodeIndex> =
+                        children.clone().map(NodeIndex).filter(|&child| self.counts(child).0 == 0).collect();
+                    if !untried.is_empty() {
+                        let fresh = match self.slip {
+                            BeyondSlip::RandomExpansion => {
+                                let r = self.draw();
+                                untried[uniform_pick(r, untried.len() as u32) as usize]
+                            }
+                            _ => untried[0],
+                        };
                         self.touch(fresh);
                         path.push(fresh);
                         break;
@@ -209,14 +226,20 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
         kind: NodeKind,
         children: std::ops::Range<u32>,
     ) -> NodeIndex {
-        let parent_n = self.counts(node).0 as f64;
-        let sign = if kind == NodeKind::Max { 1.0 } else { -1.0 };
+        let parent_n = match self.slip {
+            BeyondSlip::LnOfRootCount => self.counts(NodeIndex::ROOT).0 as f64,
+            _ => self.counts(node).0 as f64,
+        };
+        let sign = if kind == NodeKind::Max || self.slip == BeyondSlip::UcbSignNotFlipped { 1.0 } else { -1.0 };
+        let c = if self.slip == BeyondSlip::NoExploration { 0.0 } else { self.exploration };
+        let slip = self.slip;
         let scored: Vec<(NodeIndex, u64, f64, f64)> = children
             .map(NodeIndex)
             .map(|child| {
                 let (n, w) = self.counts(child);
                 let q = sign * (w / n as f64);
-                (child, n, w, q + self.exploration * (parent_n.ln() / n as f64).sqrt())
+                let log_n = if slip == BeyondSlip::LnOfChildCount { (n as f64).ln() } else { parent_n.ln() };
+                (child, n, w, q + c * (log_n / n as f64).sqrt())
             })
             .collect();
         let mut best = 0;
@@ -274,9 +297,16 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             Vec::new()
         };
         let chooses = listed && matches!(tree.kind(root), NodeKind::Max | NodeKind::Min);
+        let sign = if tree.kind(root) == NodeKind::Min { -1.0 } else { 1.0 };
+        // A student choosing by value ranks the tried children by q, untried ones last.
+        let score = |child: &ChildCount| match self.slip {
+            BeyondSlip::FinalByValue if child.n > 0 => sign * child.w / child.n as f64,
+            BeyondSlip::FinalByValue => f64::NEG_INFINITY,
+            _ => child.n as f64,
+        };
         let mut action: Option<&ChildCount> = None;
         for child in children.iter().filter(|_| chooses) {
-            if action.is_none_or(|best| child.n > best.n) {
+            if action.is_none_or(|best| score(child) > score(best)) {
                 action = Some(child);
             }
         }
@@ -329,7 +359,7 @@ mod tests {
     }
 
     fn run(tree: &Tree, settings: &SearchSettings) -> SearchOutcome {
-        search(tree, settings, Keep::Values).unwrap().0
+        search(tree, settings, Keep::Values, BeyondSlip::None).unwrap().0
     }
 
     #[test]
@@ -399,6 +429,44 @@ mod tests {
         assert!(fragile_selection(3, node, &near, 0).is_some());
         let apart = [(NodeIndex(1), 2, 1.0, 0.5), (NodeIndex(2), 3, 1.0, 0.4)];
         assert_eq!(fragile_selection(3, node, &apart, 0), None);
+    }
+
+    #[test]
+    fn each_mistake_changes_the_search() {
+        let options = crate::generator::GenOptions { depth: 4, branching: (2, 3), ..Default::default() };
+        let trees: Vec<Tree> = (0..6).map(|index| crate::generator::generate(&options, index, "t")).collect();
+        let slips = [
+            BeyondSlip::UcbSignNotFlipped,
+            BeyondSlip::LnOfChildCount,
+            BeyondSlip::LnOfRootCount,
+            BeyondSlip::NoExploration,
+            BeyondSlip::RandomExpansion,
+            BeyondSlip::RewardsNegated,
+        ];
+        for slip in slips {
+            let changes = trees.iter().any(|tree| {
+                let reference = run(tree, &settings(60));
+                let outcome = search(tree, &settings(60), Keep::Values, slip).unwrap().0;
+                outcome.visited != reference.visited || outcome.mcts() != reference.mcts()
+            });
+            assert!(changes, "{slip:?} leaves every search unchanged");
+        }
+    }
+
+    #[test]
+    fn choosing_by_value_can_differ_from_choosing_by_visits() {
+        // max(5, chance(0, 12)): the gamble's W/N can exceed 5 while the safe move has more visits.
+        let mut builder = TreeBuilder::new("t", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::leaf(5.0), ChildSpec::id("C")]));
+        builder.add(NodeSpec::internal("C", NodeKind::Chance, leaves(&[0.0, 12.0])));
+        let tree = builder.build().unwrap();
+        let differs = (0..40u64).any(|seed| {
+            let settings = SearchSettings { seed, ..settings(6) };
+            let by_visits = run(&tree, &settings).action;
+            let by_value = search(&tree, &settings, Keep::Values, BeyondSlip::FinalByValue).unwrap().0.action;
+            by_visits != by_value
+        });
+        assert!(differs);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub use settings::{
 use thiserror::Error;
 
 use crate::tree::{GameTree, NodeIndex, NodeKind};
+use variant::BeyondSlip;
 
 /// Values agree within 1e-9, relative or absolute (docs/format.md section 4).
 pub const VALUE_TOLERANCE: f64 = 1e-9;
@@ -335,12 +336,16 @@ pub fn fragility<T: GameTree + ?Sized>(
     check(tree, settings)?;
     match settings.algorithm {
         // UCB values are never exact: any tree can make a fragile selection.
-        Algorithm::Mcts => return mcts::search(tree, settings, Keep::Fragility).map(|(_, fragile)| fragile),
+        Algorithm::Mcts => {
+            return mcts::search(tree, settings, Keep::Fragility, BeyondSlip::None).map(|(_, fragile)| fragile);
+        }
         _ if !tree.has_chance_nodes() => return Ok(None),
         Algorithm::IterativeDeepening => {
-            return deepening::search(tree, settings, Keep::Fragility).map(|(_, fragile)| fragile);
+            return deepening::search(tree, settings, Keep::Fragility, BeyondSlip::None).map(|(_, fragile)| fragile);
         }
-        Algorithm::Maxn => return maxn::search(tree, settings, maxn::Bounds::Kept).map(|(_, fragile)| fragile),
+        Algorithm::Maxn => {
+            return maxn::search(tree, settings, maxn::Bounds::Kept, BeyondSlip::None).map(|(_, fragile)| fragile);
+        }
         Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => {}
     }
     let mut search = Search::new(tree, settings);
@@ -409,11 +414,24 @@ pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Resul
 /// assert_eq!(tree.ids_of(&outcome.visited), ["A", "B", "B.1", "B.2", "C", "C.1"]);
 /// ```
 pub fn search<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
+    search_with_slip(tree, settings, BeyondSlip::None)
+}
+
+/// A search of docs/format.md section 8 as a student who makes the mistake
+/// `slip` writes it (`BeyondSlip::None`: the reference, [`search`]).
+/// The searches of section 3 ignore `slip`.
+pub fn search_with_slip<T: GameTree + ?Sized>(
+    tree: &T,
+    settings: &SearchSettings,
+    slip: BeyondSlip,
+) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
     match settings.algorithm {
-        Algorithm::IterativeDeepening => deepening::search(tree, settings, Keep::Values).map(|(outcome, _)| outcome),
-        Algorithm::Maxn => maxn::search(tree, settings, maxn::Bounds::Skipped).map(|(outcome, _)| outcome),
-        Algorithm::Mcts => mcts::search(tree, settings, Keep::Values).map(|(outcome, _)| outcome),
+        Algorithm::IterativeDeepening => {
+            deepening::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome)
+        }
+        Algorithm::Maxn => maxn::search(tree, settings, maxn::Bounds::Skipped, slip).map(|(outcome, _)| outcome),
+        Algorithm::Mcts => mcts::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome),
         Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => {
             let mut search = Search::new(tree, settings);
             let (value, action) = search.explore();
@@ -601,6 +619,9 @@ struct Search<'t, T: GameTree + ?Sized> {
     /// Whether a non-terminal node was valued at the depth cut (so the
     /// search did not see the whole tree, 8.2).
     cut_inside: bool,
+    /// The root's value and chosen child once a root child was searched:
+    /// what a search cut short by the budget had found so far.
+    root_best_so_far: Option<(f64, Option<NodeIndex>)>,
 }
 
 impl<'t, T: GameTree + ?Sized> Search<'t, T> {
@@ -621,6 +642,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             budget_left: None,
             out_of_budget: false,
             cut_inside: false,
+            root_best_so_far: None,
         }
     }
 
@@ -671,6 +693,9 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                     Entered::Valued(_) if self.halted() => return (0.0, None),
                     Entered::Valued(value) => {
                         self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0));
+                        if stack.len() == 1 {
+                            self.note_root_best(&stack[0]);
+                        }
                     }
                     Entered::Expanding(frame) => {
                         if let (Some(bounds), Some(window)) = (self.bounds.as_mut(), window_bounds) {
@@ -687,7 +712,12 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             }
             let bound = self.bounds.as_mut().map_or(0.0, |bounds| bounds.close(done.value));
             match stack.last_mut() {
-                Some(parent) => self.absorb(parent, done.node, (done.value, bound)),
+                Some(parent) => {
+                    self.absorb(parent, done.node, (done.value, bound));
+                    if stack.len() == 1 {
+                        self.note_root_best(&stack[0]);
+                    }
+                }
                 None => {
                     let action = match done.kind {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
@@ -697,6 +727,15 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 }
             }
         }
+    }
+
+    /// Keeps the root's value and choice after one of its children was searched.
+    fn note_root_best(&mut self, root: &Frame) {
+        let action = match root.kind {
+            NodeKind::Max | NodeKind::Min => root.best_child.map(NodeIndex),
+            _ => None,
+        };
+        self.root_best_so_far = Some((root.value, action));
     }
 
     fn finish(&mut self, value: f64, action: Option<NodeIndex>) -> SearchOutcome {

@@ -8,6 +8,7 @@
 //! knows YAML: trees and assignments arrive as plain data.
 
 pub mod diagnosis;
+mod explain;
 mod fsmode;
 mod interpreter;
 pub mod oracle;
@@ -332,6 +333,7 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
         }),
         visited: Vec::new(),
         time_up: false,
+        steps: session::SearchSteps::default(),
         stderr: String::new(),
         elapsed: Duration::ZERO,
         earlier_in_program: 0,

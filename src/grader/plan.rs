@@ -172,7 +172,8 @@ fn plan_one(
     tree: TestTree,
 ) -> Result<PlannedTest, PlanError> {
     let spec = &assignment.questions[question];
-    let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
+    let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal)
+        .with_overrides(&spec.overrides);
     let refused = |message: String| PlanError { name: name.clone(), message };
     // The reference and the fragility check search one unfolding: a game's
     // tree is the same for both, and the second search reuses its nodes.

@@ -277,13 +277,13 @@ fn format_number(value: f64) -> String {
 
 /// A play test with nothing filled in but its name and status.
 fn bare_result(name: &str, game: &Arc<dyn Game>, status: TestStatus) -> TestResult {
-    let none = SearchView { value: None, action: None, visited: Vec::new() };
+    let none = SearchView::default();
     TestResult {
         name: name.to_string(),
         path: game.name().to_string(),
         hidden: false,
         status,
-        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
+        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None },
         reason: None,
         diagnosis: None,
         description: None,

@@ -47,6 +47,28 @@ pub enum ToProgram<'a> {
         /// counted in nodes); absent when only the wall clock bounds it.
         #[serde(skip_serializing_if = "Option::is_none")]
         budget: Option<u32>,
+        /// The number of players of a max^n search (docs/format.md 8.3):
+        /// 2 for a tree of MAX and MIN; absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        players: Option<u32>,
+        /// MCTS's number of iterations (8.4); absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        iterations: Option<u32>,
+        /// MCTS's exploration constant c (8.4); absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        exploration: Option<f64>,
+    },
+    /// The reply to `random`: the next draw of the search's SplitMix64
+    /// stream (docs/format.md 8.4).
+    Random {
+        /// A number in [0, 1).
+        value: f64,
+    },
+    /// The reply to `iteration`: iterative deepening's next iteration has
+    /// started, with this depth limit (8.2).
+    Iteration {
+        /// The iteration's depth limit.
+        depth: u32,
     },
     /// Choose a move of a game from the position at `root` (docs/protocol.md,
     /// "Playing games").
@@ -91,8 +113,8 @@ pub enum ToProgram<'a> {
     Eval {
         /// The node's id.
         node: &'a str,
-        /// Its heuristic value.
-        value: f64,
+        /// Its heuristic value (a vector in a max^n search).
+        value: Numbers,
     },
     /// The program broke the protocol; it is stopped after this line.
     Error {
@@ -119,13 +141,17 @@ pub struct NodeReply<'a> {
     /// Probabilities (chance nodes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probs: Option<Vec<f64>>,
-    /// Utility (terminals).
+    /// Utility (terminals; a vector in a max^n search).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<f64>,
+    pub value: Option<Numbers>,
     /// Heuristic value (nodes at the depth cut, or any node that has one in
-    /// a tree taken from a game).
+    /// a tree taken from a game; a vector in a max^n search).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub eval: Option<f64>,
+    pub eval: Option<Numbers>,
+    /// The player to move, counted from 1, at a player's node of a max^n
+    /// search (docs/format.md 8.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<u32>,
     /// `win` or `lose` (terminals of a tree taken from a game).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
@@ -136,6 +162,27 @@ pub struct NodeReply<'a> {
     /// min nodes above the depth cut, under move ordering, 8.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub static_values: Option<Vec<f64>>,
+}
+
+/// A number, or a max^n search's vector of numbers (docs/format.md 8.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Numbers {
+    /// One number.
+    One(f64),
+    /// One number per player.
+    Many(Vec<f64>),
+}
+
+/// A root child's N and W as an MCTS program reports them (docs/format.md 8.4).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ReportedChild {
+    /// The child's action.
+    pub action: serde_json::Value,
+    /// Iterations that passed through it.
+    pub n: serde_json::Value,
+    /// The sum of their rewards.
+    pub w: serde_json::Value,
 }
 
 /// A message from the program to the grader.
@@ -160,13 +207,24 @@ pub enum FromProgram {
         /// The node's id.
         node: String,
     },
+    /// Ask for the next random draw (MCTS, docs/format.md 8.4).
+    Random {},
+    /// Iterative deepening starts its next iteration, with this depth limit (8.2).
+    Iteration {
+        /// The iteration's depth limit.
+        depth: serde_json::Value,
+    },
     /// The search's answer.
     Result {
-        /// The root value (checked to be a finite number).
+        /// The root value (checked to be a finite number, or a vector of
+        /// them in a max^n search).
         value: serde_json::Value,
         /// The chosen action, or null.
         #[serde(default)]
         action: Option<String>,
+        /// MCTS: each root child's action, N and W (docs/format.md 8.4).
+        #[serde(default)]
+        children: Option<Vec<ReportedChild>>,
     },
     /// The student's code failed.
     Error {
@@ -216,7 +274,7 @@ pub fn decode(line: &str) -> Result<FromProgram, String> {
     })
 }
 
-const KNOWN_TYPES: [&str; 5] = ["hello", "visit", "evaluate", "result", "error"];
+const KNOWN_TYPES: [&str; 7] = ["hello", "visit", "evaluate", "random", "iteration", "result", "error"];
 
 /// A short, quoted excerpt of what a program printed.
 pub fn quote_excerpt(text: &str) -> String {
@@ -240,8 +298,9 @@ mod tests {
             children: None,
             actions: None,
             probs: None,
-            value: Some(3.0),
+            value: Some(Numbers::One(3.0)),
             eval: None,
+            player: None,
             outcome: None,
             state: None,
             static_values: None,
@@ -260,6 +319,9 @@ mod tests {
             agents: None,
             move_ordering: None,
             budget: None,
+            players: None,
+            iterations: None,
+            exploration: None,
         });
         assert_eq!(
             line,
@@ -274,6 +336,9 @@ mod tests {
             agents: Some(3),
             move_ordering: None,
             budget: None,
+            players: None,
+            iterations: None,
+            exploration: None,
         });
         assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
         let clocked = encode(&ToProgram::Search {
@@ -285,11 +350,19 @@ mod tests {
             agents: None,
             move_ordering: None,
             budget: Some(40),
+            players: None,
+            iterations: None,
+            exploration: None,
         });
         assert!(clocked.ends_with(",\"root\":\"A\",\"budget\":40}\n"), "{clocked}");
         assert_eq!(
             encode(&ToProgram::Timeup { node: "B.2", budget: 40 }),
             "{\"type\":\"timeup\",\"node\":\"B.2\",\"budget\":40}\n"
+        );
+        assert_eq!(encode(&ToProgram::Random { value: 0.5 }), "{\"type\":\"random\",\"value\":0.5}\n");
+        assert_eq!(
+            encode(&ToProgram::Eval { node: "B", value: Numbers::Many(vec![1.0, -1.0]) }),
+            "{\"type\":\"eval\",\"node\":\"B\",\"value\":[1.0,-1.0]}\n"
         );
     }
 
@@ -325,7 +398,18 @@ mod tests {
             Ok(FromProgram::Visit { node: "A".into() })
         );
         let result = decode("{\"type\":\"result\",\"value\":3,\"action\":null}").unwrap();
-        assert!(matches!(result, FromProgram::Result { action: None, .. }));
+        assert!(matches!(result, FromProgram::Result { action: None, children: None, .. }));
+        assert_eq!(decode("{\"type\":\"random\"}"), Ok(FromProgram::Random {}));
+        assert_eq!(
+            decode("{\"type\":\"iteration\",\"depth\":2}"),
+            Ok(FromProgram::Iteration { depth: serde_json::json!(2) })
+        );
+        let counted = decode(
+            "{\"type\":\"result\",\"value\":0.5,\"action\":\"b\",\"children\":[{\"action\":\"a\",\"n\":3,\"w\":1.5}]}",
+        )
+        .unwrap();
+        let FromProgram::Result { children: Some(children), .. } = counted else { panic!("{counted:?}") };
+        assert_eq!((children[0].n.as_u64(), children[0].w.as_f64()), (Some(3), Some(1.5)));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::assignment::{Assignment, ChildOrder, GameGeneration, Generated, Language, Question, Scoring, TestFile};
-use crate::engine::Algorithm;
+use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
 use crate::points::Points;
 use crate::tree::NodeKind;
@@ -61,6 +61,11 @@ struct RawQuestion {
     algorithm: Option<Spanned<String>>,
     depth: Option<u32>,
     prune_on_equal: Option<bool>,
+    /// The settings of docs/format.md 8.2 and 8.4, over each tree's own.
+    budget: Option<Spanned<u64>>,
+    iterations: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    exploration: Option<Spanned<f64>>,
     scoring: Option<Spanned<String>>,
     child_order: Option<Spanned<String>>,
     #[serde(default)]
@@ -325,18 +330,28 @@ fn translate_question(
             return None;
         }
     };
-    if child_order == ChildOrder::Any && algorithm == Algorithm::AlphaBeta {
+    if child_order == ChildOrder::Any
+        && matches!(algorithm, Algorithm::AlphaBeta | Algorithm::IterativeDeepening | Algorithm::Mcts)
+    {
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
-            format!(
-                "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
-                 children decides what is pruned",
-                raw.id.value
-            ),
+            match algorithm {
+                Algorithm::AlphaBeta => format!(
+                    "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
+                     children decides what is pruned",
+                    raw.id.value
+                ),
+                _ => format!(
+                    "question `{}`: child_order: any is for minimax, expectimax and maxn; in {algorithm} the order \
+                     of the children decides what is searched",
+                    raw.id.value
+                ),
+            },
         ));
         return None;
     }
+    let overrides = read_overrides(&raw, diagnostics)?;
     let points = Points::from_decimal(raw.points);
     if points.is_none() {
         diagnostics.push(Diagnostic::at(
@@ -370,6 +385,7 @@ fn translate_question(
         algorithm,
         depth: raw.depth,
         prune_on_equal: raw.prune_on_equal,
+        overrides,
         scoring,
         child_order,
         tests,
@@ -390,6 +406,10 @@ fn translate_play_question(
         ("algorithm", raw.algorithm.is_some()),
         ("depth", raw.depth.is_some()),
         ("prune_on_equal", raw.prune_on_equal.is_some()),
+        ("budget", raw.budget.is_some()),
+        ("iterations", raw.iterations.is_some()),
+        ("seed", raw.seed.is_some()),
+        ("exploration", raw.exploration.is_some()),
         ("child_order", raw.child_order.is_some()),
         ("tests", !raw.tests.is_empty()),
         ("hidden_tests", !raw.hidden_tests.is_empty()),
@@ -432,7 +452,36 @@ fn translate_play_question(
         child_order: ChildOrder::Given,
         tests: Vec::new(),
         generate: None,
+        overrides: Default::default(),
         play: Some(play),
+    })
+}
+
+/// A question's `budget`, `iterations`, `seed` and `exploration`, checked as
+/// a file's `search:` keys are.
+fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Option<SettingOverrides> {
+    let mut ok = true;
+    let mut refuse = |at: Option<Position>, message: String| {
+        diagnostics.push(Diagnostic::at(at, format!("question `{}`: {message}", raw.id.value)));
+        ok = false;
+    };
+    if let Some(budget) = raw.budget.as_ref().filter(|budget| budget.value == 0) {
+        refuse(spanned_position(budget), "`budget` is the most nodes a search may enter, at least 1".to_string());
+    }
+    if let Some(iterations) = raw.iterations.as_ref().filter(|iterations| iterations.value == 0) {
+        refuse(spanned_position(iterations), "`iterations` (of MCTS) must be at least 1".to_string());
+    }
+    if let Some(exploration) = &raw.exploration
+        && let Err(message) = crate::load::check_exploration(exploration.value)
+    {
+        refuse(spanned_position(exploration), message);
+    }
+    ok.then(|| SettingOverrides {
+        budget: raw.budget.as_ref().map(|budget| budget.value),
+        iterations: raw.iterations.as_ref().map(|iterations| iterations.value),
+        seed: raw.seed,
+        exploration: raw.exploration.as_ref().map(|exploration| exploration.value),
+        move_ordering: None,
     })
 }
 
@@ -597,6 +646,28 @@ mod tests {
         assert!(unknown.contains("unknown child_order `shuffled` (expected given or any)"), "{unknown}");
         let pruning = order(question(", child_order: any", "alphabeta")).unwrap_err().to_string();
         assert!(pruning.contains("in alpha-beta the order of the children decides what is pruned"), "{pruning}");
+    }
+
+    #[test]
+    fn a_question_sets_the_searches_of_section_8() {
+        let assignment = load(
+            "questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 30, seed: 4, exploration: 0.5, \
+             generate: {seed: 1}}\n  - {id: q2, points: 1, algorithm: iterative-deepening, budget: 50, depth: 3, \
+             generate: {seed: 1}}\n",
+        )
+        .unwrap();
+        let mcts = assignment.questions[0].overrides;
+        assert_eq!((mcts.iterations, mcts.seed, mcts.exploration), (Some(30), Some(4), Some(0.5)));
+        assert_eq!(assignment.questions[1].overrides.budget, Some(50));
+        let zero = load("questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 0, generate: {seed: 1}}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(zero.contains("question `q1`: `iterations` (of MCTS) must be at least 1"), "{zero}");
+        let ordered =
+            load("questions:\n  - {id: q1, points: 1, algorithm: mcts, child_order: any, generate: {seed: 1}}\n")
+                .unwrap_err()
+                .to_string();
+        assert!(ordered.contains("in mcts the order of the children decides what is searched"), "{ordered}");
     }
 
     #[test]

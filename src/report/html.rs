@@ -218,10 +218,12 @@ fn games(out: &mut String, test: &TestResult) {
     }
 }
 
-/// Value, action and order, each passed, failed or not run.
+/// Value, action and order (and MCTS's counts), each passed, failed or not run.
 fn checks(out: &mut String, test: &TestResult) {
     let _ = write!(out, "<p class=\"checks\">");
-    for (name, check) in [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)] {
+    let counts = test.checks.counts.map(|check| ("counts", check));
+    let all = [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)];
+    for (name, check) in all.into_iter().chain(counts) {
         let (class, sign) = match check {
             Check::Passed => ("pass", "✓"),
             Check::Failed => ("fail", "✗"),

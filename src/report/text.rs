@@ -74,7 +74,10 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             let _ = writeln!(out, "        {}", paint.dim(&super::play_line(play)));
         } else if detail == Detail::Everything && !test.hidden {
             let action = test.actual.action.as_deref().unwrap_or("none");
-            let value = test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value);
+            let value = match &test.actual.vector {
+                Some(vector) => crate::compare::format_vector(vector),
+                None => test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value),
+            };
             let line = format!(
                 "value {value}, action {action}, {} nodes entered, {} ms",
                 test.actual.visited.len(),

@@ -632,3 +632,17 @@ fn flags_override_the_search_block_and_bad_settings_say_what_is_wrong() {
     let stderr = text(&output.stderr);
     assert!(stderr.contains("a budget of 3 nodes is smaller than the first iteration's 4 entries"), "{stderr}");
 }
+
+/// A picture of a max^n tree names each node's player and shows a
+/// terminal's whole vector.
+#[test]
+fn a_max_n_picture_shows_players_and_vectors() {
+    let scratch = crate::common::Scratch::new();
+    let file = crate::common::repo().join("test-cases/more-searches/maxn-three-players.yaml");
+    let svg = scratch.path().join("maxn.svg");
+    let output = treegrade(&["render", file.to_str().unwrap(), "-a", "maxn", "-o", svg.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.contains(">[7, 3, 8]<") && svg.contains(">[5, 5, 1]<"), "the vectors are drawn");
+    assert!(svg.contains(">p3<") && svg.contains(">p2<"), "the players are named");
+}

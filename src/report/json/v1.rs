@@ -270,7 +270,7 @@ pub struct PlayFault {
     pub message: String,
 }
 
-/// The three checks of a test.
+/// The three checks of a test, and MCTS's fourth.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checks {
     /// The root's value.
@@ -279,6 +279,9 @@ pub struct Checks {
     pub action: String,
     /// The visited order.
     pub order: String,
+    /// MCTS only: the random draws and the root children's N and W.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<String>,
 }
 
 /// A named mistake.
@@ -304,15 +307,39 @@ pub struct Divergence {
     pub actual: Option<String>,
 }
 
-/// A search's result: value, action and visited order.
+/// A search's result: value, action and visited order, and what the
+/// searches of docs/format.md section 8 add.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Search {
-    /// The root's value.
+    /// The root's value (player 1's component of a max^n vector).
     pub value: Option<f64>,
     /// The chosen action.
     pub action: Option<String>,
     /// The visited node ids, in order.
     pub visited: Vec<String>,
+    /// Max^n: the root's vector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<Vec<f64>>,
+    /// Iterative deepening: the 0-based step of `visited` where each iteration starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iteration_starts: Vec<usize>,
+    /// MCTS: each root child's action, N and W.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Vec<ChildCount>>,
+    /// MCTS: the number of random draws.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draws: Option<u64>,
+}
+
+/// One root child's MCTS counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChildCount {
+    /// The child's action.
+    pub action: String,
+    /// Its N.
+    pub n: u64,
+    /// Its W.
+    pub w: f64,
 }
 
 /// An enum of the grader's as the kebab-case name it has in reports.
@@ -384,6 +411,13 @@ impl From<&verdict::TestResult> for Test {
             value: view.value,
             action: view.action.clone(),
             visited: view.visited.clone(),
+            vector: view.vector.clone(),
+            iteration_starts: view.iteration_starts.clone(),
+            counts: view
+                .counts
+                .as_ref()
+                .map(|counts| counts.iter().map(|c| ChildCount { action: c.action.clone(), n: c.n, w: c.w }).collect()),
+            draws: view.draws,
         };
         Test {
             name: test.name.clone(),
@@ -398,6 +432,7 @@ impl From<&verdict::TestResult> for Test {
                 value: name_of(&test.checks.value),
                 action: name_of(&test.checks.action),
                 order: name_of(&test.checks.order),
+                counts: test.checks.counts.as_ref().map(name_of),
             },
             reason: test.reason.clone(),
             diagnosis: test.diagnosis.as_ref().map(|diagnosis| Diagnosis {
