@@ -33,7 +33,8 @@ fn main() {
 /// works from any folder, with nothing else on disk: each assignment (its
 /// handout, starters and tests) and the test trees the default one reads
 /// through `tests_dir`.
-const BUNDLED: [&str; 3] = ["assignments/adversarial-search", "assignments/games", "test-cases"];
+const BUNDLED: [&str; 4] =
+    ["assignments/adversarial-search", "assignments/games", "assignments/more-searches", "test-cases"];
 
 /// Writes `$OUT_DIR/bundled.rs`: every bundled file as (relative path, bytes).
 fn write_bundle(root: &Path) {

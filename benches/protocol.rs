@@ -86,7 +86,7 @@ fn tic_tac_toe(spec: &ProgramSpec) -> (usize, f64) {
     let game = treegrade::game::make(&GameArgs { name: "tic-tac-toe", params: &[], position: None, utility: None })
         .expect("tic-tac-toe is built in");
     let tree = Served::Game(game.unfold(&UnfoldOptions::default()).expect("it unfolds"));
-    let job = SearchJob { name: "ttt", tree: &tree, settings: SearchSettings::new(Algorithm::Minimax) };
+    let job = SearchJob { name: "ttt", tree: &tree, settings: SearchSettings::new(Algorithm::Minimax), budget: None };
     let started = Instant::now();
     let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
     let elapsed = started.elapsed().as_secs_f64();
@@ -164,7 +164,8 @@ fn runner_round_trip() -> f64 {
 /// Microseconds per entered node for one full search served to `spec`.
 fn per_node(spec: &ProgramSpec, tree: &Tree) -> f64 {
     let served = Served::Written(tree);
-    let job = SearchJob { name: "bench", tree: &served, settings: SearchSettings::new(Algorithm::Minimax) };
+    let job =
+        SearchJob { name: "bench", tree: &served, settings: SearchSettings::new(Algorithm::Minimax), budget: None };
     let started = Instant::now();
     let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
     let elapsed = started.elapsed();

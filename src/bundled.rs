@@ -17,7 +17,7 @@ pub const ASSIGNMENT: &str = "assignments/adversarial-search";
 
 /// The bundled assignments by the names `--assignment` takes: the default
 /// one first.
-pub const NAMES: [&str; 2] = ["adversarial-search", "games"];
+pub const NAMES: [&str; 3] = ["adversarial-search", "games", "more-searches"];
 
 /// The bundled assignment, unpacked; removed when dropped.
 #[derive(Debug)]
@@ -70,5 +70,7 @@ mod tests {
         assert_eq!(loaded.questions.len(), 4);
         let games = crate::load::assignment::load_assignment(&bundled.named_dir("games")).expect("games loads");
         assert_eq!(games.name, "games");
+        let more = crate::load::assignment::load_assignment(&bundled.named_dir("more-searches")).expect("it loads");
+        assert_eq!(more.questions.len(), 5);
     }
 }

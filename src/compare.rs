@@ -98,6 +98,18 @@ pub fn format_value(value: f64) -> String {
     format!("{value}")
 }
 
+/// Whether two max^n vectors (docs/format.md 8.3) have the same length and
+/// agree component by component within the value tolerance.
+pub fn vectors_match(expected: &[f64], actual: &[f64]) -> bool {
+    expected.len() == actual.len() && expected.iter().zip(actual).all(|(&e, &a)| values_match(e, a))
+}
+
+/// A vector as students read it: `[3, -1, 2]`.
+pub fn format_vector(vector: &[f64]) -> String {
+    let parts: Vec<String> = vector.iter().map(|&value| format_value(value)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
 /// The ways a search result can differ from an [`Expectation`], one sentence each.
 ///
 /// [`Expectation`]: crate::tree::Expectation
@@ -116,6 +128,16 @@ pub fn expectation_differences(
             format_value(expected),
             format_value(outcome.value)
         ));
+    }
+    if let Some(expected) = &expectation.vector {
+        let actual = outcome.vector().unwrap_or(&[]);
+        if !vectors_match(expected, actual) {
+            differences.push(format!(
+                "value: expected {}, {subject} gives {}",
+                format_vector(expected),
+                format_vector(actual)
+            ));
+        }
     }
     if let Some(expected) = &expectation.action {
         let actual = outcome.action.map(|child| tree.action(child));

@@ -9,9 +9,12 @@ use clap::{Args, ValueEnum};
 
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
+use crate::assignment::PlayGame;
+use crate::game::Game;
 use crate::game::pacman::test::PacmanTest;
 use crate::grader::pacman::PlannedPacman;
 use crate::grader::plan::{self, Assignment, GameTest, PlannedTest, TestTree};
+use crate::grader::playing::PlannedPlay;
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
@@ -22,7 +25,7 @@ use crate::report::{self, Format};
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The assignment folder, or `games` for the bundled games assignment (default:
+    /// The assignment folder, or `games` or `more-searches` for a bundled assignment (default:
     /// $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
@@ -78,8 +81,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
-    let selected = select_questions(&assignment, &args.questions)?;
-    let (mut tests, templates) = load_and_plan(&assignment, &selected)?;
+    let mut selected = select_questions(&assignment, &args.questions)?;
+    let Plan { mut tests, templates, plays, mut pacman } = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
         let secret = context.secret().unwrap_or_default();
@@ -91,26 +94,31 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         tests
             .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
     }
-    let mut pacman = load_pacman(&assignment, &selected)?;
     keep_named_tests(&mut tests, &mut pacman, &args.tests)?;
+    if !args.tests.is_empty() {
+        // Questions none of whose tests were named are not graded, so neither shown nor counted.
+        selected.retain(|&question| {
+            tests.iter().any(|test| test.question == question) || pacman.iter().any(|test| test.question == question)
+        });
+    }
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let target = Target {
         dir: args.submission.clone(),
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let report =
-        match grader::grade_with_pacman(&assignment, &selected, &tests, &pacman, &target, kits.path(), &sandbox) {
-            Ok(report) => report,
-            Err(not_gradable) => {
-                let reason = not_gradable.to_string();
-                // PrairieLearn expects a results.json in every case.
-                if args.format == Format::Prairielearn {
-                    write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
-                }
-                return Err(Failure::Usage(reason));
+    let planned = grader::Planned { tests: &tests, plays: &plays, pacman: &pacman };
+    let report = match grader::grade_all(&assignment, &selected, &planned, &target, kits.path(), &sandbox) {
+        Ok(report) => report,
+        Err(not_gradable) => {
+            let reason = not_gradable.to_string();
+            // PrairieLearn expects a results.json in every case.
+            if args.format == Format::Prairielearn {
+                write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
             }
-        };
+            return Err(Failure::Usage(reason));
+        }
+    };
     let color = context.color.colors(std::io::stdout().is_terminal());
     // Whoever runs check may be a student (or Gradescope showing one).
     let shown = report::student_view(&report);
@@ -262,9 +270,80 @@ fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::T
     Ok(templates)
 }
 
+/// What grading an assignment needs, loaded and planned once.
+pub(super) struct Plan {
+    /// The tests of search questions, with the reference's answers.
+    pub tests: Vec<PlannedTest>,
+    /// The game files that generated questions advance.
+    pub templates: plan::Templates,
+    /// The play questions, with their games loaded.
+    pub plays: Vec<PlannedPlay>,
+    /// The Pacman tests.
+    pub pacman: Vec<PlannedPacman>,
+}
+
+/// Loads every test tree once and pairs it with the reference's answer; the
+/// game files that generated questions advance, and the games that play
+/// questions play, come back beside the tests.
+pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Plan, Failure> {
+    let (tests, templates) = load_and_plan_tests(assignment, selected)?;
+    let plays = plan_plays(assignment, selected)?;
+    let pacman = load_pacman(assignment, selected)?;
+    Ok(Plan { tests, templates, plays, pacman })
+}
+
+/// The games of the selected play questions, loaded, each checked against
+/// its question (built-in opponents have the evaluations they need).
+pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedPlay>, Failure> {
+    let mut plays = Vec::new();
+    for &index in selected {
+        let question = &assignment.questions[index];
+        let Some(play) = &question.play else { continue };
+        let game = load_play_game(&play.game)?;
+        let refuse = |message: String| Failure::Usage(format!("question `{}`: {message}", question.id));
+        if let Some(eval) = &play.eval
+            && !game.evaluations().contains(eval)
+        {
+            return Err(refuse(crate::game::unknown_evaluation(
+                game.name(),
+                eval,
+                &game.evaluations().iter().map(String::as_str).collect::<Vec<_>>(),
+            )));
+        }
+        for opponent in &play.opponents {
+            if let crate::assignment::OpponentAgent::BuiltIn(builtin) = &opponent.agent {
+                builtin.check(&*game, play.eval.as_deref()).map_err(refuse)?;
+            }
+        }
+        plays.push(PlannedPlay { question: index, game });
+    }
+    Ok(plays)
+}
+
+/// A play question's game: a built-in one from its start, or a game file.
+pub(super) fn load_play_game(game: &PlayGame) -> Result<Arc<dyn Game>, Failure> {
+    match game {
+        PlayGame::BuiltIn(name) => {
+            crate::game::make(&crate::game::GameArgs { name, params: &[], position: None, utility: None })
+                .map(Arc::from)
+                .map_err(|error| Failure::Usage(format!("game `{name}`: {}", error.message)))
+        }
+        PlayGame::File(path) => match load_file(path).map_err(|error| Failure::Input(vec![error]))? {
+            Loaded::Game(loaded) => {
+                loaded.verify().map_err(|error| Failure::Input(vec![error]))?;
+                Ok(Arc::clone(&loaded.game))
+            }
+            Loaded::Written(_) => Err(Failure::Usage(format!(
+                "{}: a play question plays a game (a file with `rules:`), not a written tree",
+                path.display()
+            ))),
+        },
+    }
+}
+
 /// Loads every test tree once and pairs it with the reference's answer; the
 /// game files that generated questions advance come back beside the tests.
-pub(super) fn load_and_plan(
+fn load_and_plan_tests(
     assignment: &Assignment,
     selected: &[usize],
 ) -> Result<(Vec<PlannedTest>, plan::Templates), Failure> {

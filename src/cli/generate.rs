@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{Failure, emit};
+use crate::engine::Algorithm;
 use crate::generator::{GenOptions, generate, mistakes_left};
 use crate::load::write::tree_to_yaml;
 use crate::tree::NodeKind;
@@ -43,6 +44,26 @@ pub struct GenArgs {
     /// children, the other pruning convention, ...) changes the result.
     #[arg(long)]
     discriminating: bool,
+    /// Draw max^n trees of N players (docs/format.md 8.3): the max and min
+    /// plies of --kinds become the players' in turn, leaves and evals vectors.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    players: Option<u32>,
+    /// Also expect the answer of this search of docs/format.md 8
+    /// (repeatable): iterative-deepening (up to --cut), maxn, mcts (needs --iterations).
+    #[arg(long = "algorithm", value_name = "NAME", value_parser = super::algorithm_parser())]
+    algorithms: Vec<Algorithm>,
+    /// Iterative deepening's node budget, written into each file's `search` block.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    budget: Option<u64>,
+    /// MCTS's iterations, written into each file's `search` block.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    iterations: Option<u32>,
+    /// MCTS's seed (the draws' stream, not the trees'), written into each file's `search` block.
+    #[arg(long, value_name = "S")]
+    search_seed: Option<u64>,
+    /// MCTS's exploration constant, written into each file's `search` block.
+    #[arg(long, value_name = "C")]
+    exploration: Option<f64>,
     /// How many trees.
     #[arg(long, default_value = "1")]
     count: u64,
@@ -59,6 +80,25 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&args.ties) {
         return Err(Failure::Usage(format!("--ties {}: give a probability between 0 and 1", args.ties)));
     }
+    if let Some(exploration) = args.exploration {
+        crate::load::check_exploration(exploration)
+            .map_err(|message| Failure::Usage(format!("--exploration: {message}")))?;
+    }
+    for &algorithm in &args.algorithms {
+        let missing = match algorithm {
+            Algorithm::IterativeDeepening if args.cut.is_none() => Some("--cut (its deepest depth)"),
+            Algorithm::Mcts if args.iterations.is_none() => Some("--iterations"),
+            _ => None,
+        };
+        if let Some(missing) = missing {
+            return Err(Failure::Usage(format!("--algorithm {algorithm} needs {missing}")));
+        }
+        if args.players.is_some() && !matches!(algorithm, Algorithm::Maxn) {
+            return Err(Failure::Usage(format!(
+                "--players draws max^n trees, which only maxn searches; --algorithm {algorithm} needs MAX and MIN"
+            )));
+        }
+    }
     let options = GenOptions {
         seed: args.seed,
         depth: args.depth.max(1),
@@ -70,6 +110,12 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         cut: args.cut,
         prune_on_equal: args.prune_on_equal,
         discriminating: args.discriminating,
+        players: args.players,
+        more: args.algorithms.clone(),
+        budget: args.budget,
+        iterations: args.iterations,
+        search_seed: args.search_seed,
+        exploration: args.exploration,
     };
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;

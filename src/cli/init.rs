@@ -17,7 +17,7 @@ pub struct InitArgs {
     /// The language to write the starter in.
     #[arg(long, short, value_enum, default_value = "python")]
     language: Language,
-    /// The assignment whose starter to use: a folder, or `games` for the bundled games assignment
+    /// The assignment whose starter to use: a folder, or `games` or `more-searches` for a bundled assignment
     /// (default: $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled one).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,

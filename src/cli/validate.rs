@@ -99,19 +99,18 @@ fn check_assignment(dir: &Path) -> bool {
         }
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let planned = super::check::load_and_plan(&assignment, &selected)
-        .and_then(|(tests, templates)| Ok((tests, templates, super::check::load_pacman(&assignment, &selected)?)));
-    match planned {
-        Ok((tests, _, pacman)) => {
+    match super::check::load_and_plan(&assignment, &selected) {
+        Ok(super::check::Plan { tests, plays, pacman, .. }) => {
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
             let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
             let generated =
                 if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
             emit(&format!(
-                "ok     {} (assignment: {} questions, {} test files{generated}, {points} points)\n",
+                "ok     {} (assignment: {} questions, {} test files{generated}{}, {points} points)\n",
                 dir.display(),
                 assignment.questions.len(),
-                tests.len() + pacman.len()
+                tests.len() + pacman.len(),
+                if plays.is_empty() { String::new() } else { format!(", {} played", plays.len()) }
             ));
             true
         }
@@ -180,7 +179,10 @@ fn check_file(path: &Path) -> FileVerdict {
     }
     if differences.is_empty() {
         let kind = match &loaded {
-            Loaded::Written(written) => format!("tree: {}", count_nodes(written.tree.len())),
+            Loaded::Written(written) => match loaded.players() {
+                Some(players) => format!("tree: {}, {players} players", count_nodes(written.tree.len())),
+                None => format!("tree: {}", count_nodes(written.tree.len())),
+            },
             Loaded::Game(game) => format!("game: {}", game.game.name()),
         };
         FileVerdict::Valid { kind, checked }
@@ -196,17 +198,23 @@ fn search<'a>(loaded: &'a Loaded, settings: &SearchSettings) -> Result<crate::lo
     Ok(solved)
 }
 
-/// A tree without expectations: every search that accepts it (with its own
-/// settings, alpha-beta under both conventions) must not be fragile, and at
-/// least one must accept it.
+/// A tree without expectations: every search of section 3 that accepts it
+/// (with its own settings, alpha-beta under both conventions), and max^n
+/// for a tree with `players`, must not be fragile, and at least one must
+/// accept it.
 fn check_accepting_searches(loaded: &Loaded) -> Result<(), LoadError> {
     let defaults = loaded.search_defaults();
-    let candidates = [
+    let mut candidates = vec![
         SearchSettings::resolve(Algorithm::Minimax, defaults, None, None),
         SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(true)),
         SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(false)),
         SearchSettings::resolve(Algorithm::Expectimax, defaults, None, None),
     ];
+    // Max^n too for a tree with `players` (docs/format.md 8); iterative
+    // deepening and MCTS only where `expect` names them.
+    if loaded.players().is_some() {
+        candidates.push(SearchSettings::resolve(Algorithm::Maxn, defaults, None, None));
+    }
     let mut first_refusal = None;
     let mut accepted = false;
     for settings in &candidates {

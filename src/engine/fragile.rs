@@ -25,14 +25,38 @@ pub struct FragileComparison {
     pub values: (f64, f64),
     /// Their error bounds.
     pub bounds: (f64, f64),
+    /// For an MCTS selection (8.4): the iteration (from 1), the child
+    /// chosen and the child whose UCB value is too close to its own.
+    pub selection: Option<(u32, NodeIndex, NodeIndex)>,
 }
 
 impl FragileComparison {
     /// Says, for an instructor, which search makes the comparison, where,
     /// on which values, and what to do.
     pub fn describe(&self, tree: &(impl GameTree + ?Sized), settings: &SearchSettings) -> String {
+        if let Some((iteration, chosen, other)) = self.selection {
+            let how = if self.values.0 == self.values.1 {
+                "are equal while the two children's N or W differ"
+            } else {
+                "differ by less than 1e-9 of their size"
+            };
+            return format!(
+                "fragile selection for mcts (seed {}, exploration {}): in iteration {iteration}, at node `{}`, the \
+                 UCB values of `{}` ({:?}) and `{}` ({:?}) {how}, so another `ln` or `sqrt` could select the other \
+                 (docs/format.md 8.4); change the seed, the exploration constant, the iterations or the values",
+                settings.seed,
+                settings.exploration,
+                tree.id(self.node),
+                tree.id(chosen),
+                self.values.0,
+                tree.id(other),
+                self.values.1
+            );
+        }
         let convention = match settings.algorithm {
-            Algorithm::AlphaBeta => format!(" (prune_on_equal: {})", settings.prune_on_equal),
+            Algorithm::AlphaBeta | Algorithm::IterativeDeepening => {
+                format!(" (prune_on_equal: {})", settings.prune_on_equal)
+            }
             _ => String::new(),
         };
         format!(
@@ -67,8 +91,8 @@ struct FrameBounds {
 }
 
 /// What a chance node needs to know whether its double is its exact value.
-#[derive(Default)]
-struct ChanceSum {
+#[derive(Clone, Default)]
+pub(super) struct ChanceSum {
     /// The exact sum of p_i * v_i so far, as a nonoverlapping expansion.
     exact: Vec<f64>,
     /// Some term could not be represented exactly (a tiny product).
@@ -170,7 +194,14 @@ impl Bounds {
     /// A child of a chance node is folded in with probability `p`.
     pub(super) fn chance_child(&mut self, p: f64, (value, child_bound): (f64, f64)) {
         let frame = self.frames.last_mut().expect("the parent's frame is open");
-        let sum = frame.chance.as_mut().expect("a chance node's frame");
+        frame.chance.as_mut().expect("a chance node's frame").add(p, (value, child_bound));
+    }
+}
+
+impl ChanceSum {
+    /// Folds in a child of value `value` with error bound `child_bound`, of probability `p`.
+    pub(super) fn add(&mut self, p: f64, (value, child_bound): (f64, f64)) {
+        let sum = self;
         let product = p * value;
         // fma gives the product's rounding error exactly, as a double.
         let error = p.mul_add(value, -product);
@@ -184,11 +215,9 @@ impl Bounds {
         sum.children += 1;
         sum.inexact |= child_bound != 0.0;
     }
-}
 
-impl ChanceSum {
     /// The bound of the chance node whose computed double is `value`.
-    fn bound(mut self, value: f64) -> f64 {
+    pub(super) fn bound(mut self, value: f64) -> f64 {
         grow(&mut self.exact, -value);
         let exact = !self.inexact && self.exact.iter().all(|&part| part == 0.0);
         if exact { 0.0 } else { self.weighted_bounds + f64::from(self.children) * EPSILON * self.magnitude }
@@ -197,7 +226,7 @@ impl ChanceSum {
 
 /// The comparison of `left` and `right` (value and bound each), if fragile:
 /// their intervals overlap and they are not both exact.
-fn fragile(
+pub(super) fn fragile(
     node: NodeIndex,
     comparison: &'static str,
     left: (f64, f64),
@@ -207,7 +236,13 @@ fn fragile(
         return None;
     }
     let overlap = left.0 - left.1 <= right.0 + right.1 && right.0 - right.1 <= left.0 + left.1;
-    overlap.then_some(FragileComparison { node, comparison, values: (left.0, right.0), bounds: (left.1, right.1) })
+    overlap.then_some(FragileComparison {
+        node,
+        comparison,
+        values: (left.0, right.0),
+        bounds: (left.1, right.1),
+        selection: None,
+    })
 }
 
 /// Adds `x` to the nonoverlapping expansion `terms` exactly (Shewchuk's

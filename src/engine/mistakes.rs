@@ -6,7 +6,7 @@
 //! [`undetected_mistakes`] to keep only trees on which every one of them
 //! shows.
 
-use super::variant::{self, Alternation, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
+use super::variant::{self, Alternation, BeyondSlip, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
 use super::{Algorithm, SearchSettings, search, values_match};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
@@ -65,6 +65,9 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
 /// (A course's own mistakes, CS188's, are listed where its tests are
 /// imported: `import::cs188_mistakes`.)
 pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
+    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+        return beyond_mistakes(settings);
+    }
     let mut list = classic(tree, settings);
     list.extend(window_mistakes(settings));
     list.extend(turn_mistakes(tree, settings));
@@ -375,6 +378,140 @@ pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Ca
         ));
     }
     list
+}
+
+/// The mistakes of iterative deepening, max^n and MCTS (docs/format.md 8.2
+/// to 8.4), each a [`BeyondSlip`] of their searches.
+pub fn beyond_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    let beyond = |bug: &'static str, key: &'static str, mistake: BeyondSlip, explanation: &str| Candidate {
+        key,
+        ..slip(bug, settings, Slips { beyond: mistake, ..Slips::default() }, explanation)
+    };
+    match settings.algorithm {
+        Algorithm::IterativeDeepening => {
+            let mut list = vec![
+                beyond(
+                    "id-tree-order-at-root",
+                    "id-tree-order-at-root",
+                    BeyondSlip::NoPreviousFirst,
+                    "every iteration of yours searches the root's children in the tree's order: from the second \
+                     iteration on, search first the child whose action the previous iteration chose, then the \
+                     others in order (so that on a tie the previous choice stays)",
+                ),
+                beyond(
+                    "id-no-early-stop",
+                    "id-no-early-stop",
+                    BeyondSlip::NoEarlyStop,
+                    "you go on to deeper iterations after one that valued no node by game.evaluate: such an \
+                     iteration reached only terminals, so it saw the whole tree and a deeper one would repeat \
+                     it; stop there",
+                ),
+            ];
+            if settings.budget.is_some() {
+                list.push(beyond(
+                    "id-keeps-cut-short-answer",
+                    "id-keeps-cut-short-answer",
+                    BeyondSlip::KeepsCutShortAnswer,
+                    "when the budget runs out you return what the interrupted iteration had found so far: an \
+                     iteration cut short counts for nothing, return the answer of the last iteration that \
+                     finished (keep the iteration's best move apart until the iteration ends)",
+                ));
+            }
+            let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
+            let convention = if settings.prune_on_equal {
+                "your iterations prune only on strict inequality (v > beta); this test also prunes on equality \
+                 (v >= beta at a max node, v <= alpha at a min node)"
+            } else {
+                "your iterations prune on equality (v >= beta); this test prunes only when v > beta at a max \
+                 node (v < alpha at a min node)"
+            };
+            list.push(slip("prune-on-equal", &flipped, Slips::default(), convention));
+            list
+        }
+        Algorithm::Maxn => vec![
+            beyond(
+                "maxn-wrong-component",
+                "maxn-wrong-component/first",
+                BeyondSlip::FirstComponent,
+                "every node of yours compares the children's first component, player 1's: at a node of player \
+                 i, compare component i (vector[i - 1]), the utility of the player who moves there",
+            ),
+            beyond(
+                "maxn-wrong-component",
+                "maxn-wrong-component/root",
+                BeyondSlip::RootComponent,
+                "every node of yours compares the component of the root's player: at a node of player i, \
+                 compare component i (vector[i - 1]), the utility of the player who moves there",
+            ),
+            beyond(
+                "maxn-mover-off-by-one",
+                "maxn-mover-off-by-one/before",
+                BeyondSlip::ComponentBeforeMover,
+                "at a node of player i you compare the previous player's component (vector[i - 2]): players \
+                 count from 1 and components from 0, so player i's component is vector[i - 1]",
+            ),
+            beyond(
+                "maxn-mover-off-by-one",
+                "maxn-mover-off-by-one/after",
+                BeyondSlip::ComponentAfterMover,
+                "at a node of player i you compare the next player's component (vector[i]): players count \
+                 from 1 and components from 0, so player i's component is vector[i - 1]",
+            ),
+        ],
+        Algorithm::Mcts => vec![
+            beyond(
+                "mcts-ucb-sign-not-flipped",
+                "mcts-ucb-sign-not-flipped",
+                BeyondSlip::UcbSignNotFlipped,
+                "at a min node your UCB uses q = W/N, as at a max node: W is in MAX's view, so MIN prefers \
+                 the child with the least W/N; use q = -W/N at a min node",
+            ),
+            beyond(
+                "mcts-ln-of-wrong-count",
+                "mcts-ln-of-wrong-count/child",
+                BeyondSlip::LnOfChildCount,
+                "your UCB takes the logarithm of the child's N: the exploration term is c * sqrt(ln(N of the \
+                 node) / N of the child), the logarithm of the parent's visits",
+            ),
+            beyond(
+                "mcts-ln-of-wrong-count",
+                "mcts-ln-of-wrong-count/root",
+                BeyondSlip::LnOfRootCount,
+                "your UCB takes the logarithm of the root's N (the iterations so far) at every node: the \
+                 exploration term is c * sqrt(ln(N of the node) / N of the child), with the node being chosen from",
+            ),
+            beyond(
+                "mcts-no-exploration",
+                "mcts-no-exploration",
+                BeyondSlip::NoExploration,
+                "your selection has no exploration term (it ranks children by q alone): UCB is q + c * \
+                 sqrt(ln(N of the node) / N of the child), with c = game.exploration",
+            ),
+            beyond(
+                "mcts-random-expansion",
+                "mcts-random-expansion",
+                BeyondSlip::RandomExpansion,
+                "you pick an untried child at random (with a draw): expand the first child whose N is 0, in \
+                 the tree's order, without a draw",
+            ),
+            beyond(
+                "mcts-rewards-wrong-side",
+                "mcts-rewards-wrong-side",
+                BeyondSlip::RewardsNegated,
+                "you back up the rewards from MIN's side (negated), so MAX's q prefers MIN's outcomes and the \
+                 other way round: W is the sum of the rewards in MAX's view, the terminal's utility (or the \
+                 evaluation) as it is, with q = W/N at a max node and -W/N at a min node",
+            ),
+            beyond(
+                "mcts-final-by-value",
+                "mcts-final-by-value",
+                BeyondSlip::FinalByValue,
+                "you choose the final move by its value (W/N): UCT's answer is the root child with the greatest \
+                 N, the most visited (the first on ties)",
+            ),
+        ],
+        Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => Vec::new(),
+    }
 }
 
 /// The first nine mistakes: pruning conventions, pruning where there should

@@ -7,18 +7,26 @@
 //! The search is iterative (an explicit stack of frames) so that a degenerate
 //! tree a million plies deep cannot overflow the thread's stack.
 
+mod deepening;
 mod fragile;
+mod maxn;
+mod mcts;
 pub mod mistakes;
+pub mod random;
 mod settings;
 pub mod variant;
 
 pub use fragile::FragileComparison;
+pub use mcts::{MctsTrace, Selection, trace as mcts_trace};
 
-pub use settings::{Algorithm, MoveOrdering, ParseAlgorithmError, SearchSettings};
+pub use settings::{
+    Algorithm, DEFAULT_EXPLORATION, MoveOrdering, ParseAlgorithmError, SearchSettings, SettingOverrides,
+};
 
 use thiserror::Error;
 
 use crate::tree::{GameTree, NodeIndex, NodeKind};
+use variant::BeyondSlip;
 
 /// Values agree within 1e-9, relative or absolute (docs/format.md section 4).
 pub const VALUE_TOLERANCE: f64 = 1e-9;
@@ -32,14 +40,108 @@ pub fn values_match(expected: f64, actual: f64) -> bool {
 /// The result of one search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOutcome {
-    /// The root's value.
+    /// The root's value (for max^n, player 1's component of the root's
+    /// vector, which [`SearchExtra::Vector`] holds whole).
     pub value: f64,
     /// The root child whose action is chosen, if the root has an action (docs/format.md 3.3).
     pub action: Option<NodeIndex>,
-    /// Every entered node once, in order of first entry (docs/format.md 3.4).
+    /// Every entered node once, in order of first entry (docs/format.md 3.4);
+    /// for iterative deepening, each iteration's order one after the other.
     pub visited: Vec<NodeIndex>,
-    /// Where alpha-beta stopped searching a node's remaining children.
+    /// Where alpha-beta stopped searching a node's remaining children
+    /// (iterative deepening keeps them per iteration instead).
     pub cutoffs: Vec<Cutoff>,
+    /// What a search of docs/format.md section 8 finds besides.
+    pub extra: SearchExtra,
+}
+
+impl SearchOutcome {
+    /// Iterative deepening's iterations (8.2), empty for other searches.
+    pub fn iterations(&self) -> &[Iteration] {
+        match &self.extra {
+            SearchExtra::Iterations(iterations) => iterations,
+            _ => &[],
+        }
+    }
+
+    /// Each iteration with its own visited order (a slice of `visited`).
+    pub fn iterations_with_visits(&self) -> impl Iterator<Item = (&Iteration, &[NodeIndex])> {
+        let mut start = 0;
+        self.iterations().iter().map(move |iteration| {
+            let end = (start + iteration.entries).min(self.visited.len());
+            let visits = &self.visited[start..end];
+            start = end;
+            (iteration, visits)
+        })
+    }
+
+    /// Max^n's value vector (8.3).
+    pub fn vector(&self) -> Option<&[f64]> {
+        match &self.extra {
+            SearchExtra::Vector(vector) => Some(vector),
+            _ => None,
+        }
+    }
+
+    /// MCTS's counts at the root and draws (8.4).
+    pub fn mcts(&self) -> Option<&MctsSummary> {
+        match &self.extra {
+            SearchExtra::Mcts(summary) => Some(summary),
+            _ => None,
+        }
+    }
+}
+
+/// What the searches of docs/format.md section 8 find beyond a value, an
+/// action and a visited order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum SearchExtra {
+    /// Nothing (the searches of section 3).
+    #[default]
+    None,
+    /// Iterative deepening's iterations, in order (8.2).
+    Iterations(Vec<Iteration>),
+    /// Max^n's vector at the root (8.3).
+    Vector(Vec<f64>),
+    /// MCTS's statistics (8.4).
+    Mcts(MctsSummary),
+}
+
+/// One iteration of iterative deepening (docs/format.md 8.2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    /// Its depth limit.
+    pub depth: u32,
+    /// The root's value; `None` for an iteration the budget cut short.
+    pub value: Option<f64>,
+    /// The chosen child (`None` also where the root has no action).
+    pub action: Option<NodeIndex>,
+    /// How many entries of the search's `visited` are this iteration's.
+    pub entries: usize,
+    /// Whether it ran to its end (the budget cuts the last one short).
+    pub complete: bool,
+    /// Where it stopped searching a node's remaining children.
+    pub cutoffs: Vec<Cutoff>,
+}
+
+/// MCTS's counts at the root (docs/format.md 8.4).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MctsSummary {
+    /// The root's children in order, each with its N and W.
+    pub children: Vec<ChildCount>,
+    /// The number of random draws the search took.
+    pub draws: u64,
+}
+
+/// One node's MCTS statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChildCount {
+    /// The node (a root child).
+    pub node: NodeIndex,
+    /// Iterations whose selection passed through it or stopped at it.
+    pub n: u64,
+    /// The sum of their rewards, in MAX's view.
+    pub w: f64,
 }
 
 /// An alpha-beta cutoff: `node` searched only its first `searched` children
@@ -105,6 +207,33 @@ pub enum SearchError {
         /// Its id.
         id: String,
     },
+    /// Iterative deepening needs its deepest depth (8.2).
+    #[error(
+        "iterative deepening needs its deepest iteration's depth, at least 1: set `search: {{depth: N}}` or --depth"
+    )]
+    DeepeningWithoutDepth,
+    /// MCTS needs its number of iterations (8.4).
+    #[error("mcts needs its number of iterations, at least 1: set `search: {{iterations: N}}` or --iterations")]
+    MctsWithoutIterations,
+    /// A budget that the first iteration of iterative deepening overruns (8.2).
+    #[error(
+        "a budget of {budget} nodes is smaller than the first iteration's {needed} entries (depth 1), so \
+         iterative deepening would have no answer: give a budget of at least {needed}"
+    )]
+    BudgetTooSmall {
+        /// The budget.
+        budget: u64,
+        /// The first iteration's entries.
+        needed: usize,
+    },
+    /// A max^n tree searched by a two-player search.
+    #[error("this tree has {players} players (`players`), so only maxn searches it; {algorithm} needs MAX and MIN")]
+    PlayersUnderTwoPlayerSearch {
+        /// The tree's players.
+        players: u32,
+        /// The search asked for.
+        algorithm: Algorithm,
+    },
     /// A game that can go on forever searched without a depth limit.
     #[error(
         "{game} can go on forever, so it is searched only with a depth limit: set `search: {{depth: N}}` or --depth"
@@ -133,7 +262,12 @@ impl SearchError {
             | SearchError::NoEvaluation { node, .. }
             | SearchError::MissingStaticValue { node, .. }
             | SearchError::Unfolding { node, .. } => *node,
-            SearchError::ChanceGameUnderMinimax { .. } | SearchError::Unbounded { .. } => NodeIndex::ROOT,
+            SearchError::ChanceGameUnderMinimax { .. }
+            | SearchError::Unbounded { .. }
+            | SearchError::DeepeningWithoutDepth
+            | SearchError::MctsWithoutIterations
+            | SearchError::BudgetTooSmall { .. }
+            | SearchError::PlayersUnderTwoPlayerSearch { .. } => NodeIndex::ROOT,
         }
     }
 }
@@ -160,6 +294,11 @@ pub fn search_with_details<T: GameTree + ?Sized>(
     settings: &SearchSettings,
 ) -> Result<(SearchOutcome, Vec<Option<NodeDetail>>), SearchError> {
     check(tree, settings)?;
+    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+        // The searches of section 8 keep no windows: their nodes have no details.
+        let outcome = search(tree, settings)?;
+        return Ok((outcome, vec![None; tree.made()]));
+    }
     let mut search = Search::new(tree, settings);
     search.details = Some(vec![None; tree.made()]);
     let (value, action) = search.explore();
@@ -195,8 +334,19 @@ pub fn fragility<T: GameTree + ?Sized>(
     settings: &SearchSettings,
 ) -> Result<Option<FragileComparison>, SearchError> {
     check(tree, settings)?;
-    if !tree.has_chance_nodes() {
-        return Ok(None);
+    match settings.algorithm {
+        // UCB values are never exact: any tree can make a fragile selection.
+        Algorithm::Mcts => {
+            return mcts::search(tree, settings, Keep::Fragility, BeyondSlip::None).map(|(_, fragile)| fragile);
+        }
+        _ if !tree.has_chance_nodes() => return Ok(None),
+        Algorithm::IterativeDeepening => {
+            return deepening::search(tree, settings, Keep::Fragility, BeyondSlip::None).map(|(_, fragile)| fragile);
+        }
+        Algorithm::Maxn => {
+            return maxn::search(tree, settings, maxn::Bounds::Kept, BeyondSlip::None).map(|(_, fragile)| fragile);
+        }
+        Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => {}
     }
     let mut search = Search::new(tree, settings);
     search.bounds = Some(fragile::Bounds::default());
@@ -222,11 +372,22 @@ pub struct SearchStats {
 /// 3.1 and 7): minimax needs a tree without chance nodes, and a game that
 /// can go on forever needs a depth limit.
 pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<(), SearchError> {
+    if let Some(players) = tree.players()
+        && settings.algorithm != Algorithm::Maxn
+    {
+        return Err(SearchError::PlayersUnderTwoPlayerSearch { players, algorithm: settings.algorithm });
+    }
     if settings.algorithm == Algorithm::Minimax && tree.has_chance_nodes() {
         return Err(match tree.first_chance_node() {
             Some(node) => SearchError::ChanceUnderMinimax { node, id: tree.id(node).into_owned() },
             None => SearchError::ChanceGameUnderMinimax { game: tree.game_name().unwrap_or(tree.name()).to_string() },
         });
+    }
+    if settings.algorithm == Algorithm::IterativeDeepening && settings.depth.is_none_or(|depth| depth == 0) {
+        return Err(SearchError::DeepeningWithoutDepth);
+    }
+    if settings.algorithm == Algorithm::Mcts && settings.iterations.is_none_or(|iterations| iterations == 0) {
+        return Err(SearchError::MctsWithoutIterations);
     }
     if tree.unbounded() && settings.depth.is_none() {
         return Err(SearchError::Unbounded { game: tree.game_name().unwrap_or(tree.name()).to_string() });
@@ -253,11 +414,39 @@ pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Resul
 /// assert_eq!(tree.ids_of(&outcome.visited), ["A", "B", "B.1", "B.2", "C", "C.1"]);
 /// ```
 pub fn search<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<SearchOutcome, SearchError> {
+    search_with_slip(tree, settings, BeyondSlip::None)
+}
+
+/// A search of docs/format.md section 8 as a student who makes the mistake
+/// `slip` writes it (`BeyondSlip::None`: the reference, [`search`]).
+/// The searches of section 3 ignore `slip`.
+pub fn search_with_slip<T: GameTree + ?Sized>(
+    tree: &T,
+    settings: &SearchSettings,
+    slip: BeyondSlip,
+) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
-    let mut search = Search::new(tree, settings);
-    let (value, action) = search.explore();
-    search.succeeded()?;
-    Ok(search.finish(value, action))
+    match settings.algorithm {
+        Algorithm::IterativeDeepening => {
+            deepening::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome)
+        }
+        Algorithm::Maxn => maxn::search(tree, settings, maxn::Bounds::Skipped, slip).map(|(outcome, _)| outcome),
+        Algorithm::Mcts => mcts::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome),
+        Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => {
+            let mut search = Search::new(tree, settings);
+            let (value, action) = search.explore();
+            search.succeeded()?;
+            Ok(search.finish(value, action))
+        }
+    }
+}
+
+/// What a search keeps besides its values: nothing more, or what it takes
+/// to find a fragile comparison (docs/format.md 2.1, 8.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keep {
+    Values,
+    Fragility,
 }
 
 /// How much of `tree` the `outcome` entered and how much pruning skipped
@@ -332,6 +521,11 @@ pub fn searched_order<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings,
     tree.children(node).collect()
 }
 
+/// The root's children with `first` first and the others in the tree's order.
+fn previous_choice_first(children: std::ops::Range<u32>, first: u32) -> Box<[u32]> {
+    std::iter::once(first).chain(children.filter(|&child| child != first)).collect()
+}
+
 /// One node whose children are being searched.
 struct Frame {
     node: u32,
@@ -367,6 +561,7 @@ enum Entered {
 }
 
 /// Why a search stopped before its end (reported once it returns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
     /// A node cut by the depth limit has no evaluation.
     MissingEval(u32),
@@ -374,6 +569,28 @@ enum Stop {
     MissingStaticValue(u32),
     /// The tree could not make a node's children.
     Unfolding(u32),
+}
+
+/// The error a search that stopped for `stop` reports (`depth`: its limit).
+fn stop_error<T: GameTree + ?Sized>(tree: &T, stop: Stop, depth: Option<u32>) -> SearchError {
+    let id = |index: u32| tree.id(NodeIndex(index)).into_owned();
+    match stop {
+        Stop::MissingEval(index) => {
+            let node = NodeIndex(index);
+            let depth = depth.unwrap_or(0);
+            match tree.evaluations() {
+                None => SearchError::MissingEval { node, id: id(index), depth },
+                Some(names) => {
+                    SearchError::NoEvaluation { node, id: id(index), depth, available: describe_evaluations(&names) }
+                }
+            }
+        }
+        Stop::MissingStaticValue(index) => SearchError::MissingStaticValue { node: NodeIndex(index), id: id(index) },
+        Stop::Unfolding(index) => SearchError::Unfolding {
+            node: NodeIndex(index),
+            message: tree.fault().unwrap_or_else(|| "the tree could not be made".to_string()),
+        },
+    }
 }
 
 struct Search<'t, T: GameTree + ?Sized> {
@@ -391,6 +608,20 @@ struct Search<'t, T: GameTree + ?Sized> {
     /// The first problem met. A missing `eval` lets the search run on (with
     /// 0) so that it is reported where the first one is; the others stop it.
     stop: Option<Stop>,
+    /// The root child searched first, before the others in the tree's
+    /// order (iterative deepening's previous choice, 8.2).
+    root_first: Option<u32>,
+    /// Entries left before the budget is spent (iterative deepening, 8.2).
+    budget_left: Option<u64>,
+    /// The search asked to enter one node more than its budget allows, and
+    /// stopped there (not an error: the iteration is cut short).
+    out_of_budget: bool,
+    /// Whether a non-terminal node was valued at the depth cut (so the
+    /// search did not see the whole tree, 8.2).
+    cut_inside: bool,
+    /// The root's value and chosen child once a root child was searched:
+    /// what a search cut short by the budget had found so far.
+    root_best_so_far: Option<(f64, Option<NodeIndex>)>,
 }
 
 impl<'t, T: GameTree + ?Sized> Search<'t, T> {
@@ -398,49 +629,34 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
         Search {
             tree,
             depth: settings.depth,
-            pruning: settings.algorithm == Algorithm::AlphaBeta,
+            pruning: settings.algorithm.prunes(),
             prune_on_equal: settings.prune_on_equal,
-            ordering: settings.move_ordering == MoveOrdering::Eval,
+            ordering: settings.move_ordering == MoveOrdering::Eval
+                && matches!(settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax),
             visited: Vec::new(),
             cutoffs: Vec::new(),
             details: None,
             bounds: None,
             stop: None,
+            root_first: None,
+            budget_left: None,
+            out_of_budget: false,
+            cut_inside: false,
+            root_best_so_far: None,
         }
     }
 
     /// Fails when the search met a problem on its way (docs/format.md 1, 7, 8.1).
     fn succeeded(&self) -> Result<(), SearchError> {
-        let tree = self.tree;
-        let id = |index: u32| tree.id(NodeIndex(index)).into_owned();
         match self.stop {
             None => Ok(()),
-            Some(Stop::MissingEval(index)) => {
-                let node = NodeIndex(index);
-                let depth = self.depth.unwrap_or(0);
-                Err(match tree.evaluations() {
-                    None => SearchError::MissingEval { node, id: id(index), depth },
-                    Some(_) => SearchError::NoEvaluation {
-                        node,
-                        id: id(index),
-                        depth,
-                        available: describe_evaluations(&tree.evaluations().unwrap_or_default()),
-                    },
-                })
-            }
-            Some(Stop::MissingStaticValue(index)) => {
-                Err(SearchError::MissingStaticValue { node: NodeIndex(index), id: id(index) })
-            }
-            Some(Stop::Unfolding(index)) => Err(SearchError::Unfolding {
-                node: NodeIndex(index),
-                message: tree.fault().unwrap_or_else(|| "the tree could not be made".to_string()),
-            }),
+            Some(stop) => Err(stop_error(self.tree, stop, self.depth)),
         }
     }
 
     /// Whether the search must stop now (a missing eval lets it run on).
     fn halted(&self) -> bool {
-        matches!(self.stop, Some(Stop::MissingStaticValue(_) | Stop::Unfolding(_)))
+        self.out_of_budget || matches!(self.stop, Some(Stop::MissingStaticValue(_) | Stop::Unfolding(_)))
     }
 
     /// The search loop: the root's value and chosen child.
@@ -472,8 +688,14 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 };
                 let window_bounds = self.bounds.as_ref().map(|b| b.child_window(top.kind == NodeKind::Chance));
                 match self.enter(child, alpha, beta) {
+                    // A spent budget or a failed tree stops the search before
+                    // the refused child's stand-in value counts anywhere.
+                    Entered::Valued(_) if self.halted() => return (0.0, None),
                     Entered::Valued(value) => {
                         self.absorb(stack.last_mut().expect("parent frame"), child, (value, 0.0));
+                        if stack.len() == 1 {
+                            self.note_root_best(&stack[0]);
+                        }
                     }
                     Entered::Expanding(frame) => {
                         if let (Some(bounds), Some(window)) = (self.bounds.as_mut(), window_bounds) {
@@ -490,7 +712,12 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             }
             let bound = self.bounds.as_mut().map_or(0.0, |bounds| bounds.close(done.value));
             match stack.last_mut() {
-                Some(parent) => self.absorb(parent, done.node, (done.value, bound)),
+                Some(parent) => {
+                    self.absorb(parent, done.node, (done.value, bound));
+                    if stack.len() == 1 {
+                        self.note_root_best(&stack[0]);
+                    }
+                }
                 None => {
                     let action = match done.kind {
                         NodeKind::Max | NodeKind::Min => done.best_child.map(NodeIndex),
@@ -502,18 +729,35 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
         }
     }
 
+    /// Keeps the root's value and choice after one of its children was searched.
+    fn note_root_best(&mut self, root: &Frame) {
+        let action = match root.kind {
+            NodeKind::Max | NodeKind::Min => root.best_child.map(NodeIndex),
+            _ => None,
+        };
+        self.root_best_so_far = Some((root.value, action));
+    }
+
     fn finish(&mut self, value: f64, action: Option<NodeIndex>) -> SearchOutcome {
         SearchOutcome {
             value,
             action,
             visited: std::mem::take(&mut self.visited),
             cutoffs: std::mem::take(&mut self.cutoffs),
+            extra: SearchExtra::None,
         }
     }
 
     /// Enters a node: records the visit and values it or opens a frame.
     fn enter(&mut self, index: u32, alpha: f64, beta: f64) -> Entered {
         let node = NodeIndex(index);
+        if let Some(left) = self.budget_left.as_mut() {
+            if *left == 0 {
+                self.out_of_budget = true;
+                return Entered::Valued(0.0);
+            }
+            *left -= 1;
+        }
         self.visited.push(node);
         let tree = self.tree;
         let kind = tree.kind(node);
@@ -523,6 +767,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             return Entered::Valued(utility);
         }
         if self.depth == Some(tree.ply(node)) {
+            self.cut_inside = true;
             // A cut without an eval fails the search once it ends; 0 keeps it going until then.
             let value = tree.eval(node).unwrap_or_else(|| {
                 self.stop.get_or_insert(Stop::MissingEval(index));
@@ -536,7 +781,11 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             self.stop = Some(Stop::Unfolding(index));
             return Entered::Valued(0.0);
         }
-        let order = if self.ordering && matches!(kind, NodeKind::Max | NodeKind::Min) {
+        let order = if let (Some(first), true, NodeKind::Max | NodeKind::Min) =
+            (self.root_first, node == NodeIndex::ROOT, kind)
+        {
+            Some(previous_choice_first(children.clone(), first))
+        } else if self.ordering && matches!(kind, NodeKind::Max | NodeKind::Min) {
             match ordered_children(tree, node, kind) {
                 Ok(order) => Some(order.into_boxed_slice()),
                 Err(child) => {

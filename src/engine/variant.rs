@@ -144,6 +144,52 @@ pub struct Slips {
     /// Under move ordering (docs/format.md 8.1), the children are searched
     /// in the tree's order all the same.
     pub ignores_move_ordering: bool,
+    /// A mistake of the searches of docs/format.md section 8.
+    pub beyond: BeyondSlip,
+}
+
+/// The mistakes of iterative deepening, max^n and MCTS (docs/format.md 8.2
+/// to 8.4), one at a time. Their searches honour them (`engine::search_with_slip`);
+/// `None` is the reference.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BeyondSlip {
+    /// No mistake.
+    #[default]
+    None,
+    /// Iterative deepening: every iteration takes the root's children in the
+    /// tree's order, not the previous choice first.
+    NoPreviousFirst,
+    /// Iterative deepening: the answer of the iteration cut short, as far
+    /// as it got (its root's best child so far, once one was searched).
+    KeepsCutShortAnswer,
+    /// Iterative deepening: every depth up to the deepest, even after an
+    /// iteration saw the whole tree.
+    NoEarlyStop,
+    /// Max^n: every node compares player 1's component.
+    FirstComponent,
+    /// Max^n: every node compares the component of the root's player.
+    RootComponent,
+    /// Max^n: player i compares component i + 1 (`vector[player]`); a
+    /// node of player N makes it crash.
+    ComponentAfterMover,
+    /// Max^n: player i compares component i - 1 (`vector[player - 2]`,
+    /// which reads player N's for player 1, as Python's indexing wraps).
+    ComponentBeforeMover,
+    /// MCTS: q = W/N at min nodes too.
+    UcbSignNotFlipped,
+    /// MCTS: the logarithm of the child's N instead of the node's.
+    LnOfChildCount,
+    /// MCTS: the logarithm of the root's N instead of the node's.
+    LnOfRootCount,
+    /// MCTS: no exploration term (c taken as 0).
+    NoExploration,
+    /// MCTS: an untried child picked with a draw, not the first one.
+    RandomExpansion,
+    /// MCTS: rewards backed up in MIN's view (negated) while q is taken as
+    /// if W were MAX's.
+    RewardsNegated,
+    /// MCTS: the final action by the best W/N instead of the greatest N.
+    FinalByValue,
 }
 
 /// A variant search's result, as a student's program would give it.
@@ -155,6 +201,8 @@ pub struct VariantOutcome {
     pub action: Option<NodeIndex>,
     /// First entries, in order.
     pub visited: Vec<NodeIndex>,
+    /// A max^n search's root vector (`value` is its first component).
+    pub vector: Option<Vec<f64>>,
 }
 
 /// Why a variant cannot reproduce a trace on this tree: a student making
@@ -174,6 +222,11 @@ pub fn search<T: GameTree + ?Sized>(
     settings: &SearchSettings,
     slips: Slips,
 ) -> Result<VariantOutcome, Unreproducible> {
+    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+        let outcome = crate::engine::search_with_slip(tree, settings, slips.beyond).map_err(|_| Unreproducible)?;
+        let vector = outcome.vector().map(<[f64]>::to_vec);
+        return Ok(VariantOutcome { value: outcome.value, action: outcome.action, visited: outcome.visited, vector });
+    }
     let height = GameTree::height(tree).unwrap_or(MAX_HEIGHT);
     if height > MAX_HEIGHT {
         return Err(Unreproducible);
@@ -195,7 +248,7 @@ pub fn search<T: GameTree + ?Sized>(
     }
     run.limit = settings.depth;
     let (value, action) = run.root()?;
-    Ok(VariantOutcome { value, action, visited: run.visited })
+    Ok(VariantOutcome { value, action, visited: run.visited, vector: None })
 }
 
 struct Run<'t, T: GameTree + ?Sized> {
@@ -516,7 +569,7 @@ mod tests {
     #[test]
     fn with_no_slips_it_is_the_reference_node_for_node() {
         for tree in trees() {
-            for algorithm in Algorithm::ALL {
+            for algorithm in Algorithm::CLASSIC {
                 for prune_on_equal in [true, false] {
                     let settings = SearchSettings {
                         prune_on_equal,

@@ -414,7 +414,7 @@ mod tests {
             let position = position.map(|p| serde_json::json!(p));
             let game = make(&GameArgs { name, params: &[], position: position.as_ref(), utility: None }).unwrap();
             let options = UnfoldOptions { eval: Some(eval.into()), ..UnfoldOptions::default() };
-            for algorithm in Algorithm::ALL {
+            for algorithm in Algorithm::CLASSIC {
                 for move_ordering in [MoveOrdering::Tree, MoveOrdering::Eval] {
                     let settings =
                         SearchSettings { depth: Some(depth), move_ordering, ..SearchSettings::new(algorithm) };

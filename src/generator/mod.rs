@@ -14,7 +14,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::engine::mistakes::undetected_mistakes;
 use crate::engine::{self, Algorithm, SearchSettings};
-use crate::tree::{ChildSpec, Expectation, NodeBody, NodeKind, NodeSpec, SearchDefaults, Tree, TreeBuilder};
+use crate::tree::{
+    ChildSpec, Expectation, NodeBody, NodeKind, NodeSpec, PlayerSpecs, SearchDefaults, Site, Tree, TreeBuilder,
+};
 
 /// How to make trees.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +42,21 @@ pub struct GenOptions {
     pub prune_on_equal: Option<bool>,
     /// Keep drawing until every known mistake changes the result.
     pub discriminating: bool,
+    /// Draw a max^n tree of this many players (docs/format.md 8.3): the
+    /// plies that `kinds` makes max or min are the players' in turn
+    /// (p1, p2, ..., pN, p1, ...), and leaves and evals are vectors.
+    pub players: Option<u32>,
+    /// Searches of section 8 whose answers the `expect` block also holds
+    /// (iterative deepening at depth `cut`, MCTS with `iterations`).
+    pub more: Vec<Algorithm>,
+    /// Iterative deepening's node budget, written into the `search` block.
+    pub budget: Option<u64>,
+    /// MCTS's iterations, seed and exploration, written into the `search` block.
+    pub iterations: Option<u32>,
+    /// MCTS's seed.
+    pub search_seed: Option<u64>,
+    /// MCTS's exploration constant.
+    pub exploration: Option<f64>,
 }
 
 impl Default for GenOptions {
@@ -55,7 +72,45 @@ impl Default for GenOptions {
             cut: None,
             prune_on_equal: None,
             discriminating: false,
+            players: None,
+            more: Vec::new(),
+            budget: None,
+            iterations: None,
+            search_seed: None,
+            exploration: None,
         }
+    }
+}
+
+impl GenOptions {
+    /// The `search:` block the options write into each tree.
+    pub fn search_defaults(&self) -> SearchDefaults {
+        SearchDefaults {
+            prune_on_equal: self.prune_on_equal,
+            depth: self.cut,
+            budget: self.budget,
+            iterations: self.iterations,
+            seed: self.search_seed,
+            exploration: self.exploration,
+            ..SearchDefaults::default()
+        }
+    }
+
+    /// Every search whose answer a generated tree's `expect` block holds:
+    /// those of section 3 that accept it, or max^n for a tree with
+    /// players, then [`GenOptions::more`].
+    fn algorithms(&self, has_chance: bool) -> Vec<Algorithm> {
+        let mut algorithms = match self.players {
+            Some(_) => vec![Algorithm::Maxn],
+            None if has_chance => vec![Algorithm::AlphaBeta, Algorithm::Expectimax],
+            None => vec![Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Expectimax],
+        };
+        for &algorithm in &self.more {
+            if !algorithms.contains(&algorithm) {
+                algorithms.push(algorithm);
+            }
+        }
+        algorithms
     }
 }
 
@@ -76,7 +131,7 @@ pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
     for attempt in 0..attempts {
         let mut rng = ChaCha8Rng::seed_from_u64(mix(options.seed, index, attempt));
         let tree = with_expectations(draw(options, &mut rng, name), options);
-        if is_fragile(&tree) {
+        if is_fragile(&tree) || tree.expectations().is_empty() {
             best.get_or_insert((usize::MAX, tree));
             continue;
         }
@@ -92,15 +147,18 @@ pub fn generate(options: &GenOptions, index: u64, name: &str) -> Tree {
 }
 
 /// Whether a search that accepts the tree (alpha-beta under both pruning
-/// conventions) makes a fragile comparison (docs/format.md 2.1).
+/// conventions, and the searches its `expect` block names) makes a fragile
+/// comparison (docs/format.md 2.1, 8.4).
 pub fn is_fragile(tree: &Tree) -> bool {
     let defaults = tree.search_defaults();
-    let settings = [
+    let mut settings = vec![
         SearchSettings::resolve(Algorithm::Minimax, defaults, None, None),
         SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(true)),
         SearchSettings::resolve(Algorithm::AlphaBeta, defaults, None, Some(false)),
         SearchSettings::resolve(Algorithm::Expectimax, defaults, None, None),
     ];
+    let named = tree.expectations().keys().filter_map(|name| name.parse::<Algorithm>().ok());
+    settings.extend(named.map(|algorithm| SearchSettings::resolve(algorithm, defaults, None, None)));
     settings.iter().any(|settings| matches!(engine::fragility(tree, settings), Ok(Some(_))))
 }
 
@@ -109,6 +167,7 @@ pub fn mistakes_left(tree: &Tree) -> usize {
     tree.expectations()
         .keys()
         .filter_map(|name| name.parse::<Algorithm>().ok())
+        .filter(|algorithm| Algorithm::CLASSIC.contains(algorithm))
         .map(|algorithm| {
             undetected_mistakes(tree, &SearchSettings::resolve(algorithm, tree.search_defaults(), None, None))
         })
@@ -126,19 +185,26 @@ fn draw(options: &GenOptions, rng: &mut ChaCha8Rng, name: &str) -> Tree {
     let mut queue = std::collections::VecDeque::from([("n0".to_string(), 0u32)]);
     let mut next_id = 1;
     let evals = options.evals || options.cut.is_some();
+    let width = options.players.unwrap_or(1) as usize;
+    let mut players = options.players.map(|count| PlayerSpecs { count, ..PlayerSpecs::default() });
+    let (low, high) = (options.values.0, options.values.1.max(options.values.0));
+    let numbers =
+        |rng: &mut ChaCha8Rng| -> Vec<f64> { (0..width).map(|_| rng.random_range(low..=high) as f64).collect() };
     while let Some((id, ply)) = queue.pop_front() {
         let kind = options.kinds[ply as usize % options.kinds.len().max(1)];
         let count = rng.random_range(options.branching.0.max(1)..=options.branching.1.max(options.branching.0).max(1));
         let mut children = Vec::with_capacity(count as usize);
-        let mut previous_leaf: Option<f64> = None;
-        for _ in 0..count {
+        let mut leaves = Vec::new();
+        let mut previous_leaf: Option<Vec<f64>> = None;
+        for position in 0..count as usize {
             if ply + 1 >= options.depth {
                 let value = match previous_leaf {
                     Some(value) if rng.random_bool(options.ties.clamp(0.0, 1.0)) => value,
-                    _ => rng.random_range(options.values.0..=options.values.1.max(options.values.0)) as f64,
+                    _ => numbers(rng),
                 };
-                previous_leaf = Some(value);
-                children.push(ChildSpec::leaf(value));
+                previous_leaf = Some(value.clone());
+                children.push(ChildSpec::leaf(value[0]));
+                leaves.push((position, value));
             } else {
                 let child = format!("n{next_id}");
                 next_id += 1;
@@ -147,10 +213,42 @@ fn draw(options: &GenOptions, rng: &mut ChaCha8Rng, name: &str) -> Tree {
             }
         }
         let probs = (kind == NodeKind::Chance).then(|| probabilities(rng, children.len()));
-        let eval = evals.then(|| rng.random_range(options.values.0..=options.values.1.max(options.values.0)) as f64);
-        builder.add(NodeSpec { id, body: NodeBody::Internal { kind, children, probs, eval } });
+        let eval = evals.then(|| numbers(rng));
+        let (kind, mover) = match (options.players, kind) {
+            (Some(count), NodeKind::Max | NodeKind::Min) => {
+                let player = mover_at(options, ply, count);
+                (if player == 1 { NodeKind::Max } else { NodeKind::Min }, Some(player))
+            }
+            _ => (kind, None),
+        };
+        let spec = builder.add(NodeSpec {
+            id,
+            body: NodeBody::Internal { kind, children, probs, eval: eval.as_ref().map(|e| e[0]) },
+        });
+        if let Some(table) = players.as_mut() {
+            if let Some(mover) = mover {
+                table.movers.insert(spec, mover);
+            }
+            if let Some(eval) = eval {
+                table.vectors.insert(Site::Node(spec), eval);
+            }
+            for (child, vector) in leaves {
+                table.vectors.insert(Site::Child { node: spec, child }, vector);
+            }
+        }
+    }
+    if let Some(table) = players {
+        builder.set_players(table);
     }
     builder.build().expect("generated trees are valid by construction")
+}
+
+/// The player who moves at `ply` of a max^n tree: the plies that are not
+/// chance plies take the players in turn, player 1 first.
+fn mover_at(options: &GenOptions, ply: u32, count: u32) -> u32 {
+    let kinds = &options.kinds;
+    let turns = (0..ply).filter(|&p| kinds[p as usize % kinds.len().max(1)] != NodeKind::Chance).count() as u32;
+    turns % count + 1
 }
 
 /// Probabilities that are multiples of a power of two (eighths for three
@@ -167,31 +265,38 @@ fn probabilities(rng: &mut ChaCha8Rng, count: usize) -> Vec<f64> {
 
 /// Attaches the search defaults and the reference's answers.
 fn with_expectations(tree: Tree, options: &GenOptions) -> Tree {
-    let defaults = SearchDefaults { prune_on_equal: options.prune_on_equal, depth: options.cut, move_ordering: None };
-    let mut algorithms = vec![Algorithm::AlphaBeta, Algorithm::Expectimax];
-    if !tree.has_chance_nodes() {
-        algorithms.insert(0, Algorithm::Minimax);
-    }
+    let defaults = options.search_defaults();
     let mut expect = BTreeMap::new();
-    for algorithm in algorithms {
+    for algorithm in options.algorithms(tree.has_chance_nodes()) {
         let settings = SearchSettings::resolve(algorithm, defaults, None, None);
         if let Ok(outcome) = engine::search(&tree, &settings) {
+            let vector = outcome.vector().map(<[f64]>::to_vec);
             expect.insert(
                 algorithm.name().to_string(),
                 Expectation {
-                    value: Some(outcome.value),
+                    value: if vector.is_some() { None } else { Some(outcome.value) },
                     action: Some(outcome.action.map(|child| tree.action(child).to_string())),
                     visited: Some(tree.ids_of(&outcome.visited)),
+                    vector,
                 },
             );
         }
     }
+    let kinds: Vec<String> = match options.players {
+        Some(count) => (0..options.depth)
+            .map(|ply| match options.kinds[ply as usize % options.kinds.len().max(1)] {
+                NodeKind::Chance => "chance".to_string(),
+                _ => format!("p{}", mover_at(options, ply, count)),
+            })
+            .collect(),
+        None => options.kinds.iter().map(|k| k.name().to_string()).collect(),
+    };
     let description = format!(
         "generated by treegrade gen: depth {}, branching {}..{}, kinds {}",
         options.depth,
         options.branching.0,
         options.branching.1,
-        options.kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")
+        kinds.join(",")
     );
     tree.with_metadata(Some(description), defaults, expect)
 }

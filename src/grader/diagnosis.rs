@@ -23,6 +23,8 @@ pub struct StudentTrace<'a> {
     pub action: Option<&'a str>,
     /// The order recorded by the grader.
     pub visited: &'a [NodeIndex],
+    /// A max^n search's root vector.
+    pub vector: Option<&'a [f64]>,
 }
 
 /// A recognised mistake.
@@ -114,12 +116,21 @@ fn reproducing(
         let action = outcome.action.map(|child| tree.action(child));
         let same = outcome.visited == student.visited
             && student.value.is_none_or(|value| values_match(outcome.value, value))
+            && same_vector(outcome.vector.as_deref(), student.vector)
             && action.as_deref() == student.action;
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
     }
     matching
+}
+
+/// Whether a mistake's max^n vector is the student's (true where either has none).
+fn same_vector(mistake: Option<&[f64]>, student: Option<&[f64]>) -> bool {
+    match (mistake, student) {
+        (Some(mistake), Some(student)) => crate::compare::vectors_match(mistake, student),
+        _ => true,
+    }
 }
 
 /// The mistakes that would fail this test: a student making one of them
@@ -134,6 +145,7 @@ fn failing_here(test: &PlannedTest, tree: &dyn GameTree) -> Vec<&'static str> {
             candidate.run(tree).is_none_or(|outcome| {
                 outcome.visited != reference.visited
                     || !values_match(outcome.value, reference.value)
+                    || !same_vector(outcome.vector.as_deref(), reference.vector())
                     || outcome.action != reference.action
             })
         })
@@ -225,11 +237,17 @@ struct OwnedTrace {
     value: Option<f64>,
     action: Option<String>,
     visited: Vec<NodeIndex>,
+    vector: Option<Vec<f64>>,
 }
 
 impl OwnedTrace {
     fn borrow(&self) -> StudentTrace<'_> {
-        StudentTrace { value: self.value, action: self.action.as_deref(), visited: &self.visited }
+        StudentTrace {
+            value: self.value,
+            action: self.action.as_deref(),
+            visited: &self.visited,
+            vector: self.vector.as_deref(),
+        }
     }
 }
 
@@ -239,7 +257,7 @@ fn student_trace(tree: &dyn GameTree, result: &TestResult) -> Option<OwnedTrace>
     let ids: std::collections::HashMap<String, NodeIndex> =
         (0..tree.made() as u32).map(|i| (tree.id(NodeIndex(i)).into_owned(), NodeIndex(i))).collect();
     let visited = result.actual.visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
-    Some(OwnedTrace { value, action: result.actual.action.clone(), visited })
+    Some(OwnedTrace { value, action: result.actual.action.clone(), visited, vector: result.actual.vector.clone() })
 }
 
 /// The diagnosis that names `named`: one mistake as a fact, two or three as
@@ -302,7 +320,7 @@ mod tests {
         let tree = tree();
         let outcome = variant::search(&tree, &student_settings, slips).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
     }
 
@@ -322,7 +340,7 @@ mod tests {
         let tree = tree();
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
         let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
@@ -357,10 +375,13 @@ mod tests {
             let answer = crate::grader::oracle::StudentAnswer {
                 value: Some(outcome.value),
                 action: outcome.action.map(|child| tree.action(child).to_string()),
+                ..Default::default()
             };
             let record = crate::grader::session::SearchRecord {
                 answer: Ok(answer),
                 visited: outcome.visited,
+                time_up: false,
+                steps: Default::default(),
                 stderr: String::new(),
                 elapsed: std::time::Duration::ZERO,
                 earlier_in_program: 0,
@@ -411,7 +432,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
             variant::search(&tree, &settings, Slips { chance: ChanceSlip::Uniform, ..Slips::default() }).unwrap();
-        let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited, vector: None };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }
 
@@ -433,7 +454,7 @@ mod tests {
         for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
             let outcome = search(&tree, &at(student_depth)).unwrap();
             let action = outcome.action.map(|c| tree.action(c));
-            let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
+            let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
             assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
         }
     }
@@ -442,7 +463,7 @@ mod tests {
     fn an_unknown_mistake_is_not_named() {
         let tree = tree();
         let outcome = search(&tree, &strict_alphabeta()).unwrap();
-        let trace = StudentTrace { value: Some(42.0), action: Some("B"), visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(42.0), action: Some("B"), visited: &outcome.visited, vector: None };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
 
@@ -463,7 +484,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
+        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
         let fitting = reproducing(&tree, None, &settings, &trace);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
@@ -484,7 +505,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited };
+        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
         assert!(reproducing(&tree, None, &settings, &trace).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
     }
@@ -501,7 +522,7 @@ mod tests {
         let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
         let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
         let action = outcome.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited };
+        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);

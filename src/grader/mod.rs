@@ -8,11 +8,14 @@
 //! knows YAML: trees and assignments arrive as plain data.
 
 pub mod diagnosis;
+mod explain;
 mod fsmode;
 mod interpreter;
 pub mod oracle;
 pub mod pacman;
 pub mod plan;
+pub mod player;
+pub mod playing;
 pub mod protocol;
 pub mod rules_program;
 pub mod runner;
@@ -26,7 +29,7 @@ pub mod verdict;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use plan::{Assignment, PlannedTest};
+use plan::{Assignment, Language, PlannedTest};
 use sandbox::{RunPlan, Sandbox, SandboxMode};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
 use verdict::GradeReport;
@@ -96,98 +99,156 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
-    grade_with_pacman(assignment, selected, tests, &[], target, kits, sandbox)
+    grade_all(assignment, selected, &Planned { tests, plays: &[], pacman: &[] }, target, kits, sandbox)
 }
 
-/// Like [`grade_sandboxed`], with Pacman tests besides the searches: they
-/// run after the searches, in a program of their own, and each question
-/// lists its tree tests first.
-pub fn grade_with_pacman(
+/// What a grading run does: searches against the reference, and games.
+#[derive(Clone, Copy, Debug)]
+pub struct Planned<'a> {
+    /// The tests of search questions, with the reference's answers.
+    pub tests: &'a [PlannedTest],
+    /// The play questions, with their games loaded.
+    pub plays: &'a [playing::PlannedPlay],
+    /// The Pacman tests (docs/format.md 10), played after the searches.
+    pub pacman: &'a [pacman::PlannedPacman],
+}
+
+/// Grades one submission on the planned tests and plays in `sandbox`: the
+/// searches first, then the games.
+pub fn grade_all(
     assignment: &Assignment,
     selected: &[usize],
-    tests: &[PlannedTest],
-    pacman_tests: &[pacman::PlannedPacman],
+    planned: &Planned<'_>,
     target: &Target,
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
-    let dir = submission::absolute(&target.dir);
-    if !dir.is_dir() {
-        return Err(NotGradable::MissingFolder(target.name()));
-    }
-    let language = submission::detect_language(assignment, &dir);
-    let command = match (&target.command, language) {
-        (Some(command), _) => command.clone(),
-        (None, Some(language)) => language.run.clone(),
-        (None, None) => {
-            let expected = assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
-            return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
-        }
-    };
-    let builds = language.filter(|_| target.command.is_none());
-    // A Pacman game may take its test's whole limit: the budget counts each game as a test.
-    let games: usize = pacman_tests.iter().map(pacman::PlannedPacman::games).sum();
-    let per_game = pacman_tests.iter().map(|test| test.test.game_time_limit).max().unwrap_or_default();
-    let prepared = sandbox.prepare(&RunPlan {
-        submission: &dir,
-        kits,
-        tests: tests.len() + games,
-        per_test: assignment.time_limit.max(per_game),
-        build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
-    })?;
-    // The program and its build see the staged copy, never the original folder.
-    let dir = prepared.submission.clone();
-    provide_rust_kit(&dir, &prepared)?;
-    let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
+    let tests = planned.tests;
+    let moves = playing::expected_moves(assignment, planned.plays);
+    let per_search = planned
+        .plays
+        .iter()
+        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
+        .map(|play| play.move_time_limit)
+        .chain(planned.pacman.iter().map(|test| test.test.game_time_limit))
+        .fold(assignment.time_limit, Duration::max);
+    // A Pacman game may take its test's whole limit: the budget counts each game as a search.
+    let games: usize = planned.pacman.iter().map(pacman::PlannedPacman::games).sum();
+    let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves + games, per_search)?;
     let limits = SessionLimits { per_search: assignment.time_limit };
     // Each test's tree for its search; a game's is unfolded for this submission alone.
     let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
-    let (records, spec) = match &build {
-        Some(Err(failure)) => (vec![build_failure_record(failure); tests.len()], None),
-        _ => {
-            let spec = submission::program_spec(
-                &command,
-                &dir,
-                language,
-                &prepared.kits,
-                prepared.run.as_ref(),
-                &prepared.home,
-            );
-            (serve_public_then_hidden(&spec, tests, &served, limits), Some(spec))
-        }
+    let records = match &staged.program {
+        Err(failure) => vec![build_failure_record(failure); tests.len()],
+        Ok(spec) => serve_public_then_hidden(spec, tests, &served, limits),
     };
+    let spec = staged.program.as_ref().ok();
     let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
     let mut results: Vec<_> = (tests.iter().zip(&served))
         .zip(records)
         .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
         .collect();
     diagnosis::diagnose_submission(tests, &served, &mut results);
-    if let Some(spec) = &spec {
+    if let Some(spec) = spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }
-    let mut scored: Vec<(usize, verdict::TestResult)> = tests.iter().map(|test| test.question).zip(results).collect();
-    if !pacman_tests.is_empty() {
-        let pacman_results = match (&spec, &build) {
-            (Some(spec), _) => pacman::run_tests(spec, pacman_tests),
-            (None, Some(Err(failure))) => pacman_tests.iter().map(|test| pacman::not_run(test, failure)).collect(),
-            (None, _) => unreachable!("a program spec exists unless the build failed"),
-        };
-        scored.extend(pacman_tests.iter().map(|test| test.question).zip(pacman_results));
-    }
-    let questions = verdict::score_results(assignment, selected, scored);
+    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox };
+    let mut played: Vec<(usize, verdict::TestResult)> = planned
+        .plays
+        .iter()
+        .filter(|planned| selected.contains(&planned.question))
+        .flat_map(|planned| playing::grade_play(&arena, planned).into_iter().map(|result| (planned.question, result)))
+        .collect();
+    let pacman_results = match &staged.program {
+        _ if planned.pacman.is_empty() => Vec::new(),
+        Ok(spec) => pacman::run_tests(spec, planned.pacman),
+        Err(failure) => planned.pacman.iter().map(|test| pacman::not_run(test, failure)).collect(),
+    };
+    played.extend(planned.pacman.iter().map(|test| test.question).zip(pacman_results));
+    let questions = verdict::score(assignment, selected, tests, results, played);
     let (score, max_score) = verdict::totals(&questions);
     Ok(GradeReport {
         assignment: assignment.name.clone(),
         title: assignment.title.clone(),
         submission: target.name(),
-        language: language.map(|l| l.name.clone()).or_else(|| target.command.as_ref().map(|_| "command".to_string())),
+        language: staged.language_name(target),
         questions,
         score,
         max_score,
         elapsed_ms: started.elapsed().as_millis() as u64,
-        sandbox: prepared.layers,
+        sandbox: staged.prepared.layers.clone(),
     })
+}
+
+/// A submission staged in its sandbox: a private copy, built, with the
+/// command that starts it, or why its build failed.
+#[derive(Debug)]
+pub struct Staged {
+    /// The sandbox's scratch folder, layers and policies (the copy lives as long as this).
+    pub prepared: sandbox::Prepared,
+    /// The language detected (`None` when a command was given).
+    pub language: Option<String>,
+    /// How to start the program, or why it could not be built.
+    pub program: Result<runner::ProgramSpec, submission::BuildFailure>,
+}
+
+impl Staged {
+    /// The language reports give: the detected one, or `command`.
+    pub fn language_name(&self, target: &Target) -> Option<String> {
+        self.language.clone().or_else(|| target.command.as_ref().map(|_| "command".to_string()))
+    }
+}
+
+/// Detects the submission's language among `languages` (unless a command
+/// is given), copies it into a sandbox of its own and builds it there:
+/// what grading and playing a program both start from. `searches` and
+/// `per_search` size the program's CPU budget.
+pub fn stage(
+    languages: &[Language],
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
+    searches: usize,
+    per_search: Duration,
+) -> Result<Staged, NotGradable> {
+    let dir = submission::absolute(&target.dir);
+    if !dir.is_dir() {
+        return Err(NotGradable::MissingFolder(target.name()));
+    }
+    let language = languages.iter().find(|language| language.detect.iter().all(|file| dir.join(file).exists()));
+    let command = match (&target.command, language) {
+        (Some(command), _) => command.clone(),
+        (None, Some(language)) => language.run.clone(),
+        (None, None) => {
+            let expected = languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
+            return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
+        }
+    };
+    let builds = language.filter(|_| target.command.is_none());
+    let prepared = sandbox.prepare(&RunPlan {
+        submission: &dir,
+        kits,
+        tests: searches,
+        per_test: per_search,
+        build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
+    })?;
+    // The program and its build see the staged copy, never the original folder.
+    let dir = prepared.submission.clone();
+    provide_rust_kit(&dir, &prepared)?;
+    let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
+    let program = match build {
+        Some(Err(failure)) => Err(failure),
+        _ => Ok(submission::program_spec(
+            &command,
+            &dir,
+            language,
+            &prepared.kits,
+            prepared.run.as_ref(),
+            &prepared.home,
+        )),
+    };
+    Ok(Staged { language: language.map(|l| l.name.clone()), prepared, program })
 }
 
 /// Serves the public tests in one program, then the hidden tests in a fresh
@@ -207,10 +268,8 @@ fn serve_public_then_hidden(
         if group.is_empty() {
             continue;
         }
-        let jobs: Vec<SearchJob<'_>> = group
-            .iter()
-            .map(|&index| SearchJob { name: &tests[index].name, tree: &served[index], settings: tests[index].settings })
-            .collect();
+        let jobs: Vec<SearchJob<'_>> =
+            group.iter().map(|&index| SearchJob::for_test(&tests[index], &served[index])).collect();
         for (index, record) in group.into_iter().zip(session::run_searches(spec, &jobs, limits)) {
             records[index] = Some(record);
         }
@@ -257,8 +316,7 @@ fn recheck_alone(
             continue;
         }
         let tree = test.served();
-        let job = SearchJob { name: &test.name, tree: &tree, settings: test.settings };
-        let Some(alone) = session::run_searches(spec, &[job], limits).pop() else { break };
+        let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
         if verdict::judge(test, &*tree, alone).status != verdict::TestStatus::Passed {
             break;
         }
@@ -286,6 +344,8 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
             details: Some(failure.output.clone()),
         }),
         visited: Vec::new(),
+        time_up: false,
+        steps: session::SearchSteps::default(),
         stderr: String::new(),
         elapsed: Duration::ZERO,
         earlier_in_program: 0,

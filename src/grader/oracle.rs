@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::protocol::{NodeReply, ToProgram, encode};
-use crate::engine::SearchSettings;
+use super::protocol::{NodeReply, Numbers, ReportedChild, ToProgram, encode};
+use crate::engine::random::SplitMix64;
+use crate::engine::{Algorithm, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
 /// Node ids to arena indices, built once per written tree and shared by its searches.
@@ -29,13 +30,30 @@ impl<'t> IdIndex<'t> {
 }
 
 /// What the student answered, once checked for shape.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StudentAnswer {
     /// The root value; `None` only where a tree taken from a game allows a
     /// kit that cannot observe it (CS188's `getAction` returns an action).
+    /// In a max^n search, player 1's component of `vector`.
     pub value: Option<f64>,
     /// The chosen action, if any.
     pub action: Option<String>,
+    /// A max^n search's root vector (docs/format.md 8.3).
+    pub vector: Option<Vec<f64>>,
+    /// MCTS: each root child's action, N and W as the program reported
+    /// them (docs/format.md 8.4); `None` when it reported none.
+    pub children: Option<Vec<ChildReport>>,
+}
+
+/// A root child's counts as an MCTS program reported them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildReport {
+    /// The child's action.
+    pub action: String,
+    /// Its N.
+    pub n: u64,
+    /// Its W.
+    pub w: f64,
 }
 
 /// A request that breaks the protocol's rules (docs/protocol.md), with the
@@ -70,6 +88,28 @@ pub enum Violation {
     },
     /// A `result` whose value is not a finite number.
     BadValue(serde_json::Value),
+    /// `evaluate` in a move of a game that names no evaluation.
+    NoEvaluation(String),
+    /// A max^n result whose value is not a vector of one finite number per player.
+    BadVector {
+        /// What the program sent.
+        value: serde_json::Value,
+        /// The search's players.
+        players: u32,
+    },
+    /// MCTS counts that are not a list of `{action, n, w}`.
+    BadChildren(String),
+    /// `evaluate` in iterative deepening before any iteration started.
+    NoIteration(String),
+    /// `iteration` with a depth that is not one of the search's.
+    BadIteration {
+        /// What the program sent.
+        depth: serde_json::Value,
+        /// The deepest iteration allowed.
+        deepest: u32,
+    },
+    /// `random` in a search that draws nothing.
+    RandomOutsideMcts,
     /// A second `hello` during a search.
     HelloAgain,
     /// A message of a Pacman game (`successor`, `action`, `ready`) during a tree's search.
@@ -106,6 +146,34 @@ impl fmt::Display for Violation {
                  should have stopped at ply {depth}"
             ),
             Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
+            Violation::NoEvaluation(id) => write!(
+                f,
+                "you asked for the evaluation of {id}, but this game is played without one: search to the \
+                 terminals, or write an evaluation of your own from game.state(node)"
+            ),
+            Violation::BadVector { value, players } => write!(
+                f,
+                "your result's value must be a list of {players} finite numbers, one per player (the root's \
+                 utility vector), but it was {value}"
+            ),
+            Violation::BadChildren(problem) => write!(
+                f,
+                "your result's root children counts must be a list of {{action, n, w}}, one per root child: {problem}"
+            ),
+            Violation::NoIteration(id) => write!(
+                f,
+                "you asked for the evaluation of {id} before starting an iteration: call \
+                 game.start_iteration(depth) at the start of each iteration, so that the grader knows its depth \
+                 limit"
+            ),
+            Violation::BadIteration { depth, deepest } => write!(
+                f,
+                "you started an iteration with depth {depth}, but this search's iterations go from depth 1 to \
+                 {deepest}"
+            ),
+            Violation::RandomOutsideMcts => {
+                f.write_str("you asked for a random number, but only Monte Carlo tree search (mcts) draws them")
+            }
             Violation::HelloAgain => f.write_str("your program sent `hello` again in the middle of a search"),
             Violation::GameMessage(kind) => {
                 write!(f, "your program sent `{kind}`, a message of Pacman games, in the middle of a tree's search")
@@ -116,6 +184,32 @@ impl fmt::Display for Violation {
             ),
         }
     }
+}
+
+/// MCTS's reported counts, checked for shape: `{action, n, w}` each, with a
+/// string action, a whole n from 0 and a finite w.
+fn read_children(children: &[ReportedChild]) -> Result<Vec<ChildReport>, Violation> {
+    children
+        .iter()
+        .enumerate()
+        .map(|(index, child)| {
+            let at = || format!("entry {} is {{action: {}, n: {}, w: {}}}", index + 1, child.action, child.n, child.w);
+            let action = child
+                .action
+                .as_str()
+                .ok_or_else(|| Violation::BadChildren(format!("{}: the action must be a string", at())))?;
+            let n = child
+                .n
+                .as_u64()
+                .ok_or_else(|| Violation::BadChildren(format!("{}: n must be a whole number, 0 or more", at())))?;
+            let w = child
+                .w
+                .as_f64()
+                .filter(|w| w.is_finite())
+                .ok_or_else(|| Violation::BadChildren(format!("{}: w must be a finite number", at())))?;
+            Ok(ChildReport { action: action.to_string(), n, w })
+        })
+        .collect()
 }
 
 /// How the oracle finds a node from the id a program names.
@@ -137,6 +231,38 @@ pub struct Oracle<'t> {
     entered: Vec<bool>,
     listed: Vec<bool>,
     visited: Vec<NodeIndex>,
+    /// The most nodes the search may enter (a clock counted in nodes).
+    budget: Option<u32>,
+    /// Whether an entry was refused because the budget was spent.
+    time_up: bool,
+    /// MCTS's stream of random numbers (docs/format.md 8.4), and the draws served.
+    random: SplitMix64,
+    draws: u64,
+    /// Iterative deepening: where each declared iteration starts in
+    /// `visited`, and the depth of the current one (8.2).
+    iteration_starts: Vec<usize>,
+    iteration_depth: Option<u32>,
+    /// What the program is asked for: a search's answer, or a move.
+    purpose: Purpose,
+}
+
+/// What a program is served a tree for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A search graded against the reference: evaluations at the depth cut only.
+    Search,
+    /// A move of a game: the program searches as it likes, so every node
+    /// that is not a terminal carries the game's evaluation, `evaluate` is
+    /// answered anywhere, and a result needs no value.
+    Move,
+}
+
+/// What a request for a node came to.
+enum Entry {
+    /// The node, entered now or before.
+    Node(NodeIndex),
+    /// The budget is spent: the node was not entered.
+    Refused,
 }
 
 impl fmt::Debug for Oracle<'_> {
@@ -164,7 +290,91 @@ impl<'t> Oracle<'t> {
         let made = tree.made();
         let mut listed = vec![false; made];
         listed[NodeIndex::ROOT.get()] = true;
-        Oracle { tree, written: None, lookup, settings, entered: vec![false; made], listed, visited: Vec::new() }
+        Oracle {
+            tree,
+            written: None,
+            lookup,
+            settings,
+            entered: vec![false; made],
+            listed,
+            visited: Vec::new(),
+            budget: None,
+            time_up: false,
+            random: SplitMix64::new(settings.seed),
+            draws: 0,
+            iteration_starts: Vec::new(),
+            iteration_depth: None,
+            purpose: Purpose::Search,
+        }
+    }
+
+    /// The number of players a max^n search serves (2 for a tree of MAX
+    /// and MIN); `None` for other searches.
+    fn players(&self) -> Option<u32> {
+        (self.settings.algorithm == Algorithm::Maxn).then(|| self.tree.players().unwrap_or(2))
+    }
+
+    /// The depth limit that holds now: iterative deepening's current
+    /// iteration's (none before the first), any other search's own.
+    fn cut_depth(&self) -> Option<u32> {
+        match self.settings.algorithm {
+            Algorithm::IterativeDeepening => self.iteration_depth,
+            _ => self.settings.depth,
+        }
+    }
+
+    /// Answers `random`: the next draw of the search's stream (MCTS only).
+    pub fn random(&mut self) -> Result<String, Violation> {
+        if self.settings.algorithm != Algorithm::Mcts {
+            return Err(Violation::RandomOutsideMcts);
+        }
+        self.draws += 1;
+        Ok(encode(&ToProgram::Random { value: self.random.draw() }))
+    }
+
+    /// The random draws served so far.
+    pub fn draws(&self) -> u64 {
+        self.draws
+    }
+
+    /// Answers `iteration`: iterative deepening's next iteration starts with
+    /// depth limit `depth`. Every node may be entered again in it, and each
+    /// entry counts against the budget (docs/format.md 8.2).
+    pub fn start_iteration(&mut self, depth: &serde_json::Value) -> Result<String, Violation> {
+        let deepest = self.settings.depth.unwrap_or(0);
+        let Some(depth) = depth.as_u64().filter(|&d| d >= 1 && d <= u64::from(deepest)).map(|d| d as u32) else {
+            return Err(Violation::BadIteration { depth: depth.clone(), deepest });
+        };
+        self.entered.iter_mut().for_each(|entered| *entered = false);
+        self.iteration_starts.push(self.visited.len());
+        self.iteration_depth = Some(depth);
+        Ok(encode(&ToProgram::Iteration { depth }))
+    }
+
+    /// Where each iteration the program declared starts in the visited order.
+    pub fn iteration_starts(&self) -> &[usize] {
+        &self.iteration_starts
+    }
+
+    /// A move of a game from the position at `tree`'s root (docs/protocol.md,
+    /// "Playing games"): no depth limit, the game's evaluation (the one
+    /// `tree` was unfolded with) served at every node that is not a terminal.
+    pub fn for_move(tree: &'t dyn GameTree) -> Oracle<'t> {
+        let mut oracle = Oracle::for_game(tree, SearchSettings::new(crate::engine::Algorithm::Minimax));
+        oracle.purpose = Purpose::Move;
+        oracle
+    }
+
+    /// Limits the search to `budget` entered nodes (docs/protocol.md,
+    /// "A clock counted in nodes"); `None` leaves it unlimited.
+    pub fn with_budget(mut self, budget: Option<u32>) -> Oracle<'t> {
+        self.budget = budget;
+        self
+    }
+
+    /// Whether the search asked to enter a node past its budget.
+    pub fn time_up(&self) -> bool {
+        self.time_up
     }
 
     /// The nodes entered so far, in order of first entry.
@@ -179,7 +389,9 @@ impl<'t> Oracle<'t> {
 
     /// Answers `visit`: the node's reply line, or a protocol violation.
     pub fn visit(&mut self, id: &str) -> Result<String, Violation> {
-        let node = self.enter(id)?;
+        let Entry::Node(node) = self.enter(id)? else {
+            return Ok(self.refusal(id));
+        };
         let reply = self.describe(node);
         match self.tree.fault() {
             Some(message) => Err(Violation::Rules(message)),
@@ -189,12 +401,18 @@ impl<'t> Oracle<'t> {
 
     /// Answers `evaluate`: the eval line, or a protocol violation.
     pub fn evaluate(&mut self, id: &str) -> Result<String, Violation> {
-        let node = self.enter(id)?;
+        let Entry::Node(node) = self.enter(id)? else {
+            return Ok(self.refusal(id));
+        };
         let tree = self.tree;
         let ply = tree.ply(node);
         let id = id.to_string();
-        let problem = match (tree.kind(node), self.settings.depth) {
+        let deepening = self.settings.algorithm == Algorithm::IterativeDeepening;
+        let problem = match (tree.kind(node), self.cut_depth()) {
             (NodeKind::Terminal, _) => Some(Violation::EvalOfTerminal(id)),
+            (_, _) if self.purpose == Purpose::Move && tree.eval(node).is_none() => Some(Violation::NoEvaluation(id)),
+            (_, _) if self.purpose == Purpose::Move => None,
+            (_, None) if deepening => Some(Violation::NoIteration(id)),
             (_, None) => Some(Violation::EvalWithoutLimit(id)),
             (_, Some(depth)) if ply < depth => Some(Violation::EvalAboveCut { id, ply, depth }),
             (_, Some(depth)) if ply > depth => Some(Violation::EvalBelowCut { id, ply, depth }),
@@ -203,22 +421,60 @@ impl<'t> Oracle<'t> {
         if let Some(problem) = problem {
             return Err(problem);
         }
-        let value = tree.eval(node).unwrap_or(0.0);
+        let value = match self.players() {
+            Some(players) => Numbers::Many(tree.eval_vector(node).unwrap_or_else(|| vec![0.0; players as usize])),
+            None => Numbers::One(tree.eval(node).unwrap_or(0.0)),
+        };
         Ok(encode(&ToProgram::Eval { node: &tree.id(node), value }))
     }
 
     /// Checks a `result` for shape: a finite number and a string or null.
     pub fn answer(&self, value: &serde_json::Value, action: Option<String>) -> Result<StudentAnswer, Violation> {
+        self.answer_with(value, action, None)
+    }
+
+    /// Checks a `result` for shape: a finite number (a vector of one per
+    /// player in a max^n search), a string or null, and MCTS's counts.
+    pub fn answer_with(
+        &self,
+        value: &serde_json::Value,
+        action: Option<String>,
+        children: Option<&[ReportedChild]>,
+    ) -> Result<StudentAnswer, Violation> {
         let from_cs188 = self.written.is_some_and(|tree| tree.game().is_some());
+        let children = children.map(read_children).transpose()?;
+        if let Some(players) = self.players() {
+            let vector: Option<Vec<f64>> = value
+                .as_array()
+                .filter(|items| items.len() == players as usize)
+                .and_then(|items| items.iter().map(|item| item.as_f64().filter(|v| v.is_finite())).collect());
+            return match vector {
+                Some(vector) => {
+                    Ok(StudentAnswer { value: vector.first().copied(), action, vector: Some(vector), children })
+                }
+                None => Err(Violation::BadVector { value: value.clone(), players }),
+            };
+        }
         match value.as_f64() {
-            Some(number) if number.is_finite() => Ok(StudentAnswer { value: Some(number), action }),
-            None if value.is_null() && from_cs188 => Ok(StudentAnswer { value: None, action }),
+            Some(number) if number.is_finite() => {
+                Ok(StudentAnswer { value: Some(number), action, vector: None, children })
+            }
+            None if value.is_null() && (from_cs188 || self.purpose == Purpose::Move) => {
+                Ok(StudentAnswer { value: None, action, vector: None, children })
+            }
             _ => Err(Violation::BadValue(value.clone())),
         }
     }
 
-    /// Records the first entry of a node the student may know about.
-    fn enter(&mut self, id: &str) -> Result<NodeIndex, Violation> {
+    /// The `timeup` line for a node the budget did not allow.
+    fn refusal(&mut self, id: &str) -> String {
+        self.time_up = true;
+        encode(&ToProgram::Timeup { node: id, budget: self.budget.unwrap_or(0) })
+    }
+
+    /// Records the first entry of a node the student may know about, unless
+    /// the budget is spent.
+    fn enter(&mut self, id: &str) -> Result<Entry, Violation> {
         let found = match &self.lookup {
             Lookup::Written(ids) => ids.get(id),
             Lookup::Listed(ids) => ids.get(id).copied(),
@@ -234,10 +490,13 @@ impl<'t> Oracle<'t> {
             return Err(Violation::NotListed(id.to_string()));
         }
         if !self.entered[node.get()] {
+            if self.budget.is_some_and(|budget| self.visited.len() >= budget as usize) {
+                return Ok(Entry::Refused);
+            }
             self.entered[node.get()] = true;
             self.visited.push(node);
         }
-        Ok(node)
+        Ok(Entry::Node(node))
     }
 
     /// Marks `node`'s children as listed (and, for a game, learns their ids).
@@ -268,10 +527,13 @@ impl<'t> Oracle<'t> {
         // A tree taken from a game (CS188's) serves every evaluation it has,
         // as the game would (its getScore() answers wherever the test gives one).
         let cs188 = self.written.and_then(|tree| tree.game());
-        let at_cut = internal && (self.settings.depth == Some(tree.ply(node)) || cs188.is_some());
+        let at_cut =
+            internal && (self.cut_depth() == Some(tree.ply(node)) || cs188.is_some() || self.purpose == Purpose::Move);
         let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
+            && Algorithm::CLASSIC.contains(&self.settings.algorithm)
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && self.settings.depth.is_none_or(|depth| tree.ply(node) < depth);
+        let players = self.players();
         let static_values = ordered.then(|| {
             // The reference could order every child, or the test would not be planned.
             children.clone().map(|child| crate::engine::static_value(tree, NodeIndex(child)).unwrap_or(0.0)).collect()
@@ -284,8 +546,19 @@ impl<'t> Oracle<'t> {
             actions: internal.then(|| actions.iter().map(String::as_str).collect()),
             probs: (kind == NodeKind::Chance)
                 .then(|| children.map(|child| tree.probability(NodeIndex(child))).collect()),
-            value: (!internal).then(|| tree.utility(node)),
-            eval: if at_cut { tree.eval(node) } else { None },
+            value: (!internal).then(|| match players {
+                Some(_) => Numbers::Many(tree.utility_vector(node)),
+                None => Numbers::One(tree.utility(node)),
+            }),
+            eval: if at_cut {
+                match players {
+                    Some(_) => tree.eval_vector(node).map(Numbers::Many),
+                    None => tree.eval(node).map(Numbers::One),
+                }
+            } else {
+                None
+            },
+            player: players.and(tree.player(node)),
             outcome: cs188.and_then(|game| game.outcomes.get(&node)).map(|outcome| outcome.name()),
             state: tree.state(node),
             static_values,
@@ -368,13 +641,54 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_refuses_entries_past_it_and_enters_nothing_more() {
+        let tree = tree();
+        let ids = IdIndex::new(&tree);
+        let mut oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Expectimax)).with_budget(Some(2));
+        oracle.visit("A").unwrap();
+        oracle.visit("B").unwrap();
+        assert!(!oracle.time_up());
+        assert_eq!(oracle.visit("C").unwrap(), "{\"type\":\"timeup\",\"node\":\"C\",\"budget\":2}\n");
+        assert!(oracle.time_up());
+        assert!(oracle.visit("A").unwrap().contains("\"kind\":\"max\""), "an entered node is still served");
+        assert!(oracle.visit("B.1").unwrap().starts_with("{\"type\":\"timeup\""), "and every new one refused");
+        assert!(oracle.visit("Z").is_err(), "a guessed id is still a violation");
+        assert_eq!(tree.ids_of(oracle.visited()), ["A", "B"]);
+    }
+
+    /// A move of a game: evaluations everywhere but at terminals, and a
+    /// result with an action alone.
+    #[test]
+    fn a_move_serves_evaluations_anywhere() {
+        let game = crate::game::make(&crate::game::GameArgs {
+            name: "tic-tac-toe",
+            params: &[],
+            position: None,
+            utility: None,
+        })
+        .unwrap();
+        let options = crate::game::UnfoldOptions { eval: Some("lines".into()), ..Default::default() };
+        let tree = game.unfold(&options).unwrap();
+        let mut oracle = Oracle::for_move(&*tree).with_budget(Some(3));
+        let root = oracle.visit("root").unwrap();
+        assert!(root.contains("\"eval\":0.0"), "the root carries its evaluation: {root}");
+        let b2 = oracle.evaluate("b2");
+        assert!(b2.is_ok(), "{b2:?}");
+        assert_eq!(oracle.answer(&serde_json::Value::Null, Some("b2".into())).unwrap().value, None);
+        let bare = game.unfold(&crate::game::UnfoldOptions::default()).unwrap();
+        let mut oracle = Oracle::for_move(&*bare);
+        oracle.visit("root").unwrap();
+        assert!(oracle.evaluate("b2").unwrap_err().to_string().contains("played without one"));
+    }
+
+    #[test]
     fn results_must_be_finite_numbers() {
         let tree = tree();
         let ids = IdIndex::new(&tree);
         let oracle = Oracle::new(&tree, &ids, SearchSettings::new(Algorithm::Minimax));
         assert_eq!(
             oracle.answer(&serde_json::json!(2.5), Some("left".into())),
-            Ok(StudentAnswer { value: Some(2.5), action: Some("left".into()) })
+            Ok(StudentAnswer { value: Some(2.5), action: Some("left".into()), ..StudentAnswer::default() })
         );
         assert!(oracle.answer(&serde_json::json!("3"), None).unwrap_err().to_string().contains("finite number"));
         assert!(oracle.answer(&serde_json::Value::Null, None).unwrap_err().to_string().contains("finite number"));

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+use crate::engine::random::SplitMix64;
 use crate::engine::{self, SearchOutcome, SearchSettings};
 use crate::game::{Game, UnfoldOptions};
 use crate::generator::{GenOptions, generate};
@@ -194,7 +195,8 @@ fn plan_one(
     tree: TestTree,
 ) -> Result<PlannedTest, PlanError> {
     let spec = &assignment.questions[question];
-    let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal);
+    let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal)
+        .with_overrides(&spec.overrides);
     let refused = |message: String| PlanError { name: name.clone(), message };
     // The reference and the fragility check search one unfolding: a game's
     // tree is the same for both, and the second search reuses its nodes.
@@ -290,10 +292,10 @@ fn generated_position(
     };
     let mut last = String::from("no position could be drawn");
     for draw in 0..MOST_DRAWS {
-        let mut random = SplitMix(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut random = SplitMix64::new(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let tree = base.game.unfold(&base.options).map_err(&refused)?;
         let span = u64::from(game.plies.1 - game.plies.0) + 1;
-        let plies = game.plies.0 + (random.next() % span) as u32;
+        let plies = game.plies.0 + (random.next_u64() % span) as u32;
         let mut node = crate::tree::NodeIndex::ROOT;
         let mut path = Vec::new();
         for _ in 0..plies {
@@ -301,7 +303,7 @@ fn generated_position(
             if children.is_empty() {
                 break;
             }
-            let pick = (random.next() % children.len() as u64) as usize;
+            let pick = (random.next_u64() % children.len() as u64) as usize;
             path.push(pick);
             node = crate::tree::NodeIndex(children.start + pick as u32);
         }
@@ -332,19 +334,6 @@ fn generated_position(
         }
     }
     Err(refused(format!("no position of {} fits after {MOST_DRAWS} draws: {last}", base.name)))
-}
-
-/// SplitMix64, the generator of generated positions (the same on every machine).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// Whether any selected question generates trees.

@@ -43,6 +43,69 @@ pub enum ToProgram<'a> {
         /// (docs/format.md 8.1); absent for the tree's order.
         #[serde(skip_serializing_if = "Option::is_none")]
         move_ordering: Option<&'static str>,
+        /// The most nodes the program may enter in this search (a clock
+        /// counted in nodes); absent when only the wall clock bounds it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget: Option<u32>,
+        /// The number of players of a max^n search (docs/format.md 8.3):
+        /// 2 for a tree of MAX and MIN; absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        players: Option<u32>,
+        /// MCTS's number of iterations (8.4); absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        iterations: Option<u32>,
+        /// MCTS's exploration constant c (8.4); absent for other searches.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        exploration: Option<f64>,
+    },
+    /// The reply to `random`: the next draw of the search's SplitMix64
+    /// stream (docs/format.md 8.4).
+    Random {
+        /// A number in [0, 1).
+        value: f64,
+    },
+    /// The reply to `iteration`: iterative deepening's next iteration has
+    /// started, with this depth limit (8.2).
+    Iteration {
+        /// The iteration's depth limit.
+        depth: u32,
+    },
+    /// Choose a move of a game from the position at `root` (docs/protocol.md,
+    /// "Playing games").
+    Move {
+        /// The game's name (`connect-four`).
+        game: &'a str,
+        /// The game being played, for the program's own logs (`q5/random/3`).
+        label: &'a str,
+        /// The root's id: the position to move from.
+        root: &'a str,
+        /// The side the program plays: `max` or `min`.
+        player: &'static str,
+        /// Plies played so far.
+        ply: u32,
+        /// The actions played so far, from the game's start.
+        moves: &'a [String],
+        /// The position (as a `node` reply's `state` gives it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<&'a serde_json::Value>,
+        /// A seed for the program's own random choices in this move.
+        seed: u64,
+        /// The evaluation every node carries (absent: none).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        eval: Option<&'a str>,
+        /// The most nodes the program may enter for this move.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget: Option<u32>,
+        /// The move's wall-clock limit, in seconds.
+        time_limit: f64,
+    },
+    /// The reply to `visit` or `evaluate` of a node past the budget: the
+    /// node is not entered, and the program must send its result at once.
+    Timeup {
+        /// The node that was not entered.
+        node: &'a str,
+        /// The search's budget, all of it spent.
+        budget: u32,
     },
     /// The reply to `visit`.
     Node(NodeReply<'a>),
@@ -50,8 +113,8 @@ pub enum ToProgram<'a> {
     Eval {
         /// The node's id.
         node: &'a str,
-        /// Its heuristic value.
-        value: f64,
+        /// Its heuristic value (a vector in a max^n search).
+        value: Numbers,
     },
     /// The program broke the protocol; it is stopped after this line.
     Error {
@@ -78,13 +141,17 @@ pub struct NodeReply<'a> {
     /// Probabilities (chance nodes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probs: Option<Vec<f64>>,
-    /// Utility (terminals).
+    /// Utility (terminals; a vector in a max^n search).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<f64>,
+    pub value: Option<Numbers>,
     /// Heuristic value (nodes at the depth cut, or any node that has one in
-    /// a tree taken from a game).
+    /// a tree taken from a game; a vector in a max^n search).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub eval: Option<f64>,
+    pub eval: Option<Numbers>,
+    /// The player to move, counted from 1, at a player's node of a max^n
+    /// search (docs/format.md 8.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<u32>,
     /// `win` or `lose` (terminals of a tree taken from a game).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
@@ -95,6 +162,27 @@ pub struct NodeReply<'a> {
     /// min nodes above the depth cut, under move ordering, 8.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub static_values: Option<Vec<f64>>,
+}
+
+/// A number, or a max^n search's vector of numbers (docs/format.md 8.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Numbers {
+    /// One number.
+    One(f64),
+    /// One number per player.
+    Many(Vec<f64>),
+}
+
+/// A root child's N and W as an MCTS program reports them (docs/format.md 8.4).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ReportedChild {
+    /// The child's action.
+    pub action: serde_json::Value,
+    /// Iterations that passed through it.
+    pub n: serde_json::Value,
+    /// The sum of their rewards.
+    pub w: serde_json::Value,
 }
 
 /// A message from the program to the grader.
@@ -119,13 +207,24 @@ pub enum FromProgram {
         /// The node's id.
         node: String,
     },
+    /// Ask for the next random draw (MCTS, docs/format.md 8.4).
+    Random {},
+    /// Iterative deepening starts its next iteration, with this depth limit (8.2).
+    Iteration {
+        /// The iteration's depth limit.
+        depth: serde_json::Value,
+    },
     /// The search's answer.
     Result {
-        /// The root value (checked to be a finite number).
+        /// The root value (checked to be a finite number, or a vector of
+        /// them in a max^n search).
         value: serde_json::Value,
         /// The chosen action, or null.
         #[serde(default)]
         action: Option<String>,
+        /// MCTS: each root child's action, N and W (docs/format.md 8.4).
+        #[serde(default)]
+        children: Option<Vec<ReportedChild>>,
     },
     /// A Pacman game's successor request (docs/protocol.md, "Pacman
     /// games"): the state after `agent` takes `action` in state `state`.
@@ -192,7 +291,8 @@ pub fn decode(line: &str) -> Result<FromProgram, String> {
     })
 }
 
-const KNOWN_TYPES: [&str; 8] = ["hello", "visit", "evaluate", "result", "successor", "action", "ready", "error"];
+const KNOWN_TYPES: [&str; 10] =
+    ["hello", "visit", "evaluate", "random", "iteration", "result", "successor", "action", "ready", "error"];
 
 /// A Pacman agent in a state, as the protocol sends it.
 #[derive(Clone, Copy, Debug)]
@@ -329,22 +429,22 @@ pub fn encode_pacman_game(game: &PacmanGame<'_>, state: &str) -> String {
     line
 }
 
-/// `{"type":"move","step":K,"state":STATE}`: the agent's move is asked
+/// `{"type":"pacman_move","step":K,"state":STATE}`: the agent's move is asked
 /// for; with `reseed`, `"random":[SEED,DRAWS]` too: the kit seeds the
 /// student's `random` with SEED and draws DRAWS numbers first (as CS188's
 /// game tests leave Python's shared generator before each move).
 pub fn encode_move(step: u32, state: &str, reseed: Option<(i64, u32)>) -> String {
     match reseed {
         Some((seed, draws)) => {
-            format!("{{\"type\":\"move\",\"step\":{step},\"random\":[{seed},{draws}],\"state\":{state}}}\n")
+            format!("{{\"type\":\"pacman_move\",\"step\":{step},\"random\":[{seed},{draws}],\"state\":{state}}}\n")
         }
-        None => format!("{{\"type\":\"move\",\"step\":{step},\"state\":{state}}}\n"),
+        None => format!("{{\"type\":\"pacman_move\",\"step\":{step},\"state\":{state}}}\n"),
     }
 }
 
-/// `{"type":"final","state":STATE}`: the game is over.
+/// `{"type":"pacman_final","state":STATE}`: the game is over.
 pub fn encode_final(state: &str) -> String {
-    format!("{{\"type\":\"final\",\"state\":{state}}}\n")
+    format!("{{\"type\":\"pacman_final\",\"state\":{state}}}\n")
 }
 
 /// `{"type":"states","states":[...]}`: the reply to `successor`.
@@ -379,8 +479,9 @@ mod tests {
             children: None,
             actions: None,
             probs: None,
-            value: Some(3.0),
+            value: Some(Numbers::One(3.0)),
             eval: None,
+            player: None,
             outcome: None,
             state: None,
             static_values: None,
@@ -398,6 +499,10 @@ mod tests {
             root: "A",
             agents: None,
             move_ordering: None,
+            budget: None,
+            players: None,
+            iterations: None,
+            exploration: None,
         });
         assert_eq!(
             line,
@@ -411,8 +516,60 @@ mod tests {
             root: "a",
             agents: Some(3),
             move_ordering: None,
+            budget: None,
+            players: None,
+            iterations: None,
+            exploration: None,
         });
         assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
+        let clocked = encode(&ToProgram::Search {
+            test: "q3/t",
+            algorithm: "alphabeta",
+            depth: Some(2),
+            prune_on_equal: true,
+            root: "A",
+            agents: None,
+            move_ordering: None,
+            budget: Some(40),
+            players: None,
+            iterations: None,
+            exploration: None,
+        });
+        assert!(clocked.ends_with(",\"root\":\"A\",\"budget\":40}\n"), "{clocked}");
+        assert_eq!(
+            encode(&ToProgram::Timeup { node: "B.2", budget: 40 }),
+            "{\"type\":\"timeup\",\"node\":\"B.2\",\"budget\":40}\n"
+        );
+        assert_eq!(encode(&ToProgram::Random { value: 0.5 }), "{\"type\":\"random\",\"value\":0.5}\n");
+        assert_eq!(
+            encode(&ToProgram::Eval { node: "B", value: Numbers::Many(vec![1.0, -1.0]) }),
+            "{\"type\":\"eval\",\"node\":\"B\",\"value\":[1.0,-1.0]}\n"
+        );
+    }
+
+    #[test]
+    fn move_messages_say_where_and_how_to_move() {
+        let moves = ["b2".to_string()];
+        let state = serde_json::json!({"to_move": "o"});
+        let line = encode(&ToProgram::Move {
+            game: "tic-tac-toe",
+            label: "q5/random/1",
+            root: "root",
+            player: "min",
+            ply: 1,
+            moves: &moves,
+            state: Some(&state),
+            seed: 7,
+            eval: None,
+            budget: Some(1000),
+            time_limit: 10.0,
+        });
+        assert_eq!(
+            line,
+            "{\"type\":\"move\",\"game\":\"tic-tac-toe\",\"label\":\"q5/random/1\",\"root\":\"root\",\
+             \"player\":\"min\",\"ply\":1,\"moves\":[\"b2\"],\"state\":{\"to_move\":\"o\"},\"seed\":7,\
+             \"budget\":1000,\"time_limit\":10.0}\n"
+        );
     }
 
     #[test]
@@ -422,7 +579,18 @@ mod tests {
             Ok(FromProgram::Visit { node: "A".into() })
         );
         let result = decode("{\"type\":\"result\",\"value\":3,\"action\":null}").unwrap();
-        assert!(matches!(result, FromProgram::Result { action: None, .. }));
+        assert!(matches!(result, FromProgram::Result { action: None, children: None, .. }));
+        assert_eq!(decode("{\"type\":\"random\"}"), Ok(FromProgram::Random {}));
+        assert_eq!(
+            decode("{\"type\":\"iteration\",\"depth\":2}"),
+            Ok(FromProgram::Iteration { depth: serde_json::json!(2) })
+        );
+        let counted = decode(
+            "{\"type\":\"result\",\"value\":0.5,\"action\":\"b\",\"children\":[{\"action\":\"a\",\"n\":3,\"w\":1.5}]}",
+        )
+        .unwrap();
+        let FromProgram::Result { children: Some(children), .. } = counted else { panic!("{counted:?}") };
+        assert_eq!((children[0].n.as_u64(), children[0].w.as_f64()), (Some(3), Some(1.5)));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::oracle::{IdIndex, Oracle, StudentAnswer, Violation};
-use super::plan::Served;
+use super::plan::{PlannedTest, Served};
 use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, decode, encode};
 use super::runner::{Interrupted, ProgramSpec, RunningProgram};
 use crate::engine::SearchSettings;
@@ -26,6 +26,24 @@ pub struct SearchJob<'a> {
     pub tree: &'a Served<'a>,
     /// The settings to search with.
     pub settings: SearchSettings,
+    /// The most nodes the program may enter (a clock counted in nodes), or
+    /// `None` when only the wall clock bounds the search.
+    pub budget: Option<u32>,
+}
+
+impl<'a> SearchJob<'a> {
+    /// The search a program runs for `test`, over `tree` (the test's tree
+    /// as [`PlannedTest::served`] gives it).
+    pub fn for_test(test: &'a PlannedTest, tree: &'a Served<'a>) -> SearchJob<'a> {
+        let budget = match test.settings.algorithm {
+            // Iterative deepening's budget is the grader's clock (docs/format.md 8.2).
+            crate::engine::Algorithm::IterativeDeepening => {
+                test.settings.budget.map(|budget| u32::try_from(budget).unwrap_or(u32::MAX))
+            }
+            _ => None,
+        };
+        SearchJob { name: &test.name, tree, settings: test.settings, budget }
+    }
 }
 
 /// How a search ended when the program did not answer it.
@@ -66,6 +84,11 @@ pub struct SearchRecord {
     pub answer: Result<StudentAnswer, ProgramFailure>,
     /// The nodes the program entered, in order (recorded by the grader).
     pub visited: Vec<NodeIndex>,
+    /// Whether the grader refused an entry because the search's budget was
+    /// spent (the program then answered, or failed, after its time was up).
+    pub time_up: bool,
+    /// What the grader saw of the searches of docs/format.md 8.2 and 8.4.
+    pub steps: SearchSteps,
     /// What the program wrote on stderr during this search (head and tail).
     pub stderr: String,
     /// Wall-clock time of the search.
@@ -74,6 +97,17 @@ pub struct SearchRecord {
     /// fresh program). A test that fails after others but passes alone
     /// shows state kept between tests.
     pub earlier_in_program: usize,
+}
+
+/// What the grader saw of a search besides the nodes it entered: the
+/// iterations iterative deepening declared and the random draws MCTS took
+/// (docs/format.md 8.2, 8.4); empty for other searches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchSteps {
+    /// Where each declared iteration starts in the visited order.
+    pub iteration_starts: Vec<usize>,
+    /// The random draws served.
+    pub draws: u64,
 }
 
 /// Limits applied to every search.
@@ -110,6 +144,8 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
                     records.push(SearchRecord {
                         answer: Err(failure),
                         visited: Vec::new(),
+                        time_up: false,
+                        steps: SearchSteps::default(),
                         stderr,
                         elapsed: started.elapsed(),
                         earlier_in_program: 0,
@@ -119,7 +155,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
             }
         }
         let running = program.as_mut().expect("started above");
-        let (answer, visited) = serve(running, job, deadline, limits.per_search);
+        let ServedSearch { answer, visited, time_up, steps } = serve(running, job, deadline, limits.per_search);
         let fatal =
             matches!(&answer, Err(f) if !matches!(f.kind, FailureKind::NotImplemented | FailureKind::Exception));
         if fatal {
@@ -129,7 +165,15 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
         if fatal {
             program = None;
         }
-        records.push(SearchRecord { answer, visited, stderr, elapsed: started.elapsed(), earlier_in_program: served });
+        records.push(SearchRecord {
+            answer,
+            visited,
+            time_up,
+            steps,
+            stderr,
+            elapsed: started.elapsed(),
+            earlier_in_program: served,
+        });
         served += 1;
     }
     if let Some(mut running) = program {
@@ -139,10 +183,10 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     records
 }
 
-pub(crate) type StartFailure = (ProgramFailure, String);
+pub(super) type StartFailure = (ProgramFailure, String);
 
 /// A program that fails to start this many times in a row is not started again.
-const MAX_FAILED_STARTS: usize = 2;
+pub(super) const MAX_FAILED_STARTS: usize = 2;
 
 /// The remaining tests of a program that keeps failing to start fail the same way.
 fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
@@ -157,6 +201,8 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
             details: None,
         }),
         visited: Vec::new(),
+        time_up: false,
+        steps: SearchSteps::default(),
         stderr: String::new(),
         elapsed: Duration::ZERO,
         earlier_in_program: 0,
@@ -164,7 +210,7 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
 }
 
 /// Starts the program and checks its `hello`.
-pub(crate) fn start_and_greet(
+pub(super) fn start_and_greet(
     spec: &ProgramSpec,
     deadline: Instant,
     limit: Duration,
@@ -200,21 +246,25 @@ pub(crate) fn start_and_greet(
     Err((problem, stderr))
 }
 
+/// What the grader saw of one search the program served.
+struct ServedSearch {
+    answer: Result<StudentAnswer, ProgramFailure>,
+    visited: Vec<NodeIndex>,
+    time_up: bool,
+    steps: SearchSteps,
+}
+
 /// Serves one search until the program answers or fails.
-fn serve(
-    program: &mut RunningProgram,
-    job: &SearchJob<'_>,
-    deadline: Instant,
-    limit: Duration,
-) -> (Result<StudentAnswer, ProgramFailure>, Vec<NodeIndex>) {
+fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, limit: Duration) -> ServedSearch {
     let ids;
-    let (mut oracle, agents) = match job.tree {
+    let (oracle, agents) = match job.tree {
         Served::Written(tree) => {
             ids = IdIndex::new(tree);
             (Oracle::new(tree, &ids, job.settings), tree.game().map(|game| game.agents))
         }
         Served::Game(tree) => (Oracle::for_game(&**tree, job.settings), None),
     };
+    let mut oracle = oracle.with_budget(job.budget);
     let root = job.tree.id(NodeIndex::ROOT);
     let search = encode(&ToProgram::Search {
         test: job.name,
@@ -223,7 +273,13 @@ fn serve(
         prune_on_equal: job.settings.prune_on_equal,
         root: &root,
         agents,
-        move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval).then_some("eval"),
+        move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval
+            && crate::engine::Algorithm::CLASSIC.contains(&job.settings.algorithm))
+        .then_some("eval"),
+        budget: job.budget,
+        players: (job.settings.algorithm == crate::engine::Algorithm::Maxn).then(|| job.tree.players().unwrap_or(2)),
+        iterations: job.settings.iterations.filter(|_| job.settings.algorithm == crate::engine::Algorithm::Mcts),
+        exploration: (job.settings.algorithm == crate::engine::Algorithm::Mcts).then_some(job.settings.exploration),
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,
@@ -233,12 +289,16 @@ fn serve(
             interruption_failure(interrupted, limit, last, "during this test")
         }
     });
-    (result, oracle.into_visited())
+    let time_up = oracle.time_up();
+    let steps = SearchSteps { iteration_starts: oracle.iteration_starts().to_vec(), draws: oracle.draws() };
+    ServedSearch { answer: result, visited: oracle.into_visited(), time_up, steps }
 }
 
 /// Why a conversation stopped before a result.
-enum Stop {
+pub(super) enum Stop {
+    /// The program failed (or broke the protocol).
     Failure(ProgramFailure),
+    /// Talking to it was cut short.
     Interrupted(Interrupted),
 }
 
@@ -249,7 +309,7 @@ impl From<Interrupted> for Stop {
 }
 
 /// The request-reply loop of one search.
-fn converse(
+pub(super) fn converse(
     program: &mut RunningProgram,
     oracle: &mut Oracle<'_>,
     search: &str,
@@ -261,9 +321,11 @@ fn converse(
         let reply = match decode(&line) {
             Ok(FromProgram::Visit { node }) => oracle.visit(&node),
             Ok(FromProgram::Evaluate { node }) => oracle.evaluate(&node),
-            Ok(FromProgram::Result { value, action }) => {
+            Ok(FromProgram::Random {}) => oracle.random(),
+            Ok(FromProgram::Iteration { depth }) => oracle.start_iteration(&depth),
+            Ok(FromProgram::Result { value, action, children }) => {
                 return oracle
-                    .answer(&value, action)
+                    .answer_with(&value, action, children.as_deref())
                     .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())));
             }
             Ok(FromProgram::Error { kind, message, details }) => {
@@ -298,7 +360,7 @@ pub(crate) fn student_error(kind: &str, message: String, details: Option<String>
     ProgramFailure { kind, message, details }
 }
 
-pub(crate) fn interruption_failure(
+pub(super) fn interruption_failure(
     interrupted: Interrupted,
     limit: Duration,
     progress: Option<(usize, &str)>,
@@ -347,6 +409,6 @@ fn format_limit(limit: Duration) -> String {
     if limit.subsec_millis() == 0 { format!("{} s", limit.as_secs()) } else { format!("{:.1} s", limit.as_secs_f64()) }
 }
 
-pub(crate) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
+pub(super) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
     ProgramFailure { kind, message, details: None }
 }

@@ -6,9 +6,14 @@
 use serde::Serialize;
 
 use super::diagnosis::Diagnosis;
+use super::explain;
 use super::plan::{Assignment, ChildOrder, PlannedTest, Scoring};
 use super::session::{FailureKind, SearchRecord};
-use crate::compare::{Divergence, first_divergence, format_value, same_search_in_another_child_order, values_match};
+use crate::compare::{
+    Divergence, first_divergence, format_value, format_vector, same_search_in_another_child_order, values_match,
+    vectors_match,
+};
+use crate::engine::Algorithm;
 use crate::points::Points;
 use crate::shown::{shown, shown_line};
 use crate::tree::{GameTree, NodeIndex};
@@ -37,26 +42,54 @@ pub enum Check {
     NotRun,
 }
 
-/// The three checks of a test.
+/// The three checks of a test, and MCTS's fourth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Checks {
-    /// Root value within 1e-9.
+    /// Root value within 1e-9 (each component of a max^n vector).
     pub value: Check,
     /// Chosen action.
     pub action: Check,
-    /// Exact visited order.
+    /// Exact visited order (for iterative deepening, every iteration's).
     pub order: Check,
+    /// MCTS only (docs/format.md 8.4): the number of random draws, and each
+    /// root child's N and W as the program reported them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Check>,
 }
 
 /// A search result as reports show it: ids, not indices.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SearchView {
-    /// The root value (absent when the program gave none).
+    /// The root value (absent when the program gave none); player 1's
+    /// component of a max^n vector.
     pub value: Option<f64>,
     /// The chosen action.
     pub action: Option<String>,
     /// The visited order.
     pub visited: Vec<String>,
+    /// A max^n search's root vector (docs/format.md 8.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector: Option<Vec<f64>>,
+    /// Iterative deepening: where each iteration starts in `visited` (8.2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iteration_starts: Vec<usize>,
+    /// MCTS: each root child's action, N and W (8.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Vec<ChildCountView>>,
+    /// MCTS: the number of random draws (8.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws: Option<u64>,
+}
+
+/// One root child's MCTS counts, as reports show them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChildCountView {
+    /// The child's action.
+    pub action: String,
+    /// Its N.
+    pub n: u64,
+    /// Its W.
+    pub w: f64,
 }
 
 /// A game's position at one node, drawn as text (docs/format.md 7).
@@ -113,6 +146,9 @@ pub struct TestResult {
     pub max_score: Points,
     /// Wall-clock time in milliseconds.
     pub elapsed_ms: u64,
+    /// The games of a play test (one opponent of a play question).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<Box<PlayDetails>>,
     /// Partial credit, for a test that earns points by thresholds (a
     /// Pacman play test): its share of the question is scaled by it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,6 +156,35 @@ pub struct TestResult {
     /// What a Pacman test found (its games, or its steps).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pacman: Option<Box<super::pacman::outcome::PacmanOutcome>>,
+}
+
+impl TestResult {
+    /// A test that checked no search (a game's): its name, file and status,
+    /// every check not run, nothing else filled in yet.
+    pub fn unsearched(name: String, path: String, hidden: bool, status: TestStatus) -> TestResult {
+        TestResult {
+            name,
+            path,
+            hidden,
+            status,
+            checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None },
+            reason: None,
+            diagnosis: None,
+            description: None,
+            details: None,
+            boards: Vec::new(),
+            divergence: None,
+            expected: SearchView::default(),
+            actual: SearchView::default(),
+            stderr: String::new(),
+            score: Points::ZERO,
+            max_score: Points::ZERO,
+            elapsed_ms: 0,
+            play: None,
+            credit: None,
+            pacman: None,
+        }
+    }
 }
 
 /// Points by thresholds: `earned` of `possible`.
@@ -141,6 +206,40 @@ impl Credit {
             u128::from(share.micros()) * u128::from(self.earned.min(self.possible)) / u128::from(self.possible);
         Points::from_micros(micros as u64)
     }
+}
+
+/// What a play test (the games against one opponent) found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayDetails {
+    /// The game's name.
+    pub game: String,
+    /// The opponent.
+    pub opponent: String,
+    /// The seed the games derive from (with each game's number).
+    pub seed: u64,
+    /// Random plies at the start of each game.
+    pub openings: u32,
+    /// The node budget of a move.
+    pub budget: Option<u32>,
+    /// The wall-clock limit of a move, in milliseconds.
+    pub move_time_limit_ms: u64,
+    /// The submission's results.
+    pub tally: crate::play::Tally,
+    /// Each measure with what it earned.
+    pub measures: Vec<MeasureResult>,
+    /// Every game, as played.
+    pub games: Vec<crate::play::GameRecord>,
+}
+
+/// One measure of a play test: its thresholds and what it earned.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeasureResult {
+    /// What is measured.
+    pub kind: crate::assignment::MeasureKind,
+    /// Its minimum and thresholds.
+    pub thresholds: crate::thresholds::Thresholds,
+    /// The value, the thresholds reached, the points.
+    pub award: crate::thresholds::MeasureAward,
 }
 
 /// One question's tests and score.
@@ -215,18 +314,14 @@ fn divergence(
 /// [`score`]); `tree` is the one the search was served (for a game, its own
 /// unfolding, where the reference's nodes have the same indices).
 pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> TestResult {
-    let expected = SearchView {
-        value: Some(test.reference.value),
-        action: test.reference.action.map(|child| tree.action(child).into_owned()),
-        visited: tree.ids_of(&test.reference.visited),
-    };
+    let expected = explain::reference_view(test, tree);
     let visited = tree.ids_of(&record.visited);
     let mut result = TestResult {
         name: test.name.clone(),
         path: test.path.display().to_string(),
         hidden: test.hidden,
         status: TestStatus::Passed,
-        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
+        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None },
         reason: None,
         diagnosis: None,
         description: test.tree.description().map(shown),
@@ -234,11 +329,17 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         boards: Vec::new(),
         divergence: divergence(test, tree, &record.visited, &expected.visited, &visited),
         expected,
-        actual: SearchView { value: None, action: None, visited },
+        actual: SearchView {
+            visited,
+            iteration_starts: record.steps.iteration_starts.clone(),
+            draws: (test.settings.algorithm == Algorithm::Mcts).then_some(record.steps.draws),
+            ..SearchView::default()
+        },
         stderr: shown(&record.stderr),
         score: Points::ZERO,
         max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
+        play: None,
         credit: None,
         pacman: None,
     };
@@ -251,6 +352,10 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         Ok(answer) => {
             result.actual.value = answer.value;
             result.actual.action = answer.action;
+            result.actual.vector = answer.vector;
+            result.actual.counts = answer.children.map(|children| {
+                children.into_iter().map(|c| ChildCountView { action: shown_line(&c.action), n: c.n, w: c.w }).collect()
+            });
             // The diagnosis weighs every test of the question: see
             // `diagnosis::diagnose_submission`, which runs once all are judged.
             judge_answer(&mut result, test, tree);
@@ -294,16 +399,25 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
     // No value at all is allowed only where the kit cannot observe it (a tree
     // taken from a game): then the value is not checked, and the report says so.
     let value_observed = actual.value.is_some();
-    let value_ok =
-        !value_observed || values_match(expected.value.unwrap_or(f64::NAN), actual.value.unwrap_or(f64::NAN));
-    let order_ok = result.divergence.is_none();
+    let value_ok = match (&expected.vector, &actual.vector) {
+        (Some(expected), Some(actual)) => vectors_match(expected, actual),
+        (Some(_), None) => false,
+        _ => !value_observed || values_match(expected.value.unwrap_or(f64::NAN), actual.value.unwrap_or(f64::NAN)),
+    };
+    let iterations_ok = expected.iteration_starts == actual.iteration_starts;
+    let order_ok = result.divergence.is_none() && iterations_ok;
     let mut reasons = Vec::new();
     if !value_ok {
-        reasons.push(format!(
-            "value: expected {}, you returned {}",
-            format_value(expected.value.unwrap_or(f64::NAN)),
-            format_value(actual.value.unwrap_or(f64::NAN))
-        ));
+        reasons.push(match (&expected.vector, &actual.vector) {
+            (Some(expected), Some(actual)) => {
+                format!("value: expected {}, you returned {}", format_vector(expected), format_vector(actual))
+            }
+            _ => format!(
+                "value: expected {}, you returned {}",
+                format_value(expected.value.unwrap_or(f64::NAN)),
+                format_value(actual.value.unwrap_or(f64::NAN))
+            ),
+        });
     }
     if !action_ok {
         let expected_action = describe_action(expected.action.as_deref(), test, tree);
@@ -312,6 +426,9 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
     }
     if let Some(divergence) = &result.divergence {
         let mut reason = format!("visited order: {}", divergence.describe("you"));
+        if let Some(context) = explain::divergence_context(test, tree, &result.expected, &result.actual, divergence) {
+            reason.push_str(&context);
+        }
         if let Some(skipped) = divergence.expected.as_ref().filter(|node| !actual.visited.contains(node)) {
             reason.push_str(&format!(", and you never entered {skipped}"));
         } else if same_nodes_in_another_order(&expected.visited, &actual.visited) {
@@ -325,9 +442,18 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
         }
         reasons.push(reason);
     }
+    if result.divergence.is_none() && !iterations_ok {
+        reasons.push(explain::iterations_difference(&result.expected, &result.actual));
+    }
+    let counts = (test.settings.algorithm == Algorithm::Mcts)
+        .then(|| explain::counts_difference(&result.expected, &result.actual));
+    if let Some(Some(difference)) = &counts {
+        reasons.push(difference.clone());
+    }
     let check = |ok: bool| if ok { Check::Passed } else { Check::Failed };
     let value = if value_observed { check(value_ok) } else { Check::NotRun };
-    result.checks = Checks { value, action: check(action_ok), order: check(order_ok) };
+    let counts = counts.map(|difference| check(difference.is_none()));
+    result.checks = Checks { value, action: check(action_ok), order: check(order_ok), counts };
     if !reasons.is_empty() {
         result.status = TestStatus::Failed;
         result.reason = Some(reasons.join("; "));
@@ -353,6 +479,18 @@ fn describe_action(action: Option<&str>, test: &PlannedTest, tree: &dyn GameTree
         return "an empty string (\"\"), which is no action of the root".to_string();
     }
     let child = tree.children(crate::tree::NodeIndex::ROOT).find(|&child| tree.action(child) == action);
+    if let (Some(child), Some(summary)) = (child, test.reference.mcts()) {
+        // MCTS chooses by visits: the reference's counts say more than a minimax value.
+        return match summary.children.iter().find(|count| count.node == child) {
+            Some(count) if count.n > 0 => {
+                format!("{action} (N {}, W/N {} in the reference)", count.n, format_value(count.w / count.n as f64))
+            }
+            _ => format!("{action} (never visited by the reference)"),
+        };
+    }
+    if !Algorithm::CLASSIC.contains(&test.settings.algorithm) {
+        return action.to_string();
+    }
     match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {
         Some(value) => format!("{action} (value {})", format_value(value)),
         None => action.to_string(),
@@ -375,23 +513,15 @@ fn describe_choice(chosen: Option<&str>, test: &PlannedTest, tree: &dyn GameTree
     describe_action(chosen, test, tree)
 }
 
-/// Groups judged tests by question and awards points.
+/// Groups judged tests by question and awards points; `played` are the
+/// tests of play questions, already scored, and Pacman tests, each with its
+/// question's index (a question lists its searches first).
 pub fn score(
     assignment: &Assignment,
     selected: &[usize],
     tests: &[PlannedTest],
     results: Vec<TestResult>,
-) -> Vec<QuestionResult> {
-    let results = tests.iter().map(|test| test.question).zip(results).collect();
-    score_results(assignment, selected, results)
-}
-
-/// Groups judged tests, each with its question's index, by question (in
-/// the order given) and awards points.
-pub fn score_results(
-    assignment: &Assignment,
-    selected: &[usize],
-    results: Vec<(usize, TestResult)>,
+    played: Vec<(usize, TestResult)>,
 ) -> Vec<QuestionResult> {
     let mut questions: Vec<QuestionResult> = selected
         .iter()
@@ -407,7 +537,8 @@ pub fn score_results(
             }
         })
         .collect();
-    for (question, result) in results {
+    let judged = tests.iter().map(|test| test.question).zip(results);
+    for (question, result) in judged.chain(played) {
         let slot = selected.iter().position(|&index| index == question).expect("tests come from selected questions");
         questions[slot].tests.push(result);
     }
@@ -440,6 +571,8 @@ fn award(question: &mut QuestionResult) {
             let all_passed = !question.tests.is_empty() && question.tests.iter().all(passed);
             question.score = if all_passed { question.max_score } else { Points::ZERO };
         }
+        // Each play test carries the points its measures' thresholds earned.
+        Scoring::Thresholds => question.score = question.tests.iter().map(|test| test.score).sum(),
     }
 }
 

@@ -883,10 +883,10 @@ pub fn convert(test: &Cs188Test, solution: Option<&Cs188Solution>, name: &str) -
         check_solution_action(test, solution, &instances[0], &root_actions)?;
         expect.insert(
             test.agent.algorithm().name().to_string(),
-            Expectation { value: None, action: Some(Some(solution.action.clone())), visited: None },
+            Expectation { action: Some(Some(solution.action.clone())), ..Expectation::default() },
         );
     }
-    let search = SearchDefaults { prune_on_equal: Some(false), depth: Some(limit), move_ordering: None };
+    let search = SearchDefaults { prune_on_equal: Some(false), depth: Some(limit), ..SearchDefaults::default() };
     let tree = tree.with_metadata(Some(describe(test, repeats > 0)), search, expect);
     let game = game_rules(test, &graph, &tree, &instances, &ids);
     let tree = tree.with_game(Some(game));
@@ -1146,7 +1146,7 @@ D 2
         assert_eq!(tree.node(NodeIndex(1)).kind, NodeKind::Min);
         assert_eq!(
             tree.search_defaults(),
-            SearchDefaults { prune_on_equal: Some(false), depth: Some(4), move_ordering: None }
+            SearchDefaults { prune_on_equal: Some(false), depth: Some(4), ..SearchDefaults::default() }
         );
         assert!(tree.expectations().is_empty());
         assert!(tree.description().unwrap().ends_with("\n\n      max   # not a comment here"));

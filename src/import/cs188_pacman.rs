@@ -25,9 +25,10 @@ use std::time::Duration;
 use super::cs188::{Fields, ImportError, ImportErrorKind, parse_fields};
 use crate::engine::Algorithm;
 use crate::game::pacman::staff::staff_answer;
-use crate::game::pacman::test::{AgentSpec, Criterion, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Board, Direction, GhostKind, Layout, StopRule};
 use crate::game::python_random::PythonRandom;
+use crate::thresholds::Thresholds;
 
 /// CS188's class of whole-game tests.
 pub const EVAL_AGENT_CLASS: &str = "EvalAgentTest";
@@ -85,7 +86,7 @@ pub fn import_eval_agent_test(text: &str, file: &Path) -> Result<PacmanTest, Imp
     if games == 0 {
         return Err(error(file, None, "`numGames` must be at least 1".to_string()));
     }
-    let criterion = |minimum: &str, thresholds: &str| -> Result<Criterion, ImportError> {
+    let criterion = |minimum: &str, thresholds: &str| -> Result<Thresholds, ImportError> {
         let minimum = match fields.get(minimum) {
             Some(field) => Some(field.value.trim().parse::<f64>().map_err(|_| {
                 error(file, Some(field.line), format!("`{minimum}` must be a number, not `{}`", field.value))
@@ -100,7 +101,7 @@ pub fn import_eval_agent_test(text: &str, file: &Path) -> Result<PacmanTest, Imp
             }
             None => Vec::new(),
         };
-        Ok(Criterion { minimum, thresholds })
+        Ok(Thresholds { minimum, at: thresholds })
     };
     let agent_args = fields.get("agentArgs").map_or("", |field| field.value.as_str());
     let description = format!(

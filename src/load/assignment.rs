@@ -21,7 +21,7 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::assignment::{Assignment, ChildOrder, GameGeneration, Generated, Language, Question, Scoring, TestFile};
-use crate::engine::Algorithm;
+use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
 use crate::points::Points;
 use crate::tree::NodeKind;
@@ -62,6 +62,11 @@ struct RawQuestion {
     algorithm: Option<Spanned<String>>,
     depth: Option<u32>,
     prune_on_equal: Option<bool>,
+    /// The settings of docs/format.md 8.2 and 8.4, over each tree's own.
+    budget: Option<Spanned<u64>>,
+    iterations: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    exploration: Option<Spanned<f64>>,
     scoring: Option<Spanned<String>>,
     child_order: Option<Spanned<String>>,
     #[serde(default)]
@@ -69,6 +74,7 @@ struct RawQuestion {
     #[serde(default)]
     hidden_tests: Vec<Spanned<String>>,
     generate: Option<Spanned<RawGenerate>>,
+    play: Option<Spanned<super::play::RawPlay>>,
     /// Pacman test files (docs/format.md section 10).
     #[serde(default)]
     pacman: Vec<Spanned<String>>,
@@ -206,7 +212,7 @@ fn translate(
             .unwrap_or_default()
     });
     let tests_dir = dir.join(raw.tests_dir.as_ref().map_or(".", |spanned| spanned.value.as_str()));
-    let folders = TestFolders { public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
+    let folders = TestFolders { assignment: dir, public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::new();
     for question in raw.questions {
@@ -274,8 +280,9 @@ fn seconds(value: Option<f64>, default: f64) -> Duration {
     Duration::try_from_secs_f64(value.unwrap_or(default)).unwrap_or(Duration::from_secs_f64(default))
 }
 
-/// Where test paths start: public tests, and hidden ones.
+/// Where paths start: the assignment's own folder, public tests, and hidden ones.
 struct TestFolders<'a> {
+    assignment: &'a Path,
     public: &'a Path,
     hidden: &'a Path,
 }
@@ -286,12 +293,15 @@ fn translate_question(
     folders: &TestFolders<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Question> {
+    if raw.play.is_some() {
+        return translate_play_question(raw, position, folders, diagnostics);
+    }
     let searches_trees = !raw.tests.is_empty() || !raw.hidden_tests.is_empty() || raw.generate.is_some();
-    let algorithm = match &raw.algorithm {
-        Some(name) => match name.value.parse::<Algorithm>() {
+    let algorithm = match raw.algorithm.as_ref() {
+        Some(spelled) => match spelled.value.parse::<Algorithm>() {
             Ok(algorithm) => algorithm,
             Err(error) => {
-                diagnostics.push(Diagnostic::at(spanned_position(name), error.to_string()));
+                diagnostics.push(Diagnostic::at(spanned_position(spelled), error.to_string()));
                 return None;
             }
         },
@@ -300,7 +310,10 @@ fn translate_question(
         None => {
             diagnostics.push(Diagnostic::at(
                 position,
-                format!("question `{}` needs an `algorithm` for its tree tests", raw.id.value),
+                format!(
+                    "question `{}` needs an `algorithm` (or a `play:` block, to play games, or `pacman:` tests)",
+                    raw.id.value
+                ),
             ));
             return None;
         }
@@ -308,6 +321,11 @@ fn translate_question(
     let scoring = match raw.scoring.as_ref().map(|s| s.value.as_str()) {
         None | Some("per-test") => Scoring::PerTest,
         Some("all-or-nothing") => Scoring::AllOrNothing,
+        Some("thresholds") => {
+            let at = raw.scoring.as_ref().and_then(spanned_position);
+            diagnostics.push(Diagnostic::at(at, "scoring `thresholds` is for questions that `play:` games"));
+            return None;
+        }
         Some(other) => {
             let at = raw.scoring.as_ref().and_then(spanned_position);
             diagnostics
@@ -324,18 +342,28 @@ fn translate_question(
             return None;
         }
     };
-    if child_order == ChildOrder::Any && algorithm == Algorithm::AlphaBeta {
+    if child_order == ChildOrder::Any
+        && matches!(algorithm, Algorithm::AlphaBeta | Algorithm::IterativeDeepening | Algorithm::Mcts)
+    {
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
-            format!(
-                "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
-                 children decides what is pruned",
-                raw.id.value
-            ),
+            match algorithm {
+                Algorithm::AlphaBeta => format!(
+                    "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
+                     children decides what is pruned",
+                    raw.id.value
+                ),
+                _ => format!(
+                    "question `{}`: child_order: any is for minimax, expectimax and maxn; in {algorithm} the order \
+                     of the children decides what is searched",
+                    raw.id.value
+                ),
+            },
         ));
         return None;
     }
+    let overrides = read_overrides(&raw, diagnostics)?;
     let points = Points::from_decimal(raw.points);
     if points.is_none() {
         diagnostics.push(Diagnostic::at(
@@ -377,11 +405,106 @@ fn translate_question(
         algorithm,
         depth: raw.depth,
         prune_on_equal: raw.prune_on_equal,
+        overrides,
         scoring,
         child_order,
         tests,
         pacman,
         generate,
+        play: None,
+    })
+}
+
+/// A question that plays games: the keys of a search question have no part in it.
+fn translate_play_question(
+    raw: RawQuestion,
+    position: Option<Position>,
+    folders: &TestFolders<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Question> {
+    let id = raw.id.value.clone();
+    let searching = [
+        ("algorithm", raw.algorithm.is_some()),
+        ("depth", raw.depth.is_some()),
+        ("prune_on_equal", raw.prune_on_equal.is_some()),
+        ("budget", raw.budget.is_some()),
+        ("iterations", raw.iterations.is_some()),
+        ("seed", raw.seed.is_some()),
+        ("exploration", raw.exploration.is_some()),
+        ("child_order", raw.child_order.is_some()),
+        ("tests", !raw.tests.is_empty()),
+        ("hidden_tests", !raw.hidden_tests.is_empty()),
+        ("generate", raw.generate.is_some()),
+        ("pacman", !raw.pacman.is_empty()),
+    ];
+    let given: Vec<&str> = searching.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
+    if !given.is_empty() {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!(
+                "question `{id}` plays games, so it takes no {} (those are for questions that search trees)",
+                given.join(", ")
+            ),
+        ));
+        return None;
+    }
+    if let Some(scoring) = raw.scoring.as_ref().filter(|scoring| scoring.value != "thresholds") {
+        diagnostics.push(Diagnostic::at(
+            spanned_position(scoring),
+            format!("question `{id}` plays games: its points go by `thresholds`, not `{}`", scoring.value),
+        ));
+        return None;
+    }
+    let Some(points) = Points::from_decimal(raw.points) else {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!("question `{id}`: points must be a number >= 0 in millionths at most (such as 5 or 2.5)"),
+        ));
+        return None;
+    };
+    let play = super::play::translate_play(raw.play?, &id, folders.assignment, folders.public, diagnostics)?;
+    Some(Question {
+        title: raw.title.unwrap_or_else(|| id.clone()),
+        id,
+        points,
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        prune_on_equal: None,
+        scoring: Scoring::Thresholds,
+        child_order: ChildOrder::Given,
+        tests: Vec::new(),
+        pacman: Vec::new(),
+        generate: None,
+        overrides: Default::default(),
+        play: Some(play),
+    })
+}
+
+/// A question's `budget`, `iterations`, `seed` and `exploration`, checked as
+/// a file's `search:` keys are.
+fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Option<SettingOverrides> {
+    let mut ok = true;
+    let mut refuse = |at: Option<Position>, message: String| {
+        diagnostics.push(Diagnostic::at(at, format!("question `{}`: {message}", raw.id.value)));
+        ok = false;
+    };
+    if let Some(budget) = raw.budget.as_ref().filter(|budget| budget.value == 0) {
+        refuse(spanned_position(budget), "`budget` is the most nodes a search may enter, at least 1".to_string());
+    }
+    if let Some(iterations) = raw.iterations.as_ref().filter(|iterations| iterations.value == 0) {
+        refuse(spanned_position(iterations), "`iterations` (of MCTS) must be at least 1".to_string());
+    }
+    if let Some(exploration) = &raw.exploration
+        && let Err(message) = crate::load::check_exploration(exploration.value)
+    {
+        refuse(spanned_position(exploration), message);
+    }
+    ok.then(|| SettingOverrides {
+        budget: raw.budget.as_ref().map(|budget| budget.value),
+        iterations: raw.iterations.as_ref().map(|iterations| iterations.value),
+        seed: raw.seed,
+        exploration: raw.exploration.as_ref().map(|exploration| exploration.value),
+        move_ordering: None,
     })
 }
 
@@ -463,6 +586,7 @@ fn translate_generate(
         cut: raw.cut,
         prune_on_equal: None,
         discriminating: raw.discriminating,
+        ..GenOptions::default()
     };
     if raw.count == 0 {
         diagnostics
@@ -545,6 +669,28 @@ mod tests {
         assert!(unknown.contains("unknown child_order `shuffled` (expected given or any)"), "{unknown}");
         let pruning = order(question(", child_order: any", "alphabeta")).unwrap_err().to_string();
         assert!(pruning.contains("in alpha-beta the order of the children decides what is pruned"), "{pruning}");
+    }
+
+    #[test]
+    fn a_question_sets_the_searches_of_section_8() {
+        let assignment = load(
+            "questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 30, seed: 4, exploration: 0.5, \
+             generate: {seed: 1}}\n  - {id: q2, points: 1, algorithm: iterative-deepening, budget: 50, depth: 3, \
+             generate: {seed: 1}}\n",
+        )
+        .unwrap();
+        let mcts = assignment.questions[0].overrides;
+        assert_eq!((mcts.iterations, mcts.seed, mcts.exploration), (Some(30), Some(4), Some(0.5)));
+        assert_eq!(assignment.questions[1].overrides.budget, Some(50));
+        let zero = load("questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 0, generate: {seed: 1}}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(zero.contains("question `q1`: `iterations` (of MCTS) must be at least 1"), "{zero}");
+        let ordered =
+            load("questions:\n  - {id: q1, points: 1, algorithm: mcts, child_order: any, generate: {seed: 1}}\n")
+                .unwrap_err()
+                .to_string();
+        assert!(ordered.contains("in mcts the order of the children decides what is searched"), "{ordered}");
     }
 
     #[test]

@@ -50,8 +50,9 @@ pub(super) fn load(text: String, path: &Path, stem: &str) -> Result<LoadedTree, 
         Ok(raw) => raw,
         Err(_) => return Err(text),
     };
-    // The blanked block must be the value of the file's own `nodes` key.
-    if !raw.nodes.value.0.is_empty() || raw.nodes.referenced.line() != nodes_line as u64 {
+    // The blanked block must be the value of the file's own `nodes` key; a
+    // max^n tree's nodes (docs/format.md 8.3) are never of the fast shape.
+    if raw.players.is_some() || !raw.nodes.value.0.is_empty() || raw.nodes.referenced.line() != nodes_line as u64 {
         return Err(text);
     }
     let Ok((tree, positions)) = translate(raw, stem, Some(nodes)) else { return Err(text) };

@@ -16,8 +16,8 @@ use serde_saphyr::Spanned;
 
 use super::raw::RawExpectMap;
 use super::{
-    Diagnostic, LoadError, Position, parser_options, read_move_ordering, spanned_position, translate_expectations,
-    yaml_diagnostic,
+    Diagnostic, LoadError, MoreSettings, Position, parser_options, read_move_ordering, spanned_position,
+    translate_expectations, yaml_diagnostic,
 };
 use crate::engine::{self, Algorithm, SearchError, SearchOutcome, SearchSettings};
 use crate::game::program::ProgramArgs;
@@ -49,6 +49,10 @@ struct RawGameSearch {
     depth: Option<u32>,
     eval: Option<Spanned<String>>,
     move_ordering: Option<Spanned<String>>,
+    budget: Option<Spanned<u64>>,
+    iterations: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    exploration: Option<Spanned<f64>>,
 }
 
 /// `rules: NAME` or `rules: {game: NAME, PARAM: VALUE, ...}`.
@@ -111,7 +115,7 @@ pub(super) fn is_game_file(text: &str) -> bool {
 }
 
 /// The file's defaults for searches of its game (docs/format.md 7 and 8).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSearchDefaults {
     /// `depth`, `prune_on_equal` and `move_ordering`, as for written trees.
     pub search: SearchDefaults,
@@ -431,10 +435,18 @@ fn read_search(
         }
         Some(eval.value)
     });
-    GameSearchDefaults {
-        search: SearchDefaults { prune_on_equal: raw.prune_on_equal, depth: raw.depth, move_ordering },
-        eval,
-    }
+    let more =
+        MoreSettings { budget: raw.budget, iterations: raw.iterations, seed: raw.seed, exploration: raw.exploration };
+    let search = more.read(
+        SearchDefaults {
+            prune_on_equal: raw.prune_on_equal,
+            depth: raw.depth,
+            move_ordering,
+            ..SearchDefaults::default()
+        },
+        diagnostics,
+    );
+    GameSearchDefaults { search, eval }
 }
 
 /// The file's own settings must be searchable for every algorithm it

@@ -13,6 +13,7 @@ mod diagnostic;
 mod fast;
 mod game;
 pub mod pacman;
+mod play;
 mod raw;
 pub mod write;
 
@@ -27,9 +28,9 @@ use serde_saphyr::{Location, Spanned};
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
     AnyTree, BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, MoveOrdering, NodeBody,
-    NodeIndex, NodeKind, NodeSpec, Outcome, SearchDefaults, Site, Tree, TreeBuilder,
+    NodeIndex, NodeKind, NodeSpec, Outcome, PlayerSpecs, SearchDefaults, Site, Tree, TreeBuilder,
 };
-use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawNode, RawNodeFields};
+use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawKind, RawNode, RawNodeFields, RawNumbers};
 
 /// A tree together with where its nodes are written, for later errors.
 #[derive(Clone, Debug)]
@@ -127,6 +128,14 @@ impl Loaded {
         match self {
             Loaded::Written(loaded) => loaded.check_fragility(settings),
             Loaded::Game(loaded) => loaded.check_fragility(settings),
+        }
+    }
+
+    /// A written max^n tree's number of players (docs/format.md 8.3).
+    pub fn players(&self) -> Option<u32> {
+        match self {
+            Loaded::Written(loaded) => crate::tree::GameTree::players(&loaded.tree),
+            Loaded::Game(_) => None,
         }
     }
 
@@ -296,14 +305,19 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
     if let Some(nodes) = fast {
         nodes.add_to(&mut builder, &mut positions);
     }
+    let players = read_players(raw.players, &mut diagnostics);
+    let mut player_specs = players.map(|count| PlayerSpecs { count, ..PlayerSpecs::default() });
     for (id, node) in raw.nodes.value.0 {
         positions.keys.push(spanned_position(&id));
         let mut child_positions = Vec::new();
         let mut probs_position = None;
         let id = id.value.0;
-        match node_spec(id.clone(), node, &mut child_positions, &mut probs_position) {
-            Ok(spec) => {
-                builder.add(spec);
+        match node_spec(id.clone(), node, players, &mut child_positions, &mut probs_position) {
+            Ok((spec, vectors)) => {
+                let index = builder.add(spec);
+                if let Some(table) = player_specs.as_mut() {
+                    table.add(index, vectors);
+                }
             }
             Err(message) => {
                 diagnostics.push(Diagnostic::at(positions.keys.last().copied().flatten(), message));
@@ -323,8 +337,19 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         None => (SearchDefaults::default(), None),
         Some(search) => {
             let move_ordering = read_move_ordering(search.move_ordering, &mut diagnostics);
-            let defaults = SearchDefaults { prune_on_equal: search.prune_on_equal, depth: search.depth, move_ordering };
-            (defaults, search.eval)
+            let more = MoreSettings {
+                budget: search.budget,
+                iterations: search.iterations,
+                seed: search.seed,
+                exploration: search.exploration,
+            };
+            let defaults = SearchDefaults {
+                prune_on_equal: search.prune_on_equal,
+                depth: search.depth,
+                move_ordering,
+                ..SearchDefaults::default()
+            };
+            (more.read(defaults, &mut diagnostics), search.eval)
         }
     };
     if let Some(eval) = search_eval {
@@ -334,6 +359,9 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         ));
     }
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
+    if let Some(table) = player_specs {
+        builder.set_players(table);
+    }
     let built = builder.build_with_origins();
     let (tree, origins) = match built {
         Ok(built) if diagnostics.is_empty() => built,
@@ -391,6 +419,80 @@ fn translate_game(tree: &Tree, raw: Spanned<RawGame>) -> Result<GameRules, Vec<D
     if diagnostics.is_empty() { Ok(GameRules { agents: raw.agents, outcomes }) } else { Err(diagnostics) }
 }
 
+/// A max^n tree's `players` (docs/format.md 8.3): 2 or more.
+fn read_players(raw: Option<Spanned<u32>>, diagnostics: &mut Vec<Diagnostic>) -> Option<u32> {
+    let raw = raw?;
+    if raw.value < 2 {
+        let message = format!(
+            "`players` is {}, but a max^n tree has 2 or more players (a tree of MAX and MIN leaves `players` out)",
+            raw.value
+        );
+        diagnostics.push(Diagnostic::at(spanned_position(&raw), message));
+    }
+    Some(raw.value.max(2))
+}
+
+impl PlayerSpecs {
+    /// Records what node spec `index` says of its player and vectors.
+    fn add(&mut self, index: usize, vectors: NodeVectors) {
+        if let Some(mover) = vectors.mover {
+            self.movers.insert(index, mover);
+        }
+        if let Some(vector) = vectors.vector {
+            self.vectors.insert(Site::Node(index), vector);
+        }
+        for (child, vector) in vectors.leaves {
+            self.vectors.insert(Site::Child { node: index, child }, vector);
+        }
+    }
+}
+
+/// The `search:` keys of docs/format.md 8.2 to 8.4 as written, in
+/// written trees and games alike.
+pub(crate) struct MoreSettings {
+    pub(crate) budget: Option<Spanned<u64>>,
+    pub(crate) iterations: Option<Spanned<u32>>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) exploration: Option<Spanned<f64>>,
+}
+
+impl MoreSettings {
+    /// Adds the keys to `defaults`, with a diagnostic at each value out of range.
+    fn read(self, mut defaults: SearchDefaults, diagnostics: &mut Vec<Diagnostic>) -> SearchDefaults {
+        if let Some(budget) = self.budget {
+            if budget.value == 0 {
+                let message = "in `search`: `budget` is the most nodes a search may enter, at least 1";
+                diagnostics.push(Diagnostic::at(spanned_position(&budget), message));
+            }
+            defaults.budget = Some(budget.value);
+        }
+        if let Some(iterations) = self.iterations {
+            if iterations.value == 0 {
+                let message = "in `search`: `iterations` (of MCTS) must be at least 1";
+                diagnostics.push(Diagnostic::at(spanned_position(&iterations), message));
+            }
+            defaults.iterations = Some(iterations.value);
+        }
+        defaults.seed = self.seed;
+        if let Some(exploration) = self.exploration {
+            if let Err(message) = check_exploration(exploration.value) {
+                diagnostics.push(Diagnostic::at(spanned_position(&exploration), format!("in `search`: {message}")));
+            }
+            defaults.exploration = Some(exploration.value);
+        }
+        defaults
+    }
+}
+
+/// UCT's exploration constant must be a finite number, 0 or more (0: no exploration).
+pub fn check_exploration(exploration: f64) -> Result<(), String> {
+    if exploration.is_finite() && exploration >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("`exploration` is {exploration}, but UCT's constant c must be a finite number, 0 or more"))
+    }
+}
+
 /// A `search.move_ordering` value, or a diagnostic at it (written trees and games alike).
 fn read_move_ordering(raw: Option<Spanned<String>>, diagnostics: &mut Vec<Diagnostic>) -> Option<MoveOrdering> {
     let raw = raw?;
@@ -415,60 +517,167 @@ fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic 
     Diagnostic::at(positions.of(error.site), message)
 }
 
-/// Checks the shape of one node and converts it.
+/// What a node of a max^n tree adds to its players table (docs/format.md 8.3).
+#[derive(Default)]
+struct NodeVectors {
+    /// The player to move (1-based).
+    mover: Option<u32>,
+    /// A terminal's utilities or an internal node's eval.
+    vector: Option<Vec<f64>>,
+    /// Inline leaves' utility vectors, by 0-based child position.
+    leaves: Vec<(usize, Vec<f64>)>,
+}
+
+/// Checks the shape of one node and converts it; `players` is the tree's
+/// number of players when it is a max^n tree.
 fn node_spec(
     id: String,
     node: Spanned<RawNode>,
+    players: Option<u32>,
     child_positions: &mut Vec<Option<Position>>,
     probs_position: &mut Option<Position>,
-) -> Result<NodeSpec, String> {
+) -> Result<(NodeSpec, NodeVectors), String> {
     let fields = match node.value {
-        RawNode::Terminal(value) => return Ok(NodeSpec::terminal(id, value)),
+        RawNode::Terminal(_) if players.is_some() => {
+            return Err(format!(
+                "node `{id}` is a number, but a terminal of a tree with `players` is `{{utility: [U1, ..., U{}]}}` \
+                 (docs/format.md 8.3)",
+                players.unwrap_or(2)
+            ));
+        }
+        RawNode::Terminal(value) => return Ok((NodeSpec::terminal(id, value), NodeVectors::default())),
         RawNode::Mapping(fields) => fields,
     };
-    let RawNodeFields { mut kinds, value, probs, eval } = fields;
-    if let Some(value) = value {
-        let extra: Vec<&str> = kinds
+    let RawNodeFields { mut kinds, value, probs, eval, utility } = fields;
+    if value.is_some() || utility.is_some() {
+        let key = if value.is_some() { "value" } else { "utility" };
+        let extra: Vec<String> = kinds
             .iter()
-            .map(|(kind, _)| *kind)
-            .chain(probs.as_ref().map(|_| "probs"))
-            .chain(eval.map(|_| "eval"))
+            .map(|(kind, _)| kind.key())
+            .chain(probs.as_ref().map(|_| "probs".to_string()))
+            .chain(eval.as_ref().map(|_| "eval".to_string()))
+            .chain((value.is_some() && utility.is_some()).then(|| "utility".to_string()))
             .collect();
         if !extra.is_empty() {
-            return Err(format!("node `{id}` has `value` (a terminal) and also `{}`", extra.join("`, `")));
+            return Err(format!("node `{id}` has `{key}` (a terminal) and also `{}`", extra.join("`, `")));
         }
-        return Ok(NodeSpec::terminal(id, value));
+        return match (value, utility, players) {
+            (Some(value), _, None) => Ok((NodeSpec::terminal(id, value), NodeVectors::default())),
+            (Some(_), _, Some(count)) => Err(format!(
+                "node `{id}` has `value`, but a terminal of a tree with `players` is `{{utility: [U1, ..., U{count}]}}` \
+                 (docs/format.md 8.3)"
+            )),
+            (None, Some(_), None) => Err(format!(
+                "node `{id}` has `utility`, a vector that only a tree with `players` has (docs/format.md 8.3); \
+                 here a terminal is a number or `{{value: N}}`"
+            )),
+            (None, Some(utility), Some(_)) => {
+                let first = utility.first().copied().unwrap_or(0.0);
+                Ok((NodeSpec::terminal(id, first), NodeVectors { vector: Some(utility), ..NodeVectors::default() }))
+            }
+            (None, None, _) => unreachable!("one of value and utility is present"),
+        };
     }
     if kinds.len() > 1 {
-        let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
+        let names: Vec<String> = kinds.iter().map(|(kind, _)| kind.key()).collect();
+        let choices = if players.is_some() { "a player's (p1, p2, ...) or chance" } else { "max, min or chance" };
         return Err(format!(
-            "node `{id}` has two kinds, `{}`: a node is exactly one of max, min or chance",
+            "node `{id}` has two kinds, `{}`: a node is exactly one of {choices}",
             names.join("` and `")
         ));
     }
-    let Some((kind_name, raw_children)) = kinds.pop() else {
-        return Err(format!("node `{id}` has none of `max`, `min`, `chance` or `value`"));
+    let Some((raw_kind, raw_children)) = kinds.pop() else {
+        return Err(match players {
+            None => format!("node `{id}` has none of `max`, `min`, `chance` or `value`"),
+            Some(count) => format!("node `{id}` has none of `p1` ... `p{count}`, `chance` or `utility`"),
+        });
     };
-    let kind = match kind_name {
-        "max" => NodeKind::Max,
-        "min" => NodeKind::Min,
-        _ => NodeKind::Chance,
-    };
+    let (kind, mover) = node_kind(&id, raw_kind, players)?;
+    let mut vectors = NodeVectors { mover, ..NodeVectors::default() };
     let mut children = Vec::with_capacity(raw_children.len());
-    for child in raw_children {
+    for (position, child) in raw_children.into_iter().enumerate() {
         child_positions.push(spanned_position(&child));
-        children.push(child_spec(child.value));
+        let (spec, vector) = child_spec(child.value);
+        match (vector, players) {
+            (Some(_), None) => {
+                return Err(format!(
+                    "node `{id}`: child {} is a list of numbers, a utility vector that only a tree with `players` has \
+                     (docs/format.md 8.3)",
+                    position + 1
+                ));
+            }
+            (None, Some(count)) if matches!(spec.target, ChildTarget::Leaf(_)) => {
+                return Err(format!(
+                    "node `{id}`: child {} is a number, but an inline leaf of a tree with `players` is a list of \
+                     {count} numbers, one utility per player (docs/format.md 8.3)",
+                    position + 1
+                ));
+            }
+            (Some(vector), Some(_)) => vectors.leaves.push((position, vector)),
+            (None, _) => {}
+        }
+        children.push(spec);
     }
     *probs_position = probs.as_ref().and_then(spanned_position);
     let probs = probs.map(|p| p.value);
-    Ok(NodeSpec { id, body: NodeBody::Internal { kind, children, probs, eval } })
+    let eval = match (eval, players) {
+        (None, _) => None,
+        (Some(RawNumbers::One(eval)), None) => Some(eval),
+        (Some(RawNumbers::Many(_)), None) => {
+            return Err(format!(
+                "node `{id}` has a list as `eval`, a vector that only a tree with `players` has (docs/format.md 8.3)"
+            ));
+        }
+        (Some(RawNumbers::One(_)), Some(count)) => {
+            return Err(format!(
+                "node `{id}`: in a tree with `players`, `eval` is a list of {count} numbers, one per player \
+                 (docs/format.md 8.3)"
+            ));
+        }
+        (Some(RawNumbers::Many(vector)), Some(_)) => {
+            let first = vector.first().copied().unwrap_or(0.0);
+            vectors.vector = Some(vector);
+            Some(first)
+        }
+    };
+    Ok((NodeSpec { id, body: NodeBody::Internal { kind, children, probs, eval } }, vectors))
 }
 
-fn child_spec(child: RawChild) -> ChildSpec {
+/// A node's kind, and its mover in a max^n tree: player 1's nodes are max
+/// nodes and the other players' min nodes (`tree::Players`).
+fn node_kind(id: &str, raw: RawKind, players: Option<u32>) -> Result<(NodeKind, Option<u32>), String> {
+    match (raw, players) {
+        (RawKind::Chance, _) => Ok((NodeKind::Chance, None)),
+        (RawKind::Max, None) => Ok((NodeKind::Max, None)),
+        (RawKind::Min, None) => Ok((NodeKind::Min, None)),
+        (RawKind::Max | RawKind::Min, Some(count)) => Err(format!(
+            "node `{id}` is a `{}` node, but in a tree with `players` a node is moved by a player, `p1` to \
+             `p{count}`, or is `chance` (docs/format.md 8.3)",
+            raw.key()
+        )),
+        (RawKind::Player(player), None) => Err(format!(
+            "node `{id}` has `p{player}`, a player of a tree with `players: N` (docs/format.md 8.3); add `players` \
+             at the top of the file, or use `max` and `min`"
+        )),
+        (RawKind::Player(player), Some(count)) if player > count => {
+            Err(format!("node `{id}` is moved by player {player} (`p{player}`), but the tree has players 1 to {count}"))
+        }
+        (RawKind::Player(player), Some(_)) => {
+            Ok((if player == 1 { NodeKind::Max } else { NodeKind::Min }, Some(player)))
+        }
+    }
+}
+
+/// An edge, and the vector of an inline leaf of a max^n tree.
+fn child_spec(child: RawChild) -> (ChildSpec, Option<Vec<f64>>) {
     match child {
-        RawChild::Id(id) => ChildSpec { action: None, target: ChildTarget::Id(id) },
-        RawChild::Leaf(value) => ChildSpec::leaf(value),
-        RawChild::Labelled(action, target) => ChildSpec { action: Some(action), target: child_spec(*target).target },
+        RawChild::Id(id) => (ChildSpec { action: None, target: ChildTarget::Id(id) }, None),
+        RawChild::Leaf(value) => (ChildSpec::leaf(value), None),
+        RawChild::Vector(vector) => (ChildSpec::leaf(vector.first().copied().unwrap_or(0.0)), Some(vector)),
+        RawChild::Labelled(action, target) => {
+            let (spec, vector) = child_spec(*target);
+            (ChildSpec { action: Some(action), target: spec.target }, vector)
+        }
     }
 }
 
@@ -481,7 +690,13 @@ fn translate_expectations(raw: RawExpectMap, diagnostics: &mut Vec<Diagnostic>) 
             continue;
         }
         let entry = entry.value;
-        if let Some(value) = entry.value.filter(|v| !v.is_finite()) {
+        let (value, vector) = match entry.value {
+            None => (None, None),
+            Some(RawNumbers::One(value)) => (Some(value), None),
+            Some(RawNumbers::Many(vector)) => (None, Some(vector)),
+        };
+        let numbers = value.iter().chain(vector.iter().flatten());
+        if let Some(value) = numbers.copied().find(|v| !v.is_finite()) {
             diagnostics.push(Diagnostic::at(
                 position,
                 format!("in `expect.{}`: the value {value} is not a finite number", name.value),
@@ -491,7 +706,8 @@ fn translate_expectations(raw: RawExpectMap, diagnostics: &mut Vec<Diagnostic>) 
         expect.insert(
             name.value,
             Expectation {
-                value: entry.value,
+                value,
+                vector,
                 action: entry.action.map(|action| action.map(|id| id.0)),
                 visited: entry.visited.map(|ids| ids.into_iter().map(|id| id.0).collect()),
             },
@@ -507,7 +723,8 @@ fn check_own_settings(loaded: &LoadedTree) -> Result<(), LoadError> {
     let mut algorithms: Vec<Algorithm> =
         loaded.tree.expectations().keys().filter_map(|name| name.parse().ok()).collect();
     if algorithms.is_empty() && defaults.depth.is_some() {
-        algorithms.push(Algorithm::Expectimax);
+        let players = crate::tree::GameTree::players(&loaded.tree);
+        algorithms.push(if players.is_some() { Algorithm::Maxn } else { Algorithm::Expectimax });
     }
     for algorithm in algorithms {
         let settings = SearchSettings::resolve(algorithm, defaults, None, None);
@@ -652,6 +869,82 @@ mod tests {
     fn broken_yaml_is_located() {
         let message = error("root: A\nnodes:\n  A: {max: [1, 2}\n");
         assert!(message.starts_with("t.yaml:3:"), "{message}");
+    }
+
+    const THREE_PLAYERS: &str = "players: 3\nroot: A\nnodes:\n  A: {p1: [B, C]}\n  B: {p2: [[1, 2, 3], {r: [4, 1, 2]}], \
+                                 eval: [0, 0, 1]}\n  C: {chance: [D, E], probs: [0.5, 0.5]}\n  D: {utility: [6, 1, 2]}\n  \
+                                 E: {p3: [[7, 3, 8]]}\n";
+
+    #[test]
+    fn a_max_n_tree_loads_with_players_and_vectors() {
+        use crate::tree::GameTree;
+        let tree = load(THREE_PLAYERS).unwrap().tree;
+        assert_eq!(GameTree::players(&tree), Some(3));
+        let id = |id: &str| tree.find(id).unwrap();
+        assert_eq!([id("A"), id("B"), id("E")].map(|node| tree.player(node)), [Some(1), Some(2), Some(3)]);
+        assert_eq!(tree.player(id("C")), None, "chance nodes have no player");
+        assert_eq!(tree.utility_vector(id("B.1")), [1.0, 2.0, 3.0]);
+        assert_eq!(tree.action(id("B.2")), "r", "a labelled inline vector");
+        assert_eq!(tree.utility_vector(id("D")), [6.0, 1.0, 2.0]);
+        assert_eq!(tree.eval_vector(id("B")), Some(vec![0.0, 0.0, 1.0]));
+        assert_eq!(tree.eval_vector(id("E")), None);
+        assert_eq!((tree.node(id("A")).kind, tree.node(id("E")).kind), (NodeKind::Max, NodeKind::Min));
+    }
+
+    #[test]
+    fn max_n_forms_are_checked_where_they_are_written() {
+        let players = |nodes: &str| error(&format!("players: 3\nroot: A\nnodes:\n{nodes}"));
+        let message = players("  A: {max: [[1, 2, 3]]}\n");
+        assert!(message.starts_with("t.yaml:4:3:") && message.contains("`p1` to `p3`"), "{message}");
+        let message = players("  A: {p1: [B]}\n  B: 4\n");
+        assert!(message.starts_with("t.yaml:5:3:") && message.contains("{utility: [U1, ..., U3]}"), "{message}");
+        let message = players("  A: {p1: [[1, 2]]}\n");
+        assert!(message.contains("a vector of 2 numbers, but the tree has 3 players"), "{message}");
+        assert!(message.starts_with("t.yaml:4:12:"), "the inline leaf itself: {message}");
+        let message = players("  A: {p4: [[1, 2, 3]]}\n");
+        assert!(message.contains("player 4 (`p4`), but the tree has players 1 to 3"), "{message}");
+        let message = players("  A: {p1: [4]}\n");
+        assert!(message.contains("child 1 is a number"), "{message}");
+        let message = players("  A: {p1: [[1, 2, 3]], eval: 2}\n");
+        assert!(message.contains("`eval` is a list of 3 numbers"), "{message}");
+        let message = players("  A: {p1: [[1, .nan, 3]]}\n");
+        assert!(message.contains("not a finite number") || message.contains("finite"), "{message}");
+        let message = error("players: 1\nroot: A\nnodes:\n  A: {utility: [1]}\n");
+        assert!(message.starts_with("t.yaml:1:10:") && message.contains("2 or more"), "{message}");
+    }
+
+    #[test]
+    fn vectors_outside_a_max_n_tree_are_refused() {
+        let message = error("root: A\nnodes:\n  A: {max: [[1, -1]]}\n");
+        assert!(message.contains("only a tree with `players`"), "{message}");
+        let message = error("root: A\nnodes:\n  A: {p1: [1]}\n");
+        assert!(message.contains("add `players` at the top"), "{message}");
+        let message = error("root: A\nnodes:\n  A: {max: [B]}\n  B: {utility: [1, 2]}\n");
+        assert!(message.contains("only a tree with `players`"), "{message}");
+    }
+
+    #[test]
+    fn a_max_n_expectation_is_a_vector() {
+        let text = format!("{THREE_PLAYERS}expect:\n  maxn: {{value: [4.5, 2, 5], action: C}}\n");
+        let loaded = load(&text).unwrap();
+        let expect = &loaded.tree.expectations()["maxn"];
+        assert_eq!((expect.value, expect.vector.as_deref()), (None, Some(&[4.5, 2.0, 5.0][..])));
+    }
+
+    #[test]
+    fn the_settings_of_section_8_are_read_and_checked() {
+        let base = "root: A\nnodes:\n  A: {max: [1, 2]}\n";
+        let loaded = load(&format!(
+            "{base}search: {{budget: 9, iterations: 40, seed: 18446744073709551615, exploration: 0.5}}\n"
+        ))
+        .unwrap();
+        let defaults = loaded.tree.search_defaults();
+        assert_eq!((defaults.budget, defaults.iterations, defaults.seed), (Some(9), Some(40), Some(u64::MAX)));
+        assert_eq!(defaults.exploration, Some(0.5));
+        assert!(error(&format!("{base}search: {{budget: 0}}\n")).contains("at least 1"));
+        assert!(error(&format!("{base}search: {{iterations: 0}}\n")).contains("at least 1"));
+        let message = error(&format!("{base}search: {{exploration: -1}}\n"));
+        assert!(message.starts_with("t.yaml:4:23:") && message.contains("0 or more"), "{message}");
     }
 
     #[test]

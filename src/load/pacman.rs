@@ -11,8 +11,9 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::engine::Algorithm;
-use crate::game::pacman::test::{AgentSpec, Criterion, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Direction, GhostKind, Layout};
+use crate::thresholds::Thresholds;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -165,7 +166,7 @@ fn play_spec(
     if raw.games == 0 {
         return Err(fail(at, "`play.games` must be at least 1".into()));
     }
-    let criterion = |raw: RawCriterion| Criterion { minimum: raw.minimum, thresholds: raw.thresholds };
+    let criterion = |raw: RawCriterion| Thresholds { minimum: raw.minimum, at: raw.thresholds };
     Ok(PlaySpec {
         games: raw.games,
         score: criterion(raw.score),
@@ -229,7 +230,7 @@ mod tests {
         assert_eq!((test.move_time_limit, test.game_time_limit), (Duration::from_secs(2), Duration::from_secs(5)));
         let PacmanTestKind::Play(play) = &test.kind else { panic!("{:?}", test.kind) };
         assert_eq!((play.games, play.points()), (10, 3));
-        assert_eq!(play.wins, Criterion { minimum: Some(1.0), thresholds: vec![5.0] });
+        assert_eq!(play.wins, Thresholds { minimum: Some(1.0), at: vec![5.0] });
         assert!(is_pacman_file(PLAY));
     }
 

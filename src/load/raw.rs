@@ -21,6 +21,8 @@ pub struct RawFile {
     pub search: Option<RawSearch>,
     pub expect: Option<RawExpectMap>,
     pub game: Option<Spanned<RawGame>>,
+    /// A max^n tree's number of players (docs/format.md 8.3).
+    pub players: Option<Spanned<u32>>,
 }
 
 /// A YAML scalar read as a string (`1` and `"1"` are the same id).
@@ -68,11 +70,79 @@ pub enum RawNode {
 /// checked after parsing, so that the error can point at the node.
 #[derive(Debug, Default)]
 pub struct RawNodeFields {
-    /// `max`, `min` or `chance` with its children, once per key present.
-    pub kinds: Vec<(&'static str, Vec<Spanned<RawChild>>)>,
+    /// `max`, `min`, `chance` or a max^n player's `pK` with its children,
+    /// once per key present.
+    pub kinds: Vec<(RawKind, Vec<Spanned<RawChild>>)>,
     pub value: Option<f64>,
     pub probs: Option<Spanned<Vec<f64>>>,
-    pub eval: Option<f64>,
+    pub eval: Option<RawNumbers>,
+    /// A max^n terminal's utility vector (docs/format.md 8.3).
+    pub utility: Option<Vec<f64>>,
+}
+
+/// The key that gives a node its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawKind {
+    Max,
+    Min,
+    Chance,
+    /// `pK`: player K of a max^n tree moves (docs/format.md 8.3).
+    Player(u32),
+}
+
+impl RawKind {
+    /// The key as written.
+    pub fn key(self) -> String {
+        match self {
+            RawKind::Max => "max".into(),
+            RawKind::Min => "min".into(),
+            RawKind::Chance => "chance".into(),
+            RawKind::Player(player) => format!("p{player}"),
+        }
+    }
+
+    /// `pK` with K a whole number from 1, as max^n trees spell a player's node.
+    fn player(key: &str) -> Option<RawKind> {
+        let digits = key.strip_prefix('p')?;
+        let valid = !digits.is_empty() && !digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit());
+        valid.then(|| digits.parse().ok().map(RawKind::Player)).flatten()
+    }
+}
+
+/// A number, or a list of numbers (a max^n tree's vector).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawNumbers {
+    One(f64),
+    Many(Vec<f64>),
+}
+
+impl<'de> Deserialize<'de> for RawNumbers {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawNumbers, D::Error> {
+        struct NumbersVisitor;
+        impl<'de> Visitor<'de> for NumbersVisitor {
+            type Value = RawNumbers;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, or a list of numbers (a vector of a tree with `players`)")
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNumbers, E> {
+                Ok(RawNumbers::One(value as f64))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNumbers, E> {
+                Ok(RawNumbers::One(value as f64))
+            }
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNumbers, E> {
+                Ok(RawNumbers::One(value))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawNumbers, A::Error> {
+                let mut numbers = Vec::new();
+                while let Some(number) = seq.next_element::<f64>()? {
+                    numbers.push(number);
+                }
+                Ok(RawNumbers::Many(numbers))
+            }
+        }
+        deserializer.deserialize_any(NumbersVisitor)
+    }
 }
 
 impl<'de> Deserialize<'de> for RawNode {
@@ -106,17 +176,22 @@ impl<'de> Visitor<'de> for NodeVisitor {
         let mut fields = RawNodeFields::default();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
-                "max" => fields.kinds.push(("max", map.next_value()?)),
-                "min" => fields.kinds.push(("min", map.next_value()?)),
-                "chance" => fields.kinds.push(("chance", map.next_value()?)),
+                "max" => fields.kinds.push((RawKind::Max, map.next_value()?)),
+                "min" => fields.kinds.push((RawKind::Min, map.next_value()?)),
+                "chance" => fields.kinds.push((RawKind::Chance, map.next_value()?)),
                 "value" => fields.value = Some(map.next_value()?),
                 "probs" => fields.probs = Some(map.next_value()?),
                 "eval" => fields.eval = Some(map.next_value()?),
-                other => {
-                    return Err(de::Error::custom(format!(
-                        "unknown key `{other}` in a node (expected max, min, chance, value, probs or eval)"
-                    )));
-                }
+                "utility" => fields.utility = Some(map.next_value()?),
+                other => match RawKind::player(other) {
+                    Some(player) => fields.kinds.push((player, map.next_value()?)),
+                    None => {
+                        return Err(de::Error::custom(format!(
+                            "unknown key `{other}` in a node (expected max, min, chance, value, probs or eval; \
+                             in a tree with `players`: p1, p2, ..., chance, utility, probs or eval)"
+                        )));
+                    }
+                },
             }
         }
         Ok(RawNode::Mapping(fields))
@@ -132,6 +207,8 @@ pub enum RawChild {
     Leaf(f64),
     /// `{ACTION: ID}` (or `{ACTION: NUMBER}`, a labelled inline leaf).
     Labelled(String, Box<RawChild>),
+    /// A list of numbers: an inline leaf of a max^n tree, its utility vector.
+    Vector(Vec<f64>),
 }
 
 impl<'de> Deserialize<'de> for RawChild {
@@ -171,6 +248,14 @@ impl<'de> Visitor<'de> for ChildVisitor {
         Ok(RawChild::Leaf(value))
     }
 
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawChild, A::Error> {
+        let mut numbers = Vec::new();
+        while let Some(number) = seq.next_element::<f64>()? {
+            numbers.push(number);
+        }
+        Ok(RawChild::Vector(numbers))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawChild, A::Error> {
         if !self.allow_label {
             return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
@@ -206,6 +291,10 @@ pub struct RawSearch {
     pub depth: Option<u32>,
     pub move_ordering: Option<Spanned<String>>,
     pub eval: Option<Spanned<String>>,
+    pub budget: Option<Spanned<u64>>,
+    pub iterations: Option<Spanned<u32>>,
+    pub seed: Option<u64>,
+    pub exploration: Option<Spanned<f64>>,
 }
 
 /// The `game:` block (docs/format.md section 6).
@@ -247,7 +336,8 @@ impl<'de> Deserialize<'de> for RawExpectMap {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawExpect {
-    pub value: Option<f64>,
+    /// A number, or a max^n search's vector.
+    pub value: Option<RawNumbers>,
     /// Absent: not checked. `null`: the root must have no action.
     #[serde(default, deserialize_with = "present")]
     pub action: Option<Option<IdText>>,

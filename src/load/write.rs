@@ -47,6 +47,9 @@ pub fn tree_to_yaml(tree: &Tree) -> String {
         out.push_str("description:");
         push_description(&mut out, description);
     }
+    if let Some(players) = tree.players() {
+        let _ = writeln!(out, "players: {}", players.count());
+    }
     out.push_str("root: ");
     push_string(&mut out, tree.id(NodeIndex::ROOT));
     out.push_str("\nnodes:\n");
@@ -56,16 +59,7 @@ pub fn tree_to_yaml(tree: &Tree) -> String {
         }
         push_node(&mut out, tree, index);
     }
-    let search = tree.search_defaults();
-    if search.prune_on_equal.is_some() || search.depth.is_some() {
-        out.push_str("search:\n");
-        if let Some(prune_on_equal) = search.prune_on_equal {
-            let _ = writeln!(out, "  prune_on_equal: {prune_on_equal}");
-        }
-        if let Some(depth) = search.depth {
-            let _ = writeln!(out, "  depth: {depth}");
-        }
-    }
+    push_search(&mut out, tree.search_defaults());
     if let Some(game) = tree.game() {
         push_game(&mut out, tree, game);
     }
@@ -80,6 +74,38 @@ pub fn tree_to_yaml(tree: &Tree) -> String {
         }
     }
     out
+}
+
+/// The `search:` block, with the keys the file sets.
+fn push_search(out: &mut String, search: crate::tree::SearchDefaults) {
+    let mut lines = Vec::new();
+    if let Some(prune_on_equal) = search.prune_on_equal {
+        lines.push(format!("prune_on_equal: {prune_on_equal}"));
+    }
+    if let Some(depth) = search.depth {
+        lines.push(format!("depth: {depth}"));
+    }
+    if let Some(ordering) = search.move_ordering.filter(|o| *o != crate::tree::MoveOrdering::Tree) {
+        lines.push(format!("move_ordering: {}", ordering.name()));
+    }
+    if let Some(budget) = search.budget {
+        lines.push(format!("budget: {budget}"));
+    }
+    if let Some(iterations) = search.iterations {
+        lines.push(format!("iterations: {iterations}"));
+    }
+    if let Some(seed) = search.seed {
+        lines.push(format!("seed: {seed}"));
+    }
+    if let Some(exploration) = search.exploration {
+        lines.push(format!("exploration: {}", yaml_number(exploration)));
+    }
+    if !lines.is_empty() {
+        out.push_str("search:\n");
+        for line in lines {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
 }
 
 /// Whether a node is written inline in its parent's child list: a terminal
@@ -104,13 +130,26 @@ fn push_node(out: &mut String, tree: &Tree, index: NodeIndex) {
     out.push_str("  ");
     push_string(out, tree.id(index));
     out.push_str(": ");
+    let players = tree.players();
     if node.kind == NodeKind::Terminal {
-        push_number(out, node.utility);
+        match players.and_then(|players| players.vector(index.get())) {
+            Some(vector) => {
+                out.push_str("{utility: ");
+                push_numbers(out, vector);
+                out.push('}');
+            }
+            None => push_number(out, node.utility),
+        }
         out.push('\n');
         return;
     }
     out.push('{');
-    out.push_str(node.kind.name());
+    match players.and_then(|players| players.mover(index.get())) {
+        Some(player) => {
+            let _ = write!(out, "p{player}");
+        }
+        None => out.push_str(node.kind.name()),
+    }
     out.push_str(": [");
     let children: Vec<NodeIndex> = tree.children(index).collect();
     for (position, &child) in children.iter().enumerate() {
@@ -118,7 +157,10 @@ fn push_node(out: &mut String, tree: &Tree, index: NodeIndex) {
             out.push_str(", ");
         }
         if is_inline_leaf(tree, child) {
-            push_number(out, tree.node(child).utility);
+            match players.and_then(|players| players.vector(child.get())) {
+                Some(vector) => push_numbers(out, vector),
+                None => push_number(out, tree.node(child).utility),
+            }
         } else if tree.action(child) == tree.id(child) {
             push_string(out, tree.id(child));
         } else {
@@ -145,7 +187,10 @@ fn push_node(out: &mut String, tree: &Tree, index: NodeIndex) {
     }
     if let Some(eval) = node.eval {
         out.push_str(", eval: ");
-        push_number(out, eval);
+        match players.and_then(|players| players.vector(index.get())) {
+            Some(vector) => push_numbers(out, vector),
+            None => push_number(out, eval),
+        }
     }
     out.push_str("}\n");
 }
@@ -174,6 +219,11 @@ fn push_expectation(out: &mut String, expectation: &Expectation) {
     let mut parts = Vec::new();
     if let Some(value) = expectation.value {
         parts.push(format!("value: {}", yaml_number(value)));
+    }
+    if let Some(vector) = &expectation.vector {
+        let mut list = String::new();
+        push_numbers(&mut list, vector);
+        parts.push(format!("value: {list}"));
     }
     if let Some(action) = &expectation.action {
         parts.push(match action {
@@ -299,6 +349,7 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
         let scoring = match question.scoring {
             crate::assignment::Scoring::PerTest => "per-test",
             crate::assignment::Scoring::AllOrNothing => "all-or-nothing",
+            crate::assignment::Scoring::Thresholds => "thresholds",
         };
         let _ = writeln!(out, "    scoring: {scoring}");
         if question.child_order == crate::assignment::ChildOrder::Any {
@@ -329,6 +380,18 @@ fn push_string(out: &mut String, text: &str) {
 
 fn push_number(out: &mut String, value: f64) {
     out.push_str(&yaml_number(value));
+}
+
+/// A max^n vector as a flow list: `[1, -0.5, 2]`.
+fn push_numbers(out: &mut String, values: &[f64]) {
+    out.push('[');
+    for (position, &value) in values.iter().enumerate() {
+        if position > 0 {
+            out.push_str(", ");
+        }
+        push_number(out, value);
+    }
+    out.push(']');
 }
 
 /// Words YAML 1.1 or 1.2 resolves to something other than a string (any case).
@@ -426,7 +489,8 @@ pub fn yaml_number(value: f64) -> String {
 /// Writes a Pacman test file (docs/format.md section 10) that
 /// `load::pacman` reads back as `test`; `comment` lines go first, as `#` lines.
 pub fn pacman_to_yaml(test: &crate::game::pacman::test::PacmanTest, comment: &[String]) -> String {
-    use crate::game::pacman::test::{Criterion, PacmanTestKind};
+    use crate::game::pacman::test::PacmanTestKind;
+    use crate::thresholds::Thresholds;
     let mut out = String::new();
     for line in comment {
         let _ = writeln!(out, "# {line}");
@@ -460,13 +524,13 @@ pub fn pacman_to_yaml(test: &crate::game::pacman::test::PacmanTest, comment: &[S
         yaml_number(test.move_time_limit.as_secs_f64()),
         yaml_number(test.game_time_limit.as_secs_f64())
     );
-    let criterion = |out: &mut String, key: &str, criterion: &Criterion| {
+    let criterion = |out: &mut String, key: &str, criterion: &Thresholds| {
         let mut parts = Vec::new();
         if let Some(minimum) = criterion.minimum {
             parts.push(format!("minimum: {}", yaml_number(minimum)));
         }
-        if !criterion.thresholds.is_empty() {
-            let thresholds: Vec<String> = criterion.thresholds.iter().map(|&t| yaml_number(t)).collect();
+        if !criterion.at.is_empty() {
+            let thresholds: Vec<String> = criterion.at.iter().map(|&t| yaml_number(t)).collect();
             parts.push(format!("thresholds: [{}]", thresholds.join(", ")));
         }
         if !parts.is_empty() {
@@ -545,10 +609,12 @@ mod tests {
         assert_eq!(a.len(), b.len());
         assert_eq!(a.search_defaults(), b.search_defaults());
         assert_eq!(a.game(), b.game());
+        assert_eq!(a.players(), b.players());
         assert_eq!(a.expectations().len(), b.expectations().len());
         for ((name_a, ea), (name_b, eb)) in a.expectations().iter().zip(b.expectations()) {
             assert_eq!(name_a, name_b);
             assert_eq!(ea.value.map(f64::to_bits), eb.value.map(f64::to_bits), "expect.{name_a}.value");
+            assert_eq!(ea.vector, eb.vector, "expect.{name_a}.value");
             assert_eq!((&ea.action, &ea.visited), (&eb.action, &eb.visited), "expect.{name_a}");
         }
         for i in 0..a.len() as u32 {
@@ -592,6 +658,21 @@ mod tests {
             let tree = load_tree_str(text, &path).unwrap_or_else(|e| panic!("{e}")).tree;
             round_trip(&tree);
         }
+    }
+
+    #[test]
+    fn a_max_n_tree_and_the_settings_of_section_8_round_trip() {
+        let tree = load(
+            "players: 3\nroot: A\nnodes:\n  A: {p1: [B, {r: C}]}\n  B: {p2: [[1, 2, 3], [4, -0.5, 2]], eval: [0, 1, 0]}\n  \
+             C: {chance: [D, [7, 3, 8]], probs: [0.25, 0.75]}\n  D: {utility: [6, 1, 2]}\n\
+             search: {depth: 3, budget: 40, iterations: 100, seed: 18446744073709551615, exploration: 0.5}\n\
+             expect:\n  maxn: {value: [5.5, 2.5, 6.5], action: r}\n",
+        );
+        let yaml = round_trip(&tree);
+        assert!(yaml.contains("  B: {p2: [[1, 2, 3], [4, -0.5, 2]], eval: [0, 1, 0]}\n"), "{yaml}");
+        assert!(yaml.contains("  D: {utility: [6, 1, 2]}\n"), "{yaml}");
+        assert!(yaml.contains("  maxn: {value: [5.5, 2.5, 6.5], action: r}\n"), "{yaml}");
+        assert!(yaml.contains("  seed: 18446744073709551615\n  exploration: 0.5\n"), "{yaml}");
     }
 
     #[test]
@@ -717,13 +798,14 @@ mod tests {
         }
         let tree = builder.build().expect("a valid tree").with_metadata(
             Some("two\nlines: [x] # not a comment\n".to_string()),
-            SearchDefaults { prune_on_equal: Some(false), depth: None, move_ordering: None },
+            SearchDefaults { prune_on_equal: Some(false), depth: None, ..SearchDefaults::default() },
             [(
                 "minimax".to_string(),
                 Expectation {
                     value: Some(1.0 / 3.0),
                     action: Some(Some("0.5".into())),
                     visited: Some(vec!["~".into(), "".into()]),
+                    vector: None,
                 },
             )]
             .into_iter()
@@ -849,7 +931,7 @@ mod tests {
         ] {
             let tree = load("root: A\nnodes:\n  A: 1\n").with_metadata(
                 Some(description.to_string()),
-                SearchDefaults { prune_on_equal: None, depth: Some(0), move_ordering: None },
+                SearchDefaults { prune_on_equal: None, depth: Some(0), ..SearchDefaults::default() },
                 Default::default(),
             );
             round_trip(&tree);

@@ -428,12 +428,20 @@ fn node_card(tree: &Tree, index: NodeIndex, mark: &Mark, alphabeta: bool) -> Car
         above.push(("action", shorten(tree.action(index))));
     }
     above.push(("id", shorten(id)));
+    // A max^n tree (docs/format.md 8.3): who moves, and a terminal's whole vector.
+    let players = tree.players();
+    if let Some(mover) = players.and_then(|players| players.mover(index.get())) {
+        above.push(("player", format!("p{mover}")));
+    }
     let (shape, inside) = match node.kind {
         NodeKind::Max => (Shape::Up, None),
         NodeKind::Min => (Shape::Down, None),
         NodeKind::Chance => (Shape::Circle, None),
         NodeKind::Terminal => {
-            let value = shorten(&display_value(node.utility));
+            let value = match players.and_then(|players| players.vector(index.get())) {
+                Some(vector) => shorten(&crate::compare::format_vector(vector)),
+                None => shorten(&display_value(node.utility)),
+            };
             (Shape::Box((text_width(&value) + 12.0).max(28.0)), Some(value))
         }
     };

@@ -35,21 +35,24 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
     for question in &report.questions {
         question_section(&mut body, question, tests);
     }
-    // The step-throughs' one script, only where there is one; the same for Pacman's replays.
-    let mut script = if body.contains("<section class=\"stepper\"") {
-        format!("<script>{}</script>\n", render::stepper::SCRIPT)
-    } else {
-        String::new()
-    };
+    // The step-throughs' and replays' scripts, only where there is one.
+    let mut script = String::new();
+    if body.contains("<section class=\"stepper\"") {
+        script.push_str(&format!("<script>{}</script>\n", render::stepper::SCRIPT));
+    }
+    if body.contains("<section class=\"replay\"") {
+        script.push_str(&format!("<script>{}</script>\n", render::replay::SCRIPT));
+    }
     if super::pacman::has_replays(&body) {
-        let _ = writeln!(script, "<script>{}</script>", super::pacman::SCRIPT);
+        script.push_str(&format!("<script>{}</script>\n", super::pacman::SCRIPT));
     }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
-         <style>{STYLE}{}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
+         <style>{STYLE}{}{}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
         escape(&format!("{}: {}/{}", report.title, report.score, report.max_score)),
         render::stepper::STYLE,
+        if body.contains("<section class=\"replay\"") { render::replay::STYLE } else { "" },
         if super::pacman::has_replays(&body) { super::pacman::STYLE } else { "" }
     )
 }
@@ -94,23 +97,32 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
         let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
         let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
         let name = match test.status {
-            TestStatus::Passed if !shows_games(test) => escape(&test.name),
+            TestStatus::Passed if test.play.is_none() && test.pacman.is_none() => escape(&test.name),
             _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
         };
         let _ =
             writeln!(out, "<tr><td>{}</td><td>{name}{hidden}</td><td class=\"reason\">{reason}</td></tr>", badge(test));
     }
     let _ = writeln!(out, "</tbody>\n</table>");
-    // Failed tests, and Pacman tests whatever their result: their games are worth a look.
-    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed || shows_games(t)) {
+    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
         failure(out, test, planned_for(test, tests));
     }
+    // A passed test's games (a play test's, a Pacman test's) are worth a look too.
+    for test in
+        question.tests.iter().filter(|t| t.status == TestStatus::Passed && (t.play.is_some() || t.pacman.is_some()))
+    {
+        let _ = writeln!(
+            out,
+            "<article class=\"played\" id=\"{}\">\n<h3>{} {}</h3>",
+            anchor(&test.name),
+            badge(test),
+            escape(&test.name)
+        );
+        games(out, test);
+        super::pacman::html(out, test);
+        let _ = writeln!(out, "</article>");
+    }
     let _ = writeln!(out, "</section>");
-}
-
-/// Whether a test has Pacman games to show (not hidden).
-fn shows_games(test: &TestResult) -> bool {
-    test.pacman.is_some() && !test.hidden
 }
 
 /// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
@@ -118,8 +130,7 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
     let _ = writeln!(
         out,
-        "<article class=\"failure{}\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
-        if test.status == TestStatus::Passed { " passed" } else { "" },
+        "<article class=\"failure\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
         anchor(&test.name),
         badge(test),
         escape(&test.name)
@@ -135,7 +146,7 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     }
     if test.pacman.is_some() {
         super::pacman::html(out, test);
-    } else {
+    } else if test.play.is_none() {
         checks(out, test);
     }
     if shows_diff(test) {
@@ -153,7 +164,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
         }
         let _ = writeln!(out, "</div>");
     }
-    if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
+    if test.play.is_some() {
+        games(out, test);
+    } else if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
         let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
     }
     if !test.stderr.is_empty() {
@@ -172,10 +185,55 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     let _ = writeln!(out, "</article>");
 }
 
-/// Value, action and order, each passed, failed or not run.
+/// A play test's games: rates with intervals, the seed, and each game to
+/// step through on its board.
+fn games(out: &mut String, test: &TestResult) {
+    let Some(play) = &test.play else { return };
+    let tally = &play.tally;
+    let _ = writeln!(out, "<p class=\"about\">{}</p>", escape(&super::play_line(play)));
+    let budget = play.budget.map_or_else(|| "no node budget".to_string(), |budget| format!("{budget} nodes per move"));
+    let _ = writeln!(
+        out,
+        "<p class=\"meta\">{} of {}, seed {}, {} random opening plies per game, {budget}, {} s per move; \
+         wins {}; failures charged to you: {}; average utility {:.3}</p>",
+        tally.games,
+        escape(&play.game),
+        play.seed,
+        play.openings,
+        play.move_time_limit_ms as f64 / 1000.0,
+        escape(&tally.win_rate().percent_text()),
+        if tally.faults.is_empty() {
+            "none".to_string()
+        } else {
+            tally.faults.iter().map(|(kind, count)| format!("{count} {}", kind.words())).collect::<Vec<_>>().join(", ")
+        },
+        tally.average_utility()
+    );
+    if tally.wall_clock_moves > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"cause\">{} of your {} moves entered no node of the grader's tree: your agent searched a \
+             copy of the rules of its own, which only the wall clock bounds.</p>",
+            tally.wall_clock_moves, tally.moves
+        );
+    }
+    for record in &play.games {
+        let _ = writeln!(
+            out,
+            "<details class=\"game\"><summary>{}: {}</summary>\n{}</details>",
+            escape(&record.label),
+            escape(&record.summary()),
+            render::replay::section(record)
+        );
+    }
+}
+
+/// Value, action and order (and MCTS's counts), each passed, failed or not run.
 fn checks(out: &mut String, test: &TestResult) {
     let _ = write!(out, "<p class=\"checks\">");
-    for (name, check) in [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)] {
+    let counts = test.checks.counts.map(|check| ("counts", check));
+    let all = [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)];
+    for (name, check) in all.into_iter().chain(counts) {
         let (class, sign) = match check {
             Check::Passed => ("pass", "✓"),
             Check::Failed => ("fail", "✗"),
@@ -339,7 +397,6 @@ a { color: #1d4ed8; text-decoration: none; } a:hover { text-decoration: underlin
 .badge.pass { background: #16a34a; } .badge.fail { background: #dc2626; } .badge.error { background: #9333ea; }
 .hidden { font-size: 12px; color: #64748b; border: 1px solid #cbd5e1; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
 .failure { background: #fff; border: 1px solid #e2e8f0; border-left: 4px solid #dc2626; border-radius: 6px; padding: 14px 16px; margin: 14px 0; }
-.failure.passed { border-left-color: #16a34a; }
 .reason { margin: 4px 0; }
 .cause { margin: 4px 0; font-weight: 600; color: #9a3412; }
 .checks .check { display: inline-block; margin-right: 10px; font-size: 14px; }

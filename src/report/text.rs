@@ -38,11 +38,16 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
              and visited order were checked."
         );
     }
-    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
+    let games = |test: &TestResult| test.play.is_some() || test.pacman.is_some();
+    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden && !games(test)) {
         let _ = writeln!(
             out,
             "To see each failed search drawn on its tree: treegrade check --format html --output report.html"
         );
+    }
+    if report.tests().any(|test| test.status != TestStatus::Passed && games(test)) {
+        let _ =
+            writeln!(out, "To step through each game on its board: treegrade check --format html --output report.html");
     }
     out
 }
@@ -74,9 +79,14 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             for line in lines.iter().take(shown) {
                 let _ = writeln!(out, "        {}", paint.dim(line));
             }
+        } else if let Some(play) = &test.play {
+            let _ = writeln!(out, "        {}", paint.dim(&super::play_line(play)));
         } else if detail == Detail::Everything && !test.hidden {
             let action = test.actual.action.as_deref().unwrap_or("none");
-            let value = test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value);
+            let value = match &test.actual.vector {
+                Some(vector) => crate::compare::format_vector(vector),
+                None => test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value),
+            };
             let line = format!(
                 "value {value}, action {action}, {} nodes entered, {} ms",
                 test.actual.visited.len(),
@@ -153,7 +163,8 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
 /// A test that the program answered without a value (allowed only on trees
 /// taken from a game, where a CS188 kit may not observe it).
 fn value_unobserved(test: &TestResult) -> bool {
-    test.pacman.is_none()
+    test.play.is_none()
+        && test.pacman.is_none()
         && test.checks.value == Check::NotRun
         && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
 }

@@ -32,7 +32,7 @@ pub fn student_view(report: &GradeReport) -> GradeReport {
 /// Keeps of a hidden test what the student may know.
 fn redact(test: &mut TestResult) {
     test.reason = hidden_reason(test);
-    let nothing = SearchView { value: None, action: None, visited: Vec::new() };
+    let nothing = SearchView::default();
     test.expected = nothing.clone();
     test.actual = nothing;
     test.divergence = None;

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
+use super::players::PlayerSpecs;
 use super::{Node, NodeIndex, NodeKind, SearchDefaults, Tree};
 
 /// Probabilities must sum to 1 within this tolerance (docs/format.md section 1).
@@ -91,7 +92,7 @@ impl NodeSpec {
 }
 
 /// Where in the producer's input an error lies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Site {
     /// The root reference.
     Root,
@@ -244,6 +245,29 @@ pub enum BuildErrorKind {
     /// More nodes than the arena can index.
     #[error("the tree has more than {max} nodes", max = u32::MAX)]
     TooLarge,
+    /// A utility or eval vector of a max^n tree with the wrong number of components.
+    #[error(
+        "node `{id}`: a vector of {length} numbers, but the tree has {players} players (one component each, \
+         docs/format.md 8.3)"
+    )]
+    VectorLength {
+        /// The node's id.
+        id: String,
+        /// The vector's length.
+        length: usize,
+        /// The tree's players.
+        players: u32,
+    },
+    /// A max^n node moved by a player the tree does not have.
+    #[error("node `{id}` is moved by player {player}, but the tree has players 1 to {players}")]
+    NoSuchPlayer {
+        /// The node's id.
+        id: String,
+        /// The player named.
+        player: u32,
+        /// The tree's players.
+        players: u32,
+    },
 }
 
 /// Collects node descriptions and builds a validated [`Tree`].
@@ -252,6 +276,7 @@ pub struct TreeBuilder {
     name: String,
     root: String,
     specs: Vec<NodeSpec>,
+    players: Option<PlayerSpecs>,
 }
 
 /// Where an arena slot's content comes from while building.
@@ -267,7 +292,7 @@ enum Source {
 impl TreeBuilder {
     /// Starts a tree with a name and the id of its root.
     pub fn new(name: impl Into<String>, root: impl Into<String>) -> TreeBuilder {
-        TreeBuilder { name: name.into(), root: root.into(), specs: Vec::new() }
+        TreeBuilder { name: name.into(), root: root.into(), specs: Vec::new(), players: None }
     }
 
     /// Adds a node; returns its spec index (used in [`Site`]).
@@ -283,6 +308,12 @@ impl TreeBuilder {
         } else {
             self.specs.extend(specs);
         }
+    }
+
+    /// Makes the tree a max^n tree (docs/format.md 8.3) with these players,
+    /// movers and vectors.
+    pub fn set_players(&mut self, players: PlayerSpecs) {
+        self.players = Some(players);
     }
 
     /// Number of specs added so far.
@@ -301,7 +332,7 @@ impl TreeBuilder {
     /// Like [`TreeBuilder::build`], also returning where each arena node came
     /// from: `Site::Node(spec)` for a defined node, `Site::Child` for an
     /// inline leaf. Producers use it to point at a node in their own input.
-    pub fn build_with_origins(self) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
+    pub fn build_with_origins(mut self) -> Result<(Tree, Vec<Site>), Vec<BuildError>> {
         let mut errors = Vec::new();
         let index = self.index_ids(&mut errors);
         for (spec_index, spec) in self.specs.iter().enumerate() {
@@ -319,12 +350,30 @@ impl TreeBuilder {
         if let Some(root) = root {
             self.check_reachability(root, &parents, &index, &mut errors);
         }
+        if let Some(players) = &self.players {
+            players.check(|site| self.site_id(site), &mut errors);
+        }
         if !errors.is_empty() {
             errors.sort_by_key(|error| error.site.order_key());
             return Err(errors);
         }
         let root = root.expect("a missing root is an error above");
-        self.lay_out(root, &links)
+        let players = self.players.take();
+        let (tree, origins) = self.lay_out(root, &links)?;
+        let tree = match players {
+            Some(players) => tree.with_players(players.lay_out(&origins)),
+            None => tree,
+        };
+        Ok((tree, origins))
+    }
+
+    /// The id of the node at `site`, for an error.
+    fn site_id(&self, site: Site) -> String {
+        match site {
+            Site::Root => self.root.clone(),
+            Site::Node(spec) | Site::Probs(spec) => self.specs[spec].id.clone(),
+            Site::Child { node, child } => inline_leaf_id(&self.specs[node].id, child),
+        }
     }
 
     /// Maps every id (inline leaves included) to where it is defined.
@@ -572,6 +621,7 @@ impl TreeBuilder {
             description: None,
             has_chance,
             boards: None,
+            players: None,
             nodes,
             ids,
             actions,

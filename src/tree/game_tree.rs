@@ -53,6 +53,36 @@ pub trait GameTree {
     /// `search.eval`. `None` when there is none.
     fn eval(&self, node: NodeIndex) -> Option<f64>;
 
+    /// The number of players of a max^n tree (docs/format.md 8.3); `None`
+    /// for a tree of MAX and MIN (written, or a two-player game).
+    fn players(&self) -> Option<u32> {
+        None
+    }
+
+    /// The player to move at `node`, counted from 1 (8.3): a max^n tree's
+    /// own, else MAX is player 1 and MIN player 2; `None` at chance nodes
+    /// and terminals.
+    fn player(&self, node: NodeIndex) -> Option<u32> {
+        match self.kind(node) {
+            NodeKind::Max => Some(1),
+            NodeKind::Min => Some(2),
+            NodeKind::Chance | NodeKind::Terminal => None,
+        }
+    }
+
+    /// A terminal's utility vector (8.3): a max^n tree's own, else the
+    /// utility u read as [u, -u].
+    fn utility_vector(&self, node: NodeIndex) -> Vec<f64> {
+        let utility = self.utility(node);
+        vec![utility, -utility]
+    }
+
+    /// An internal node's evaluation as a vector (8.3): a max^n tree's own
+    /// `eval`, else the evaluation e read as [e, -e]. `None` when there is none.
+    fn eval_vector(&self, node: NodeIndex) -> Option<Vec<f64>> {
+        self.eval(node).map(|eval| vec![eval, -eval])
+    }
+
     /// The probability of the edge into `node` (meaningful under a chance node).
     fn probability(&self, node: NodeIndex) -> f64;
 
@@ -216,6 +246,39 @@ impl GameTree for Tree {
 
     fn board(&self, node: NodeIndex) -> Option<String> {
         self.board_text(node).map(str::to_string)
+    }
+
+    fn players(&self) -> Option<u32> {
+        Tree::players(self).map(|players| players.count())
+    }
+
+    fn player(&self, node: NodeIndex) -> Option<u32> {
+        match Tree::players(self) {
+            Some(players) => players.mover(node.get()),
+            None => match self.node(node).kind {
+                NodeKind::Max => Some(1),
+                NodeKind::Min => Some(2),
+                NodeKind::Chance | NodeKind::Terminal => None,
+            },
+        }
+    }
+
+    fn utility_vector(&self, node: NodeIndex) -> Vec<f64> {
+        match Tree::players(self).and_then(|players| players.vector(node.get())) {
+            Some(vector) => vector.to_vec(),
+            None => {
+                let utility = self.node(node).utility;
+                vec![utility, -utility]
+            }
+        }
+    }
+
+    fn eval_vector(&self, node: NodeIndex) -> Option<Vec<f64>> {
+        match Tree::players(self) {
+            Some(_) if self.node(node).kind == NodeKind::Terminal => None,
+            Some(players) => players.vector(node.get()).map(<[f64]>::to_vec),
+            None => self.node(node).eval.map(|eval| vec![eval, -eval]),
+        }
     }
 }
 

@@ -9,8 +9,11 @@
 
 mod build;
 mod game_tree;
+mod players;
 
 pub use game_tree::{AnyTree, GameTree, locate};
+
+pub use players::{PlayerSpecs, Players};
 
 pub use build::{BuildError, BuildErrorKind, ChildSpec, ChildTarget, NodeBody, NodeSpec, Site, TreeBuilder};
 
@@ -119,7 +122,7 @@ impl FromStr for MoveOrdering {
 }
 
 /// Search defaults a tree file may carry (docs/format.md sections 1 and 8, `search:`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchDefaults {
     /// Alpha-beta pruning on equality; `None` means the default (true).
     pub prune_on_equal: Option<bool>,
@@ -127,6 +130,14 @@ pub struct SearchDefaults {
     pub depth: Option<u32>,
     /// Move ordering (8.1); `None` means the tree's order.
     pub move_ordering: Option<MoveOrdering>,
+    /// Iterative deepening's node budget (8.2); `None` means none.
+    pub budget: Option<u64>,
+    /// MCTS's iterations (8.4).
+    pub iterations: Option<u32>,
+    /// MCTS's seed (8.4); `None` means 0.
+    pub seed: Option<u64>,
+    /// MCTS's exploration constant (8.4); `None` means sqrt(2).
+    pub exploration: Option<f64>,
 }
 
 /// How a terminal ended a multi-agent game (the `game:` block), for kits
@@ -167,6 +178,9 @@ pub struct GameRules {
 pub struct Expectation {
     /// Expected root value.
     pub value: Option<f64>,
+    /// Expected root vector of a max^n search (docs/format.md 8.3), written
+    /// as a list in `value`.
+    pub vector: Option<Vec<f64>>,
     /// Expected chosen action: `Some(None)` means "no action" (`null`).
     pub action: Option<Option<String>>,
     /// Expected visited order, as node ids.
@@ -189,6 +203,8 @@ pub struct Tree {
     has_chance: bool,
     /// A game's positions drawn as text, per node (snapshots of a game only).
     boards: Option<Vec<Option<Box<str>>>>,
+    /// The players of a max^n tree (docs/format.md 8.3); `None` for MAX and MIN.
+    players: Option<Box<Players>>,
 }
 
 impl Tree {
@@ -343,12 +359,25 @@ impl Tree {
             game: None,
             has_chance,
             boards,
+            players: None,
         }
     }
 
     /// The position at `node` drawn as text, for a snapshot of a game.
     pub fn board_text(&self, node: NodeIndex) -> Option<&str> {
         self.boards.as_ref()?.get(node.get())?.as_deref()
+    }
+
+    /// The players of a max^n tree (docs/format.md 8.3), `None` for a
+    /// two-player tree of max and min nodes.
+    pub fn players(&self) -> Option<&Players> {
+        self.players.as_deref()
+    }
+
+    /// Makes the tree a max^n tree with these players.
+    pub(crate) fn with_players(mut self, players: Players) -> Tree {
+        self.players = Some(Box::new(players));
+        self
     }
 
     /// Replaces the `game:` block.

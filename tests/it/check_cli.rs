@@ -354,6 +354,40 @@ fn completions_and_the_manual_page_come_from_the_parser() {
     assert!(man.contains("check"), "{man}");
 }
 
+/// `--test` alone grades the questions that have the named tests: the
+/// others are neither shown nor counted in the total.
+#[test]
+fn named_tests_grade_only_their_questions() {
+    let output = check()
+        .args(["--submission", "reference/python", "--sandbox", "off", "--test", "aima-fig5-2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Question q1: 5/5") && text.contains("Question q2: 5/5"), "{text}");
+    assert!(!text.contains("Question q3") && !text.contains("Question q4"), "{text}");
+    assert!(text.contains("Total: 10/10"), "{text}");
+}
+
+/// A search that runs out of memory is told so, with where to look (the
+/// kit's hint; the sandbox's memory limit raises the same `MemoryError`).
+#[test]
+fn running_out_of_memory_is_explained() {
+    let scratch = crate::common::Scratch::new();
+    scratch.write(
+        "search.py",
+        "from treegrade_kit import run\n\ndef minimax(game):\n    raise MemoryError()\n\nrun(minimax=minimax)\n",
+    );
+    let output = check()
+        .args(["--sandbox", "off", "--test", "aima-fig5-2", "-q", "q1", "--submission"])
+        .arg(scratch.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("MemoryError (your program ran out of the memory the grader allows it"), "{text}");
+}
+
 /// A program that keeps a cache across tests fails the later one, which
 /// passes alone: the report says so and names the test that ran before.
 #[test]

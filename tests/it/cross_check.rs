@@ -18,7 +18,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;
-use treegrade::engine::{Algorithm, MoveOrdering, SearchError, SearchOutcome, SearchSettings, search};
+use treegrade::engine::{Algorithm, SearchError, SearchOutcome, SearchSettings, search};
 use treegrade::load::load_tree_str;
 use treegrade::tree::{ChildSpec, ChildTarget, NodeBody, NodeIndex, NodeKind, NodeSpec, Tree, TreeBuilder};
 
@@ -583,6 +583,7 @@ fn naive(nodes: &[NNode], settings: &SearchSettings) -> NaiveOutcome {
         Algorithm::Minimax => naive_minimax(nodes, settings.depth),
         Algorithm::Expectimax => naive_expectimax(nodes, settings.depth),
         Algorithm::AlphaBeta => naive_alphabeta(nodes, settings.depth, settings.prune_on_equal),
+        other => unreachable!("the naive searches are those of section 3, not {other}"),
     }
 }
 
@@ -623,7 +624,7 @@ fn resolve(pick: &SettingsPick, prepared: &Prepared, algorithm: Option<Algorithm
     });
     let depths = valid_depths(prepared);
     let depth = pick.depth.as_ref().map(|index| depths[index.index(depths.len())]);
-    SearchSettings { algorithm, depth, prune_on_equal: pick.prune_on_equal, move_ordering: MoveOrdering::Tree }
+    SearchSettings { algorithm, depth, prune_on_equal: pick.prune_on_equal, ..SearchSettings::new(algorithm) }
 }
 
 /// Whether `small` is a subsequence of `large`.
@@ -743,8 +744,8 @@ proptest! {
     fn invalid_settings_are_rejected(case in case(), algorithm in 0u8..3, depth in 0u32..8) {
         let prepared = Preparer::prepare(&case);
         let tree = prepared.build();
-        let algorithm = Algorithm::ALL[algorithm as usize];
-        let settings = SearchSettings { algorithm, depth: Some(depth), prune_on_equal: true, move_ordering: MoveOrdering::Tree };
+        let algorithm = Algorithm::CLASSIC[algorithm as usize];
+        let settings = SearchSettings { algorithm, depth: Some(depth), prune_on_equal: true, ..SearchSettings::new(algorithm) };
         match search(&tree, &settings) {
             Ok(outcome) => {
                 prop_assert!(algorithm != Algorithm::Minimax || !prepared.has_chance());
@@ -830,7 +831,7 @@ fn a_chain_200_000_plies_deep_does_not_overflow_the_stack() {
     assert_eq!(tree.height(), PLIES as u32);
     for algorithm in [Algorithm::AlphaBeta, Algorithm::Expectimax] {
         for prune_on_equal in [true, false] {
-            let settings = SearchSettings { algorithm, depth: None, prune_on_equal, move_ordering: MoveOrdering::Tree };
+            let settings = SearchSettings { algorithm, depth: None, prune_on_equal, ..SearchSettings::new(algorithm) };
             let outcome = search(&tree, &settings).expect("valid settings");
             assert_eq!(outcome.value, 1.5, "{algorithm}");
             assert_eq!(outcome.visited.len(), PLIES + 1);
@@ -844,7 +845,7 @@ fn a_chain_200_000_plies_deep_does_not_overflow_the_stack() {
         algorithm: Algorithm::AlphaBeta,
         depth: Some(150_000),
         prune_on_equal: true,
-        move_ordering: MoveOrdering::Tree,
+        ..SearchSettings::new(Algorithm::AlphaBeta)
     };
     let outcome = search(&tree, &settings).expect("valid settings");
     assert_eq!(outcome.value, -150_000.0);
@@ -903,7 +904,7 @@ fn three_min_layers_in_a_row() {
             algorithm: Algorithm::AlphaBeta,
             depth: None,
             prune_on_equal,
-            move_ordering: MoveOrdering::Tree,
+            ..SearchSettings::new(Algorithm::AlphaBeta)
         };
         let alphabeta = run(settings);
         assert_eq!(alphabeta.0, 4.0);
@@ -918,7 +919,7 @@ fn three_min_layers_in_a_row() {
         algorithm: Algorithm::AlphaBeta,
         depth: Some(2),
         prune_on_equal: true,
-        move_ordering: MoveOrdering::Tree,
+        ..SearchSettings::new(Algorithm::AlphaBeta)
     };
     let cut = run(settings);
     assert_eq!(cut, (6.0, Some("right".to_string()), ["A", "B", "D", "E", "C", "G", "C.2"].map(String::from).to_vec()));
@@ -979,13 +980,13 @@ fn curated_test_cases_match_the_naive_implementation() {
                 .map(Some),
         );
         for depth in depths {
-            for algorithm in Algorithm::ALL {
+            for algorithm in Algorithm::CLASSIC {
                 if algorithm == Algorithm::Minimax && has_chance {
                     continue;
                 }
                 for prune_on_equal in [true, false] {
                     let settings =
-                        SearchSettings { algorithm, depth, prune_on_equal, move_ordering: MoveOrdering::Tree };
+                        SearchSettings { algorithm, depth, prune_on_equal, ..SearchSettings::new(algorithm) };
                     let outcome = search(tree, &settings).expect("valid settings");
                     assert_eq!(
                         in_terms_of_ids(tree, &outcome),

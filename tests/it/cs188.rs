@@ -98,7 +98,7 @@ fn minimax_with_a_state_reached_along_two_paths() {
     assert_eq!(import.state_of("w3~2"), Some("w3"));
     assert_eq!(
         tree.search_defaults(),
-        SearchDefaults { prune_on_equal: Some(false), depth: Some(4), move_ordering: None }
+        SearchDefaults { prune_on_equal: Some(false), depth: Some(4), ..SearchDefaults::default() }
     );
     let expect = &tree.expectations()["minimax"];
     assert_eq!((expect.value, &expect.action, &expect.visited), (None, &Some(Some("Left".to_string())), &None));

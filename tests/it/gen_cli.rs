@@ -22,6 +22,50 @@ fn the_same_seed_writes_the_same_files_and_they_validate() {
     assert_eq!(String::from_utf8_lossy(&validate.stdout).lines().filter(|l| l.starts_with("ok")).count(), 4);
 }
 
+/// `--players` draws max^n trees, `--algorithm` adds the searches of
+/// docs/format.md 8 to the `expect` block; every file validates.
+#[test]
+fn max_n_trees_and_the_searches_of_section_8_are_generated_and_validate() {
+    let scratch = tempfile::tempdir().unwrap();
+    let maxn = scratch.path().join("maxn");
+    let flags = ["--seed", "4", "--count", "3", "--players", "4", "--kinds", "max,chance", "--depth", "3"];
+    assert_eq!(run_gen(&maxn, &flags).status.code(), Some(0));
+    let text = std::fs::read_to_string(maxn.join("gen-4-001.yaml")).unwrap();
+    assert!(text.contains("players: 4\n") && text.contains("{p1: [") && text.contains("  maxn: {value: ["), "{text}");
+    let more = scratch.path().join("more");
+    let flags = [
+        "--seed",
+        "6",
+        "--count",
+        "3",
+        "--cut",
+        "2",
+        "--budget",
+        "12",
+        "--iterations",
+        "25",
+        "--search-seed",
+        "9",
+        "--algorithm",
+        "iterative-deepening",
+        "--algorithm",
+        "mcts",
+    ];
+    assert_eq!(run_gen(&more, &flags).status.code(), Some(0));
+    let text = std::fs::read_to_string(more.join("gen-6-001.yaml")).unwrap();
+    assert!(text.contains("  budget: 12\n  iterations: 25\n  seed: 9\n"), "{text}");
+    assert!(text.contains("  iterative-deepening: {") && text.contains("  mcts: {"), "{text}");
+    for folder in [&maxn, &more] {
+        let validate = Command::cargo_bin("treegrade").unwrap().arg("validate").arg(folder).output().unwrap();
+        let stdout = String::from_utf8_lossy(&validate.stdout);
+        assert_eq!(validate.status.code(), Some(0), "{stdout}");
+        assert_eq!(stdout.lines().filter(|l| l.starts_with("ok")).count(), 3, "{stdout}");
+    }
+    let missing = run_gen(scratch.path(), &["--seed", "1", "--algorithm", "mcts"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--algorithm mcts needs --iterations"));
+}
+
 #[test]
 fn discriminating_trees_say_so() {
     let scratch = tempfile::tempdir().unwrap();

@@ -37,10 +37,12 @@ fn assignment(time_limit: Duration) -> Assignment {
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
+            overrides: Default::default(),
             scoring: Scoring::PerTest,
             child_order: Default::default(),
             tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
             generate: None,
+            play: None,
             pacman: Vec::new(),
         }],
     }

@@ -10,6 +10,7 @@
 mod architecture;
 mod batch;
 mod browser;
+mod budget;
 mod check_cli;
 mod cli;
 mod common;
@@ -22,14 +23,18 @@ mod gen_cli;
 mod generated;
 mod grader;
 mod gradescope;
+mod more_grading;
+mod more_searches;
 mod mutants;
 mod pacman;
+mod play;
 mod points;
 mod readme;
 mod render;
 mod reports;
 mod snapshots;
 mod students;
+mod tournament;
 
 /// Every `.rs` file of `tests/it` is a module of this binary, and the only
 /// other test target is the hostile suite.

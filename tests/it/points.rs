@@ -46,10 +46,12 @@ fn question(id: &str, algorithm: Algorithm, scoring: Scoring, trees: &[&str]) ->
         algorithm,
         depth: None,
         prune_on_equal: Some(true),
+        overrides: Default::default(),
         scoring,
         child_order: Default::default(),
         tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
         generate: None,
+        play: None,
         pacman: Vec::new(),
     }
 }

@@ -47,6 +47,7 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
             algorithm: Algorithm::AlphaBeta,
             depth: None,
             prune_on_equal: Some(false),
+            overrides: Default::default(),
             scoring: Scoring::PerTest,
             child_order: Default::default(),
             tests: vec![
@@ -56,6 +57,7 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
                 test("alphabeta-deep-cutoff.yaml", true),
             ],
             generate: None,
+            play: None,
             pacman: Vec::new(),
         }],
     };
@@ -172,10 +174,12 @@ fn hostile_text_report() -> GradeReport {
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
+            overrides: Default::default(),
             scoring: Scoring::PerTest,
             child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
             generate: None,
+            play: None,
             pacman: Vec::new(),
         }],
     };
@@ -279,10 +283,12 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         algorithm: Algorithm::Minimax,
         depth: None,
         prune_on_equal: None,
+        overrides: Default::default(),
         scoring: Scoring::PerTest,
         child_order: Default::default(),
         tests,
         generate: None,
+        play: None,
         pacman: Vec::new(),
     };
     let assignment = Assignment {
@@ -338,10 +344,12 @@ fn action_reason(action_expression: &str) -> String {
             algorithm: Algorithm::Minimax,
             depth: None,
             prune_on_equal: None,
+            overrides: Default::default(),
             scoring: Scoring::PerTest,
             child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
             generate: None,
+            play: None,
             pacman: Vec::new(),
         }],
     };

@@ -126,6 +126,27 @@ fn solve_chance_tree() {
     insta::assert_snapshot!("chance_alphabeta_text", scratch.solve(&file, &["-a", "alphabeta"]));
 }
 
+/// The searches of docs/format.md section 8 on the curated trees, as text and JSON.
+#[test]
+fn solve_the_searches_of_section_8() {
+    let scratch = Scratch::new();
+    let curated = |name: &str| common::repo().join("test-cases/more-searches").join(name);
+    let cases = [
+        ("id_budget_cut_short", "id-budget-cut-short.yaml", "iterative-deepening"),
+        ("maxn_four_players_chance", "maxn-four-players-chance.yaml", "maxn"),
+        ("mcts_chance", "mcts-chance.yaml", "mcts"),
+    ];
+    for (snapshot, file, algorithm) in cases {
+        let text =
+            scratch.solve(&curated(file), &["-a", algorithm]).replace(&common::repo().display().to_string(), "[REPO]");
+        insta::assert_snapshot!(format!("{snapshot}_text"), text);
+        insta::assert_snapshot!(
+            format!("{snapshot}_json_line"),
+            scratch.solve(&curated(file), &["-a", algorithm, "--format", "json"])
+        );
+    }
+}
+
 #[test]
 fn validate_a_folder() {
     let scratch = Scratch::new();

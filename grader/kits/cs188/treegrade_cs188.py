@@ -19,8 +19,8 @@ is seen, the result carries no value and the grader checks the action and
 the order alone, and says so.
 
 For CS188's Pacman tests the grader plays the games itself and sends the
-kit each state at which the agent must move (``pacman``, ``move`` and
-``final`` messages, docs/protocol.md "Pacman games"); the kit creates the
+kit each state at which the agent must move (``pacman``, ``pacman_move``
+and ``pacman_final`` messages, docs/protocol.md "Pacman games"); the kit creates the
 agent the test names as CS188 does (``ReflexAgent()``,
 ``ExpectimaxAgent(evalFn='better')``, ``MinimaxAgent(depth=2)``), hands it a
 real ``GameState`` (``cs188_pacman``) and sends back the move. Every
@@ -489,10 +489,10 @@ def main():
     _base._start(
         lambda channel, message: _search(channel, message, student),
         _HELLO,
-        {
+        others={
             "pacman": lambda channel, message: _pacman_game(channel, message, student, pacman),
-            "move": lambda channel, message: _pacman_move(channel, message, pacman),
-            "final": lambda channel, message: _pacman_final(channel, message, pacman),
+            "pacman_move": lambda channel, message: _pacman_move(channel, message, pacman),
+            "pacman_final": lambda channel, message: _pacman_final(channel, message, pacman),
         },
     )
 

@@ -74,7 +74,7 @@ if MYPY:  # pragma: no cover
     import traceback
     from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-__all__ = ["Game", "run", "PROTOCOL", "KIT"]
+__all__ = ["Game", "TimeUp", "run", "PROTOCOL", "KIT"]
 
 #: The version of the oracle protocol this kit speaks.
 PROTOCOL = 1
@@ -166,7 +166,7 @@ def _to_json(value):
 
 _HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (PROTOCOL, KIT)).encode("ascii")
 _EMPTY = ()  # type: Tuple[Any, ...]
-_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
+_ALGORITHMS = ("minimax", "alphabeta", "expectimax", "iterative_deepening", "maxn", "mcts")
 _RECURSION_LIMIT = 100000
 _THREAD_STACK = 512 * 1024 * 1024
 _SMALL_THREAD_STACK = 32 * 1024 * 1024
@@ -296,6 +296,20 @@ class _Channel(object):
         return message
 
 
+class TimeUp(BaseException):
+    """Raised when a search asks to enter a node past its budget.
+
+    Some searches are limited to ``game.budget`` nodes, a clock counted in
+    nodes rather than seconds. The call that would enter one node too many
+    (``game.children``, ``game.player``, ``game.evaluate``, ...) raises
+    ``TimeUp`` instead; from then on your search must stop and return the
+    best answer it has so far (for iterative deepening: the answer of the
+    last iteration that finished). It derives from ``BaseException`` so that
+    an ``except Exception`` in your search does not swallow it: catch it by
+    name, ``except TimeUp:``.
+    """
+
+
 class Game(object):
     """The game tree of one test, which you explore one node at a time.
 
@@ -315,15 +329,53 @@ class Game(object):
             value is ``>= beta`` (a min node: ``<= alpha``). ``False``: only
             when it is strictly ``> beta`` (``< alpha``).
         test (str): the name of the test being run (handy in debug prints).
+        budget (Optional[int]): the most nodes this search may enter, or
+            ``None`` when only the wall clock limits it. Entering one more
+            raises :class:`TimeUp`.
         move_ordering (Optional[str]): ``"eval"`` when this search takes the
             children of every max and min node above the depth limit by their
             static value, best for the player to move first (see
             ``game.static_values``); ``None`` when it takes them in the order
             ``game.children`` gives.
+        players (Optional[int]): in a max^n search, the number of players
+            (2 for a tree of MAX and MIN, read as players 1 and 2);
+            ``None`` in other searches. Then ``game.player(node)`` is a
+            player number, and utilities and evaluations are lists of
+            ``game.players`` numbers, one per player.
+        iterations (Optional[int]): in Monte Carlo tree search, the number
+            of iterations to run; ``None`` in other searches.
+        exploration (Optional[float]): in Monte Carlo tree search, the
+            constant c of UCB; ``None`` in other searches.
+        iteration_depth (Optional[int]): in iterative deepening, the depth
+            limit of the iteration started last (``game.start_iteration``);
+            ``game.depth`` is the deepest iteration's.
 
     Every method that takes a node *enters* it the first time it is called
     with it: the grader records that your search entered the node, in that
     order. Calling methods again on an entered node costs nothing.
+
+    When the grader plays a game with your agent, ``choose_move(game)`` gets
+    a ``Game`` whose root is the position to move from. Every node that is
+    not a terminal then carries the game's evaluation (``game.evaluate``
+    works at any ply, when the game is played with one), and these
+    attributes say more:
+
+        side (Optional[str]): ``"max"`` or ``"min"``, the side you play
+            (``None`` in a search).
+        ply (int): plies played so far in the game.
+        history (List[str]): the actions played so far, from the start.
+        position (Any): the position to move from, as ``game.state`` gives
+            it, known without entering the root (an agent with a copy of the
+            rules of its own may start from it, but then only the wall clock
+            limits it, and the report says so).
+        seed (Optional[int]): the seed ``random`` was given before your
+            ``choose_move`` was called: the same game plays the same on every
+            run.
+        time_limit (Optional[float]): the move's wall-clock limit, in seconds.
+        evaluation (Optional[str]): the name of the evaluation every node
+            carries, or ``None`` when the game is played without one (then
+            ``game.evaluate`` is an error: write your own from
+            ``game.state(node)``).
     """
 
     def __init__(self, channel, search):
@@ -337,6 +389,36 @@ class Game(object):
         self.test = str(search.get("test", ""))  # type: str
         move_ordering = search.get("move_ordering")
         self.move_ordering = move_ordering if isinstance(move_ordering, str) else None  # type: Optional[str]
+        budget = search.get("budget")
+        self.budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None  # type: Optional[int]
+        if search.get("type") == "move":
+            self.test = str(search.get("label", ""))
+        side = search.get("player")
+        self.side = side if side in ("max", "min") else None  # type: Optional[str]
+        ply = search.get("ply")
+        self.ply = ply if isinstance(ply, int) and not isinstance(ply, bool) else 0  # type: int
+        history = search.get("moves")
+        self.history = [m for m in history if isinstance(m, str)] if isinstance(history, list) else []  # type: List[str]
+        self.position = search.get("state")  # type: Any
+        evaluation = search.get("eval")
+        self.evaluation = evaluation if isinstance(evaluation, str) else None  # type: Optional[str]
+        seed = search.get("seed")
+        self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None  # type: Optional[int]
+        time_limit = search.get("time_limit")
+        self.time_limit = float(time_limit) if isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) else None  # type: Optional[float]
+        players = search.get("players")
+        self.players = players if isinstance(players, int) and not isinstance(players, bool) else None  # type: Optional[int]
+        iterations = search.get("iterations")
+        self.iterations = (
+            iterations if isinstance(iterations, int) and not isinstance(iterations, bool) else None
+        )  # type: Optional[int]
+        exploration = search.get("exploration")
+        self.exploration = (
+            float(exploration) if isinstance(exploration, numbers.Real) and not isinstance(exploration, bool) else None
+        )  # type: Optional[float]
+        self.iteration_depth = None  # type: Optional[int]
+        self._iteration_after_time_up = None  # type: Optional[int]
+        self._time_up = False
         self._channel = channel
         self._nodes = {}  # type: Dict[str, Dict[str, Any]]
         self._evals = {}  # type: Dict[str, float]
@@ -373,9 +455,11 @@ class Game(object):
         # type: (Any, str) -> Dict[str, Any]
         """Enters a node: asks the grader what it is and caches the reply."""
         self._check_node(node, method)
+        self._refuse_after_time_up()
         channel = self._channel
         channel.send(('{"type":"visit","node":%s}\n' % _json_string(node)).encode("ascii"))
         reply = channel.receive(True)
+        self._raise_on_time_up(reply)
         if reply.get("type") != "node" or reply.get("node") != node:
             _fatal("expected the grader's reply about node %r, got %r" % (node, reply))
         children = reply.get("children")
@@ -383,6 +467,23 @@ class Game(object):
             self._known.update(children)
         self._nodes[node] = reply
         return reply
+
+    def _refuse_after_time_up(self):
+        # type: () -> None
+        """Once the budget is spent, every new node is refused: say so without asking."""
+        if self._time_up:
+            raise TimeUp("the budget of %s nodes is spent" % self.budget)
+
+    def _raise_on_time_up(self, reply):
+        # type: (Dict[str, Any]) -> None
+        if reply.get("type") == "timeup":
+            self._time_up = True
+            raise TimeUp("the budget of %s nodes is spent" % self.budget)
+
+    def time_is_up(self):
+        # type: () -> bool
+        """True once this search has asked to enter a node past ``game.budget``."""
+        return self._time_up
 
     def _info(self, node, method):
         # type: (Any, str) -> Dict[str, Any]
@@ -394,16 +495,22 @@ class Game(object):
     # -- the API ---------------------------------------------------------------
 
     def player(self, node):
-        # type: (str) -> str
+        # type: (str) -> Any
         """Whose turn it is at ``node``: ``"max"``, ``"min"``, ``"chance"`` or ``"terminal"``.
+
+        In a max^n search (``game.players`` is set), the number of the
+        player to move, from 1 to ``game.players``, at a player's node; still
+        ``"chance"`` or ``"terminal"`` elsewhere.
 
         A node at the depth limit still reports its real kind; use your own
         ply count and ``game.depth`` to know where to stop.
         """
         try:
-            return self._nodes[node]["kind"]
+            info = self._nodes[node]
         except (KeyError, TypeError):
-            return self._visit(node, "player")["kind"]
+            info = self._visit(node, "player")
+        number = info.get("player")
+        return number if number is not None else info["kind"]
 
     def is_terminal(self, node):
         # type: (str) -> bool
@@ -414,8 +521,11 @@ class Game(object):
             return self._visit(node, "is_terminal")["kind"] == "terminal"
 
     def utility(self, node):
-        # type: (str) -> float
+        # type: (str) -> Any
         """The value of a terminal node for MAX.
+
+        In a max^n search, the terminal's utility vector instead: a list of
+        ``game.players`` numbers, player 1's first.
 
         Raises ValueError if ``node`` is not a terminal: check
         ``game.is_terminal(node)`` first.
@@ -426,7 +536,7 @@ class Game(object):
                 "game.utility(%r): %r is a %s node, not a terminal; only terminals have a utility "
                 "(check game.is_terminal(node) first)" % (node, node, info["kind"])
             )
-        return float(info["value"])
+        return _numbers(info["value"])
 
     def children(self, node):
         # type: (str) -> List[str]
@@ -556,20 +666,78 @@ class Game(object):
         if info is not None:
             value = info.get("eval")
             if value is not None:
-                return float(value)
+                return _numbers(value)
         try:
             return self._evals[node]
         except (KeyError, TypeError):
             pass
         self._check_node(node, "evaluate")
+        self._refuse_after_time_up()
         channel = self._channel
         channel.send(('{"type":"evaluate","node":%s}\n' % _json_string(node)).encode("ascii"))
         reply = channel.receive(True)
+        self._raise_on_time_up(reply)
         if reply.get("type") != "eval" or reply.get("node") != node:
             _fatal("expected the grader's evaluation of node %r, got %r" % (node, reply))
-        value = float(reply["value"])
+        value = _numbers(reply["value"])
         self._evals[node] = value
         return value
+
+    # -- iterative deepening and Monte Carlo tree search -------------------------
+
+    def start_iteration(self, depth):
+        # type: (int) -> None
+        """Tells the grader that iterative deepening starts its iteration of depth limit ``depth``.
+
+        Call it at the start of every iteration, before the iteration's
+        search enters any node. Each iteration enters nodes afresh: the
+        grader records every iteration's visited order one after the other,
+        and every entry, in every iteration, counts against ``game.budget``.
+        During the iteration, a non-terminal node at ply ``depth`` is
+        evaluated (``game.evaluate``). Raises :class:`TimeUp` once the time
+        is up.
+        """
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError("game.start_iteration(%r): the depth is a whole number from 1 to game.depth" % (depth,))
+        if self._time_up:
+            self._iteration_after_time_up = depth
+        self._refuse_after_time_up()
+        channel = self._channel
+        channel.send(('{"type":"iteration","depth":%d}\n' % depth).encode("ascii"))
+        reply = channel.receive(True)
+        if reply.get("type") != "iteration":
+            _fatal("expected the grader's reply to the start of iteration %d, got %r" % (depth, reply))
+        self.iteration_depth = depth
+        # Every node is entered again in the new iteration: ask the grader again.
+        self._nodes = {}
+        self._evals = {}
+
+    def random(self):
+        # type: () -> float
+        """The next random number of this search, a float in [0, 1), drawn by the grader.
+
+        Monte Carlo tree search takes every random number from here (never
+        from Python's ``random`` module), so that the grader can follow it
+        step by step: one draw to pick a chance node's child (the first
+        child j whose probabilities up to j add up to more than the draw),
+        one draw per move of a rollout at a max or min node (child number
+        ``int(r * len(children))``).
+        """
+        channel = self._channel
+        channel.send(b'{"type":"random"}\n')
+        reply = channel.receive(True)
+        value = reply.get("value")
+        if reply.get("type") != "random" or not isinstance(value, (int, float)):
+            _fatal("expected a random number from the grader, got %r" % (reply,))
+        return float(value)
+
+
+def _numbers(value):
+    # type: (Any) -> Any
+    """A number of the grader's reply as a float, or a max^n vector as a list of floats."""
+    if isinstance(value, list):
+        return [float(item) for item in value]
+    return float(value)
 
 
 # -- serving the grader ---------------------------------------------------------
@@ -619,6 +787,11 @@ def _exception_line(name, exc, hint=None):
             " (your code started the debugger (pdb.set_trace() or breakpoint()), which nobody can answer "
             "while grading: remove it)"
         )
+    if isinstance(exc, MemoryError):
+        message += (
+            " (your program ran out of the memory the grader allows it: look for a list, cache or memo "
+            "table that keeps growing, or a search that never stops)"
+        )
     if isinstance(exc, RecursionError):
         message += (
             " (does your search stop at terminals and at the depth limit? Is every recursive call "
@@ -640,16 +813,77 @@ def _exception_line(name, exc, hint=None):
     return _error_line("exception", message, details)
 
 
-def _answer_line(name, answer):
-    # type: (str, Any) -> bytes
+def _vector_line(name, value, game):
+    # type: (str, Any, Game) -> Optional[str]
+    """A max^n value as JSON, or None when it is not a list of ``game.players`` finite numbers."""
+    if not isinstance(value, (list, tuple)) or len(value) != game.players:
+        return None
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) for v in value):
+        return None
+    return "[%s]" % ",".join(repr(float(v)) for v in value)
+
+
+def _counts_json(name, counts, game):
+    # type: (str, Any, Game) -> str
+    """MCTS's root counts as the ``children`` of a ``result``; raises ValueError with the reason."""
+    root = game._nodes.get(game.root) or {}
+    actions = root.get("actions") or root.get("children") or []
+    if isinstance(counts, dict):
+        pairs = [(action, counts.get(action, (0, 0.0))) for action in actions]
+    elif isinstance(counts, (list, tuple)) and len(counts) == len(actions):
+        pairs = list(zip(actions, counts))
+    else:
+        raise ValueError(
+            "%s(game) must return (value, action, counts) with counts a list of (n, w) for each child of "
+            "the root, in the order of game.children(game.root), or a dict {action: (n, w)}; it returned %s "
+            "for %d children" % (name, _describe(counts), len(actions))
+        )
+    entries = []
+    for action, pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise ValueError("%s(game): the counts of %r must be a pair (n, w), not %s" % (name, action, _describe(pair)))
+        n, w = pair
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError("%s(game): n of %r must be a whole number, not %s" % (name, action, _describe(n)))
+        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not math.isfinite(w):
+            raise ValueError("%s(game): w of %r must be a finite number, not %s" % (name, action, _describe(w)))
+        entries.append('{"action":%s,"n":%d,"w":%r}' % (_json_string(action), n, float(w)))
+    return "[%s]" % ",".join(entries)
+
+
+def _answer_line(name, answer, game=None):
+    # type: (str, Any, Optional[Game]) -> bytes
     """Checks the shape of a student's answer and turns it into a ``result`` (or an ``error``)."""
+    counts = None
+    if name == "mcts" and isinstance(answer, (tuple, list)) and len(answer) == 3 and game is not None:
+        answer, counts = answer[:2], answer[2]
+        try:
+            counts = _counts_json(name, counts, game)
+        except ValueError as exc:
+            return _error_line("exception", str(exc))
     if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        shape = "(value, action, counts)" if name == "mcts" else "(value, action)"
         return _error_line(
             "exception",
-            "%s(game) must return a pair (value, action), e.g. `return best_value, best_action`; "
-            "it returned %s" % (name, _describe(answer)),
+            "%s(game) must return %s, e.g. `return best_value, best_action`; "
+            "it returned %s" % (name, shape, _describe(answer)),
         )
     value, action = answer
+    if game is not None and game.players is not None:
+        vector = _vector_line(name, value, game)
+        if vector is None:
+            return _error_line(
+                "exception",
+                "%s(game) returned (value, action) with value %s; in a max^n search the value is the root's "
+                "utility vector, a list of %d finite numbers" % (name, _describe(value), game.players),
+            )
+        if action is not None and not isinstance(action, str):
+            return _error_line(
+                "exception",
+                "%s(game) returned (value, action) with action %s; the action must be a string or None"
+                % (name, _describe(action)),
+            )
+        return ('{"type":"result","value":%s,"action":%s}\n' % (vector, _to_json(action))).encode("ascii")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return _error_line(
             "exception",
@@ -670,6 +904,10 @@ def _answer_line(name, answer):
             "from game.actions(game.root) (or game.successors), or None when the root has no choice"
             % (name, _describe(action)),
         )
+    if counts is not None:
+        return ('{"type":"result","value":%s,"action":%s,"children":%s}\n' % (repr(value), _to_json(action), counts)).encode(
+            "ascii"
+        )
     return ('{"type":"result","value":%s,"action":%s}\n' % (repr(value), _to_json(action))).encode("ascii")
 
 
@@ -677,6 +915,8 @@ def _search(channel, search, solutions):
     # type: (_Channel, Dict[str, Any], Dict[str, Any]) -> bytes
     """Runs one ``search`` message through the student's function; returns the line to send."""
     name = search.get("algorithm")
+    if name == "iterative-deepening":  # the protocol's name; the function's is a Python name
+        name = "iterative_deepening"
     if name not in _ALGORITHMS:
         return _error_line(
             "not_implemented", "this kit has no search for the algorithm %r (it knows %s)" % (name, ", ".join(_ALGORITHMS))
@@ -686,7 +926,7 @@ def _search(channel, search, solutions):
         return _error_line(
             "not_implemented",
             "no function for %s: write `def %s(game):` in search.py and pass it to run(), "
-            "as in `run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)`" % (name, name),
+            "as in `run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, %s=%s)`" % (name, name, name, name),
         )
     game = Game(channel, search)
     try:
@@ -698,28 +938,104 @@ def _search(channel, search, solutions):
         else:
             message = "%s is not implemented yet: write the body of %s(game) in search.py" % (name, name)
         return _error_line("not_implemented", message)
+    except TimeUp as exc:
+        if game._iteration_after_time_up is not None:
+            return _exception_line(
+                name,
+                exc,
+                "your search started iteration %d after its budget of %s nodes was spent: the budget counts "
+                "the nodes of all iterations together and does not start again with each iteration; once "
+                "TimeUp is raised, return the answer of the last iteration that finished"
+                % (game._iteration_after_time_up, game.budget),
+            )
+        return _exception_line(
+            name,
+            exc,
+            "your search used its whole budget of %s nodes and did not answer: catch TimeUp "
+            "(`except TimeUp:`) and return the best answer found so far" % game.budget,
+        )
     except Exception as exc:  # the student's bug: report it and serve the next test
         return _exception_line(name, exc)
-    return _answer_line(name, answer)
+    return _answer_line(name, answer, game)
 
 
-def _serve(channel, handle, hello, others=None):
-    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> int
+def _move_line(answer):
+    # type: (Any) -> bytes
+    """Checks the shape of a chosen move and turns it into a ``result`` (or an ``error``)."""
+    value = None
+    action = answer
+    if isinstance(answer, (tuple, list)) and len(answer) == 2:
+        value, action = answer
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+            value = None
+    if not isinstance(action, str):
+        return _error_line(
+            "exception",
+            "choose_move(game) must return the action to play, a string taken from game.actions(game.root) "
+            "(or a pair (value, action)); it returned %s" % _describe(answer),
+        )
+    value_text = "null" if value is None else repr(float(value))
+    return ('{"type":"result","value":%s,"action":%s}\n' % (value_text, _to_json(action))).encode("ascii")
+
+
+def _move(channel, message, choose_move):
+    # type: (_Channel, Dict[str, Any], Optional[Callable[[Game], Any]]) -> bytes
+    """Runs one ``move`` message through the student's ``choose_move``; returns the line to send."""
+    if choose_move is None:
+        return _error_line(
+            "not_implemented",
+            "no choose_move: write `def choose_move(game):` in search.py and pass it to run(), as in "
+            "`run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)`",
+        )
+    game = Game(channel, message)
+    if game.seed is not None:
+        import random
+
+        random.seed(game.seed)
+    try:
+        answer = choose_move(game)
+    except NotImplementedError as exc:
+        text = str(exc)
+        return _error_line(
+            "not_implemented",
+            "choose_move is not implemented yet (%s)" % text
+            if text
+            else "choose_move is not implemented yet: write the body of choose_move(game) in search.py",
+        )
+    except TimeUp as exc:
+        return _exception_line(
+            "choose_move",
+            exc,
+            "your agent used its whole budget of %s nodes and did not answer: catch TimeUp "
+            "(`except TimeUp:`) and return the best move found so far" % game.budget,
+        )
+    except Exception as exc:  # the student's bug: this game is lost, the next still played
+        return _exception_line("choose_move", exc)
+    return _move_line(answer)
+
+
+def _serve(channel, handle, hello, play=None, others=None):
+    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Callable[[_Channel, Dict[str, Any]], bytes]], Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> int
     """Answers the grader's messages until ``bye``; returns the exit status.
 
     ``handle(channel, search)`` runs one ``search`` message and returns the
-    line to send back; ``hello`` is the kit's reply to the grader's hello;
-    ``others`` handles more message types the same way (a kit built on this
-    one: the CS188 kit's Pacman games).
+    line to send back; ``play(channel, move)`` does the same for a ``move``
+    of a game (a kit without it does not play); ``hello`` is the kit's reply
+    to the grader's hello; ``others`` handles more message types the same
+    way (a kit built on this one: the CS188 kit's Pacman games).
     """
-    others = others or {}
     while True:
         message = channel.receive(False)
         kind = message.get("type")
         if kind == "search":
             channel.send(handle(channel, message))
-        elif kind in others:
+        elif others and kind in others:
             channel.send(others[kind](channel, message))
+        elif kind == "move":
+            if play is None:
+                channel.send(_error_line("not_implemented", "this kit does not play games"))
+            else:
+                channel.send(play(channel, message))
         elif kind == "hello":
             channel.send(hello)
         elif kind == "bye":
@@ -728,20 +1044,30 @@ def _serve(channel, handle, hello, others=None):
             _fatal("the grader sent a message this kit does not know: %r" % (message,))
 
 
-def run(minimax=None, alphabeta=None, expectimax=None):
-    # type: (Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]]) -> None
+def run(minimax=None, alphabeta=None, expectimax=None, iterative_deepening=None, maxn=None, mcts=None, choose_move=None):
+    # type: (Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]]) -> None
     """Serves your search functions to the grader, then exits the program.
 
     Call it once, at the end of ``search.py``::
 
         if __name__ == "__main__":
-            run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+            run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)
+
+    ``choose_move(game)``, for assignments that play whole games, returns
+    the action to play from ``game.root`` (a string of
+    ``game.actions(game.root)``); see :class:`Game` for what a move's game
+    tells. With a node budget (``game.budget``), catch :class:`TimeUp` and
+    return the best move found so far.
 
     Each function takes a :class:`Game` and returns ``(value, action)``:
     the value of the root, and the action (a string from
     ``game.actions(game.root)``) of the root's best child, or ``None`` when
     the root has no choice (a terminal root, a chance root, or a depth limit
-    of 0).
+    of 0). The searches beyond the three are given the same way
+    (``run(..., iterative_deepening=..., maxn=..., mcts=...)``):
+    ``maxn`` returns the root's utility vector as its value, and ``mcts``
+    returns ``(value, action, counts)``, with ``counts`` the ``(n, w)`` of
+    each root child in the order of ``game.children(game.root)``.
 
     For every test the grader runs, the function for that test's algorithm
     is called with a fresh ``Game``. If it raises ``NotImplementedError``
@@ -753,15 +1079,27 @@ def run(minimax=None, alphabeta=None, expectimax=None):
     in the report. The program is meant to be started by the grader
     (``treegrade check``), not by hand.
     """
-    solutions = {"minimax": minimax, "alphabeta": alphabeta, "expectimax": expectimax}
+    solutions = {
+        "minimax": minimax,
+        "alphabeta": alphabeta,
+        "expectimax": expectimax,
+        "iterative_deepening": iterative_deepening,
+        "maxn": maxn,
+        "mcts": mcts,
+        "choose_move": choose_move,
+    }
     for name, function in solutions.items():
         if function is not None and not callable(function):
             raise TypeError("run(%s=...) needs a function, got %s" % (name, _describe(function)))
-    _start(lambda channel, search: _search(channel, search, solutions), _HELLO)
+    _start(
+        lambda channel, search: _search(channel, search, solutions),
+        _HELLO,
+        lambda channel, move: _move(channel, move, choose_move),
+    )
 
 
-def _start(handle, hello, others=None):
-    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> None
+def _start(handle, hello, play=None, others=None):
+    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Callable[[_Channel, Dict[str, Any]], bytes]], Optional[Dict[str, Callable[[_Channel, Dict[str, Any]], bytes]]]) -> None
     """Serves the grader with ``handle`` for each search, then exits the program.
 
     The part of :func:`run` that other kits built on this one share (the
@@ -798,7 +1136,7 @@ def _start(handle, hello, others=None):
     def serve():
         # type: () -> None
         try:
-            status.append(_serve(channel, handle, hello, others))
+            status.append(_serve(channel, handle, hello, play, others))
         except SystemExit as exc:  # sys.exit() in the student's code: honour it
             code = exc.code
             status.append(code if isinstance(code, int) else (0 if code is None else 1))

@@ -17,6 +17,7 @@ use super::ghosts::GhostKind;
 use super::layout::Layout;
 use super::state::Direction;
 use crate::engine::Algorithm;
+use crate::thresholds::Thresholds;
 
 /// One Pacman test.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,17 +67,18 @@ pub enum PacmanTestKind {
 pub struct PlaySpec {
     /// How many games.
     pub games: u32,
-    /// On the average score.
-    pub score: Criterion,
+    /// On the average score (one point per threshold reached; below the
+    /// minimum of any criterion, the test earns nothing).
+    pub score: Thresholds,
     /// On the number of games that did not time out.
-    pub not_timed_out: Criterion,
+    pub not_timed_out: Thresholds,
     /// On the number of games won.
-    pub wins: Criterion,
+    pub wins: Thresholds,
 }
 
 impl PlaySpec {
     /// The criteria with their names, in CS188's order.
-    pub fn criteria(&self) -> [(CriterionKind, &Criterion); 3] {
+    pub fn criteria(&self) -> [(CriterionKind, &Thresholds); 3] {
         [
             (CriterionKind::AverageScore, &self.score),
             (CriterionKind::NotTimedOut, &self.not_timed_out),
@@ -86,7 +88,7 @@ impl PlaySpec {
 
     /// Points the test is worth: one per threshold.
     pub fn points(&self) -> u32 {
-        self.criteria().iter().map(|(_, criterion)| criterion.thresholds.len() as u32).sum()
+        self.criteria().iter().map(|(_, criterion)| criterion.at.len() as u32).sum()
     }
 }
 
@@ -111,15 +113,6 @@ impl CriterionKind {
             CriterionKind::Wins => "wins",
         }
     }
-}
-
-/// A minimum (below it the test earns nothing) and thresholds (one point each reached).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Criterion {
-    /// Below this, the whole test earns 0.
-    pub minimum: Option<f64>,
-    /// Each one reached earns a point.
-    pub thresholds: Vec<f64>,
 }
 
 /// The staff's path and what a correct agent does along it.

@@ -9,14 +9,14 @@
 //!   move with its successor requests, the end);
 //! - [`play`]: whole games scored by thresholds (`EvalAgentTest`);
 //! - [`replay`]: the staff's path checked step by step (`PacmanGameTreeTest`);
-//! - [`outcome`]: what reports show; [`stats`]: intervals.
+//! - [`outcome`]: what reports show (intervals from [`crate::stats`],
+//!   thresholds as [`crate::thresholds`] has them).
 
 pub mod channel;
 pub mod outcome;
 pub mod play;
 pub mod replay;
 pub mod server;
-pub mod stats;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,9 +27,8 @@ use outcome::{GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome, ReplayVerdict}
 
 use super::runner::ProgramSpec;
 use super::session::{FailureKind, ProgramFailure};
-use super::verdict::{Board, Check, Checks, Credit, SearchView, TestResult, TestStatus};
+use super::verdict::{Board, Credit, TestResult, TestStatus};
 use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
-use crate::points::Points;
 use crate::shown::shown;
 
 /// A Pacman test ready to run.
@@ -85,28 +84,10 @@ pub fn not_run(planned: &PlannedPacman, build: &super::submission::BuildFailure)
 }
 
 fn blank(planned: &PlannedPacman) -> TestResult {
-    let test = &planned.test;
-    TestResult {
-        name: planned.name.clone(),
-        path: planned.path.display().to_string(),
-        hidden: planned.hidden,
-        status: TestStatus::Passed,
-        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun },
-        reason: None,
-        diagnosis: None,
-        description: test.description.as_deref().map(shown),
-        details: None,
-        boards: Vec::new(),
-        divergence: None,
-        expected: SearchView { value: None, action: None, visited: Vec::new() },
-        actual: SearchView { value: None, action: None, visited: Vec::new() },
-        stderr: String::new(),
-        score: Points::ZERO,
-        max_score: Points::ZERO,
-        elapsed_ms: 0,
-        credit: None,
-        pacman: None,
-    }
+    let path = planned.path.display().to_string();
+    let mut result = TestResult::unsearched(planned.name.clone(), path, planned.hidden, TestStatus::Passed);
+    result.description = planned.test.description.as_deref().map(shown);
+    result
 }
 
 fn run_one(planned: &PlannedPacman, player: &mut Player<'_>) -> TestResult {

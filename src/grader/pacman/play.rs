@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use super::channel::{GameStart, Player, Stopped};
 use super::outcome::{CriterionOutcome, Frame, GameEnd, GameSummary, PlayOutcome};
 use super::server::{Serving, StateServer};
-use super::stats::{mean_interval, wilson_interval};
 use crate::game::pacman::test::{PacmanTest, PlaySpec};
 use crate::game::pacman::{Board, Direction, PacmanState};
 use crate::game::python_random::PythonRandom;
 use crate::grader::session::ProgramFailure;
+use crate::stats::{Rate, mean_interval};
 
 /// Pacman moves after which a game that has not ended counts as timed out:
 /// CS188 stops such a game when its 120 s run out, which its own speed
@@ -216,7 +216,7 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
     let not_timed_out = spec.games - timeouts;
     let mut criteria = Vec::new();
     for (kind, criterion) in spec.criteria() {
-        if criterion.minimum.is_none() && criterion.thresholds.is_empty() {
+        if criterion.minimum.is_none() && criterion.at.is_empty() {
             continue;
         }
         let value = match kind {
@@ -224,13 +224,13 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
             crate::game::pacman::test::CriterionKind::NotTimedOut => f64::from(not_timed_out),
             crate::game::pacman::test::CriterionKind::Wins => f64::from(wins),
         };
-        let met_minimum = criterion.minimum.is_none_or(|minimum| value >= minimum);
-        let points = if met_minimum { criterion.thresholds.iter().filter(|&&t| value >= t).count() as u32 } else { 0 };
+        let met_minimum = !criterion.misses_minimum(value);
+        let points = if met_minimum { criterion.reached(value) as u32 } else { 0 };
         criteria.push(CriterionOutcome {
             kind,
             value,
             minimum: criterion.minimum,
-            thresholds: criterion.thresholds.clone(),
+            thresholds: criterion.at.clone(),
             met_minimum,
             points,
         });
@@ -242,7 +242,10 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
         average_score,
         score_interval,
         wins,
-        win_rate_interval: wilson_interval(wins, spec.games),
+        win_rate_interval: {
+            let rate = Rate::wilson(u64::from(wins), u64::from(spec.games));
+            Some([rate.low, rate.high])
+        },
         not_timed_out,
         criteria,
         earned,

@@ -172,15 +172,27 @@ pub enum Algorithm {
     AlphaBeta,
     /// Expectimax (max, min and chance nodes).
     Expectimax,
+    /// Iterative deepening: alpha-beta at depth 1, 2, ..., [`Game::depth`],
+    /// on a budget of nodes ([`Game::start_iteration`], [`Game::within_budget`]).
+    IterativeDeepening,
+    /// Max^n: every player maximises its own component of a utility vector
+    /// ([`Game::mover`], [`Game::utilities`]).
+    Maxn,
+    /// Monte Carlo tree search (UCT) with the grader's random numbers ([`Game::random`]).
+    Mcts,
 }
 
 impl Algorithm {
-    /// The protocol's name: `"minimax"`, `"alphabeta"` or `"expectimax"`.
+    /// The protocol's name: `"minimax"`, `"alphabeta"`, `"expectimax"`,
+    /// `"iterative-deepening"`, `"maxn"` or `"mcts"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::Expectimax => "expectimax",
+            Algorithm::IterativeDeepening => "iterative-deepening",
+            Algorithm::Maxn => "maxn",
+            Algorithm::Mcts => "mcts",
         }
     }
 
@@ -189,6 +201,9 @@ impl Algorithm {
             "minimax" => Some(Algorithm::Minimax),
             "alphabeta" => Some(Algorithm::AlphaBeta),
             "expectimax" => Some(Algorithm::Expectimax),
+            "iterative-deepening" => Some(Algorithm::IterativeDeepening),
+            "maxn" => Some(Algorithm::Maxn),
+            "mcts" => Some(Algorithm::Mcts),
             _ => None,
         }
     }
@@ -223,6 +238,42 @@ impl Answer {
     }
 }
 
+/// What a max^n search returns: the root's utility vector and the chosen action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VectorAnswer {
+    /// The root's vector: one finite number per player, player 1's first.
+    pub value: Vec<f64>,
+    /// The action of the root's best child, or `None` when the root has no choice.
+    pub action: Option<String>,
+}
+
+/// What Monte Carlo tree search returns: the root's value (W/N), the chosen
+/// action, and each root child's N and W.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsAnswer {
+    /// W/N of the root.
+    pub value: f64,
+    /// The action of the root child with the greatest N, or `None` when the root has no choice.
+    pub action: Option<String>,
+    /// `(n, w)` of each root child, in the order of [`Game::children`] of the root.
+    pub counts: Vec<(u64, f64)>,
+}
+
+/// The searches beyond the three, for [`serve_more`]; each is optional
+/// (`..MoreSolutions::default()`): a test of a search you leave out is
+/// reported as not implemented.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoreSolutions {
+    /// Iterative deepening.
+    pub iterative_deepening: Option<fn(&Game) -> Answer>,
+    /// Max^n.
+    pub maxn: Option<fn(&Game) -> VectorAnswer>,
+    /// Monte Carlo tree search.
+    pub mcts: Option<fn(&Game) -> MctsAnswer>,
+    /// Your agent, for assignments that play whole games (see [`serve_playing`]).
+    pub choose_move: Option<ChooseMove>,
+}
+
 /// Your three searches, one per algorithm, for [`serve`].
 #[derive(Clone, Copy, Debug)]
 pub struct Solutions {
@@ -232,6 +283,23 @@ pub struct Solutions {
     pub alphabeta: fn(&Game) -> Answer,
     /// Expectimax.
     pub expectimax: fn(&Game) -> Answer,
+}
+
+/// Your agent, for assignments that play whole games: the action to play
+/// from [`Game::root`] (one of `game.actions(&game.root())`). Hand it to
+/// [`serve_playing`] beside your searches.
+pub type ChooseMove = fn(&Game) -> String;
+
+/// What the grader says of a move of a game (absent in a search).
+#[derive(Clone, Debug)]
+struct MoveInfo {
+    side: Player,
+    ply: u32,
+    history: Vec<String>,
+    position: Option<Json>,
+    seed: Option<u64>,
+    evaluation: Option<String>,
+    time_limit: Option<f64>,
 }
 
 // ---------------------------------------------------------------------------
@@ -247,6 +315,11 @@ struct NodeInfo {
     probs: Vec<f64>,
     value: f64,
     eval: Option<f64>,
+    /// A max^n search's vectors: a terminal's utilities, the eval at the cut.
+    values: Option<Vec<f64>>,
+    evals: Option<Vec<f64>>,
+    /// The player to move, from 1, in a max^n search.
+    mover: Option<u32>,
     state: Option<Json>,
     static_values: Option<Vec<f64>>,
 }
@@ -266,10 +339,29 @@ pub struct Game {
     prune_on_equal: bool,
     move_ordering: bool,
     test: String,
+    budget: Option<u32>,
+    players: Option<u32>,
+    iterations: Option<u32>,
+    exploration: Option<f64>,
+    iteration_depth: Cell<Option<u32>>,
+    /// An iteration started once the budget was spent (a search that
+    /// thought every iteration had a budget of its own).
+    iteration_after_time_up: Cell<Option<u32>>,
+    time_up: Cell<bool>,
+    playing: Option<MoveInfo>,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
-    evals: RefCell<HashMap<Node, f64>>,
+    evals: RefCell<HashMap<Node, Json>>,
 }
+
+/// The budget of a search is spent: what a node method unwinds with when it
+/// would enter a node past [`Game::budget`].
+///
+/// Run a search that may run out of nodes inside [`Game::within_budget`],
+/// which turns this into `None`; the search's last complete answer is then
+/// the one to return (iterative deepening).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeUp;
 
 impl fmt::Debug for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -317,12 +409,209 @@ impl Game {
         &self.test
     }
 
+    /// In a move of a game, the side you play ([`Player::Max`] or
+    /// [`Player::Min`]); `None` in a search.
+    pub fn side(&self) -> Option<Player> {
+        self.playing.as_ref().map(|playing| playing.side)
+    }
+
+    /// In a move of a game, the plies played so far (0 in a search).
+    pub fn ply(&self) -> u32 {
+        self.playing.as_ref().map_or(0, |playing| playing.ply)
+    }
+
+    /// In a move of a game, the actions played so far from the game's start.
+    pub fn history(&self) -> &[String] {
+        self.playing.as_ref().map_or(&[], |playing| &playing.history)
+    }
+
+    /// In a move of a game, the position to move from, known without
+    /// entering the root. An agent with a copy of the rules of its own may
+    /// start from it, but then only the wall clock limits it, and the report
+    /// says so.
+    pub fn position(&self) -> Option<&Json> {
+        self.playing.as_ref().and_then(|playing| playing.position.as_ref())
+    }
+
+    /// In a move of a game, the seed for your own random choices: using it
+    /// plays the same game on every run.
+    pub fn seed(&self) -> Option<u64> {
+        self.playing.as_ref().and_then(|playing| playing.seed)
+    }
+
+    /// In a move of a game, the name of the evaluation every node carries
+    /// ([`Game::evaluate`] then works at any ply but a terminal), or `None`
+    /// when the game is played without one.
+    pub fn evaluation(&self) -> Option<&str> {
+        self.playing.as_ref().and_then(|playing| playing.evaluation.as_deref())
+    }
+
+    /// In a move of a game, its wall-clock limit in seconds.
+    pub fn time_limit(&self) -> Option<f64> {
+        self.playing.as_ref().and_then(|playing| playing.time_limit)
+    }
+
+    /// The most nodes this search may enter, or `None` when only the wall
+    /// clock limits it. A node method that would enter one more unwinds with
+    /// [`TimeUp`]: see [`Game::within_budget`].
+    pub fn budget(&self) -> Option<u32> {
+        self.budget
+    }
+
+    /// `true` once this search has asked to enter a node past [`Game::budget`].
+    pub fn time_is_up(&self) -> bool {
+        self.time_up.get()
+    }
+
+    /// Runs `search`, or returns `None` if it ran out of the budget.
+    ///
+    /// Every node method unwinds with [`TimeUp`] once the budget is spent;
+    /// this catches that and only that (any other panic goes on). An
+    /// iterative deepening keeps the answer of the last depth that finished:
+    ///
+    /// ```no_run
+    /// # use treegrade_kit::{Answer, Game};
+    /// # fn alphabeta_to(game: &Game, depth: u32) -> Answer { todo!() }
+    /// fn iterative_deepening(game: &Game, max_depth: u32) -> Option<Answer> {
+    ///     let mut best = None;
+    ///     for depth in 1..=max_depth {
+    ///         match game.within_budget(|| alphabeta_to(game, depth)) {
+    ///             Some(answer) => best = Some(answer),
+    ///             None => break,
+    ///         }
+    ///     }
+    ///     best
+    /// }
+    /// ```
+    pub fn within_budget<T>(&self, search: impl FnOnce() -> T) -> Option<T> {
+        match panic::catch_unwind(AssertUnwindSafe(search)) {
+            Ok(answer) => Some(answer),
+            Err(payload) if payload.is::<TimeUp>() => None,
+            Err(payload) => panic::resume_unwind(payload),
+        }
+    }
+
+    /// Unwinds with [`TimeUp`] when the grader refused a node, or refuses
+    /// every node once it has.
+    fn check_time(&self, reply: Option<&Json>) {
+        if reply.is_some_and(|reply| reply.get("type").and_then(Json::as_str) == Some("timeup")) {
+            self.time_up.set(true);
+        }
+        if self.time_up.get() {
+            panic::panic_any(TimeUp);
+        }
+    }
+
     /// Whose turn it is at `node`.
     ///
     /// A node at the depth limit still reports its real kind; use your own
-    /// ply count and [`Game::depth`] to know where to stop.
+    /// ply count and [`Game::depth`] to know where to stop. In a max^n
+    /// search player 1's nodes are [`Player::Max`] and every other
+    /// player's [`Player::Min`]: ask [`Game::mover`] for the number.
     pub fn player(&self, node: &Node) -> Player {
         self.info(node).kind
+    }
+
+    /// In a max^n search, the number of players (2 for a tree of MAX and
+    /// MIN, read as players 1 and 2); `None` in other searches.
+    pub fn players(&self) -> Option<u32> {
+        self.players
+    }
+
+    /// In a max^n search, the number of the player to move at `node`, from
+    /// 1 to [`Game::players`]; `None` at chance nodes, terminals, and in
+    /// other searches.
+    pub fn mover(&self, node: &Node) -> Option<u32> {
+        self.info(node).mover
+    }
+
+    /// In a max^n search, a terminal's utility vector: one number per
+    /// player, player 1's first.
+    ///
+    /// # Panics
+    ///
+    /// If `node` is not a terminal, or outside a max^n search.
+    #[track_caller]
+    pub fn utilities(&self, node: &Node) -> Vec<f64> {
+        let info = self.info(node);
+        match (&info.values, info.kind) {
+            (Some(values), Player::Terminal) => values.clone(),
+            (_, Player::Terminal) => {
+                panic!("game.utilities({node}): utility vectors are served in max^n searches only")
+            }
+            (_, kind) => {
+                panic!("game.utilities({node}): {node} is a {kind} node, not a terminal; only terminals have a utility")
+            }
+        }
+    }
+
+    /// In a max^n search, the evaluation vector of a non-terminal node at
+    /// the depth limit (see [`Game::evaluate`]).
+    pub fn evaluate_vector(&self, node: &Node) -> Vec<f64> {
+        if let Some(evals) = self.nodes.borrow().get(node).and_then(|info| info.evals.clone()) {
+            return evals;
+        }
+        match self.request_eval(node).as_array() {
+            Some(items) => items.iter().map(|item| item.as_f64().unwrap_or(f64::NAN)).collect(),
+            None => vec![self.evaluate(node)],
+        }
+    }
+
+    /// In Monte Carlo tree search, the number of iterations to run; `None` in other searches.
+    pub fn iterations(&self) -> Option<u32> {
+        self.iterations
+    }
+
+    /// In Monte Carlo tree search, the exploration constant c of UCB; `None` in other searches.
+    pub fn exploration(&self) -> Option<f64> {
+        self.exploration
+    }
+
+    /// The next random number of this search, in [0, 1), drawn by the grader.
+    ///
+    /// Monte Carlo tree search takes every random number from here, so that
+    /// the grader can follow it step by step: one draw to pick a chance
+    /// node's child (the first child j whose probabilities up to j add up
+    /// to more than the draw), one draw per move of a rollout at a max or
+    /// min node (child number `(r * n as f64) as usize`).
+    pub fn random(&self) -> f64 {
+        let mut channel = self.channel.borrow_mut();
+        channel.send("{\"type\":\"random\"}\n");
+        let reply = channel.receive().unwrap_or_else(|| fatal("the grader closed the connection during a search"));
+        match (reply.get("type").and_then(Json::as_str), reply.get("value").and_then(Json::as_f64)) {
+            (Some("random"), Some(value)) => value,
+            _ => fatal(&format!("expected a random number from the grader, got {reply}")),
+        }
+    }
+
+    /// Tells the grader that iterative deepening starts its iteration of
+    /// depth limit `depth` (from 1 to [`Game::depth`]).
+    ///
+    /// Call it at the start of every iteration, before the iteration's
+    /// search enters any node. Each iteration enters nodes afresh: the
+    /// grader records every iteration's visited order one after the other,
+    /// and every entry, in every iteration, counts against
+    /// [`Game::budget`]. Unwinds with [`TimeUp`] once the time is up.
+    pub fn start_iteration(&self, depth: u32) {
+        if self.time_up.get() {
+            self.iteration_after_time_up.set(Some(depth));
+        }
+        self.check_time(None);
+        let mut channel = self.channel.borrow_mut();
+        channel.send(&format!("{{\"type\":\"iteration\",\"depth\":{depth}}}\n"));
+        let reply = channel.receive().unwrap_or_else(|| fatal("the grader closed the connection during a search"));
+        if reply.get("type").and_then(Json::as_str) != Some("iteration") {
+            fatal(&format!("expected the grader's reply to the start of iteration {depth}, got {reply}"));
+        }
+        self.iteration_depth.set(Some(depth));
+        // Every node is entered again in the new iteration: ask the grader again.
+        self.nodes.borrow_mut().clear();
+        self.evals.borrow_mut().clear();
+    }
+
+    /// In iterative deepening, the depth limit of the iteration started last.
+    pub fn iteration_depth(&self) -> Option<u32> {
+        self.iteration_depth.get()
     }
 
     /// `true` when `node` is a terminal (a leaf of the game, with a utility).
@@ -434,20 +723,28 @@ impl Game {
         if let Some(eval) = self.nodes.borrow().get(node).and_then(|info| info.eval) {
             return eval;
         }
-        if let Some(&value) = self.evals.borrow().get(node) {
-            return value;
+        match self.request_eval(node).as_f64() {
+            Some(value) => value,
+            None => fatal(&format!("the grader's evaluation of node {node} has no number `value`")),
         }
+    }
+
+    /// The grader's `value` for `evaluate` of `node`, asked once per node.
+    fn request_eval(&self, node: &Node) -> Json {
+        if let Some(value) = self.evals.borrow().get(node) {
+            return value.clone();
+        }
+        self.check_time(None);
         let mut reply = self.channel.borrow_mut().request("evaluate", node);
+        self.check_time(Some(&reply));
         if reply.get("type").and_then(Json::as_str) != Some("eval")
             || reply.get("node").and_then(Json::as_str) != Some(node.as_str())
         {
             fatal(&format!("expected the grader's evaluation of node {node}, got {reply}"));
         }
-        let value = match reply.take("value").and_then(|value| value.as_f64()) {
-            Some(value) => value,
-            None => fatal(&format!("the grader's evaluation of node {node} has no number `value`")),
-        };
-        self.evals.borrow_mut().insert(node.clone(), value);
+        let value =
+            reply.take("value").unwrap_or_else(|| fatal(&format!("the grader's evaluation of {node} has no `value`")));
+        self.evals.borrow_mut().insert(node.clone(), value.clone());
         value
     }
 
@@ -456,7 +753,9 @@ impl Game {
         if let Some(info) = self.nodes.borrow().get(node) {
             return Rc::clone(info);
         }
+        self.check_time(None);
         let reply = self.channel.borrow_mut().request("visit", node);
+        self.check_time(Some(&reply));
         let info = Rc::new(node_info(node, reply));
         self.nodes.borrow_mut().insert(node.clone(), Rc::clone(&info));
         info
@@ -502,11 +801,18 @@ fn node_info(node: &Node, mut reply: Json) -> NodeInfo {
         }
         Some(_) => bad("a bad `probs` list"),
     };
-    let value = match (kind, reply.get("value").and_then(Json::as_f64)) {
-        (Player::Terminal, None) => bad("no number `value` for a terminal"),
-        (_, value) => value.unwrap_or(0.0),
+    let vector = |value: Option<&Json>| -> Option<Vec<f64>> {
+        let items = value?.as_array()?;
+        Some(items.iter().map(|item| item.as_f64().unwrap_or_else(|| bad("a bad vector"))).collect())
     };
-    let eval = reply.get("eval").and_then(Json::as_f64);
+    let values = vector(reply.get("value"));
+    let evals = vector(reply.get("eval"));
+    let value = match (kind, reply.get("value").and_then(Json::as_f64), &values) {
+        (Player::Terminal, None, None) => bad("no number `value` for a terminal"),
+        (_, value, values) => value.or_else(|| values.as_ref().and_then(|v| v.first().copied())).unwrap_or(0.0),
+    };
+    let eval = reply.get("eval").and_then(Json::as_f64).or_else(|| evals.as_ref().and_then(|v| v.first().copied()));
+    let mover = reply.get("player").and_then(Json::as_f64).map(|player| player as u32);
     let state = match reply.take("state") {
         None | Some(Json::Null) => None,
         Some(state) => Some(state),
@@ -518,7 +824,7 @@ fn node_info(node: &Node, mut reply: Json) -> NodeInfo {
         }
         Some(_) => bad("a bad `static_values` list"),
     };
-    NodeInfo { kind, children, actions, probs, value, eval, state, static_values }
+    NodeInfo { kind, children, actions, probs, value, eval, values, evals, mover, state, static_values }
 }
 
 // ---------------------------------------------------------------------------
@@ -653,6 +959,9 @@ fn install_panic_hook() {
             return;
         }
         let payload = info.payload();
+        if payload.is::<TimeUp>() {
+            return; // the budget is spent: not a bug, and caught by `within_budget` or reported as such
+        }
         let message = payload
             .downcast_ref::<&str>()
             .map(|text| text.to_string())
@@ -777,12 +1086,78 @@ fn result_line(name: &str, answer: &Answer) -> String {
     line
 }
 
+/// The `result` of a max^n search: the vector as a list.
+fn vector_line(name: &str, answer: &VectorAnswer, players: Option<u32>) -> String {
+    let expected = players.unwrap_or(2) as usize;
+    if answer.value.len() != expected || answer.value.iter().any(|value| !value.is_finite()) {
+        return error_line(
+            "exception",
+            &format!(
+                "{name} returned the value {:?}; in a max^n search the value is the root's utility vector, \
+                 {expected} finite numbers",
+                answer.value
+            ),
+            None,
+        );
+    }
+    let mut line = String::from("{\"type\":\"result\",\"value\":[");
+    for (index, &value) in answer.value.iter().enumerate() {
+        if index > 0 {
+            line.push(',');
+        }
+        json::write_number(&mut line, value);
+    }
+    line.push_str("],\"action\":");
+    match &answer.action {
+        Some(action) => json::write_string(&mut line, action),
+        None => line.push_str("null"),
+    }
+    line.push_str("}\n");
+    line
+}
+
+/// The `result` of Monte Carlo tree search: value, action and the root children's counts.
+fn mcts_line(name: &str, answer: &MctsAnswer, root_actions: &[String]) -> String {
+    if answer.counts.len() != root_actions.len() {
+        return error_line(
+            "exception",
+            &format!(
+                "{name} returned {} counts, but the root has {} children: give (n, w) for each, in the order \
+                 of game.children(&root)",
+                answer.counts.len(),
+                root_actions.len()
+            ),
+            None,
+        );
+    }
+    let mut line = result_line(name, &Answer { value: answer.value, action: answer.action.clone() });
+    if !line.starts_with("{\"type\":\"result\"") || answer.counts.iter().any(|(_, w)| !w.is_finite()) {
+        return line;
+    }
+    line.truncate(line.len() - 2); // the closing brace and the line break
+    line.push_str(",\"children\":[");
+    for (index, (action, (n, w))) in root_actions.iter().zip(&answer.counts).enumerate() {
+        if index > 0 {
+            line.push(',');
+        }
+        line.push_str("{\"action\":");
+        json::write_string(&mut line, action);
+        line.push_str(&format!(",\"n\":{n},\"w\":"));
+        json::write_number(&mut line, *w);
+        line.push('}');
+    }
+    line.push_str("]}\n");
+    line
+}
+
 /// Runs one `search` message through the student's function; returns the channel and the line to send.
-fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channel, String) {
+fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &MoreSolutions) -> (Channel, String) {
     let name = search.get("algorithm").and_then(Json::as_str).unwrap_or("");
     let Some(algorithm) = Algorithm::parse(name) else {
-        let message =
-            format!("this kit has no search for the algorithm {name:?} (it knows minimax, alphabeta, expectimax)");
+        let message = format!(
+            "this kit has no search for the algorithm {name:?} (it knows minimax, alphabeta, expectimax, \
+             iterative-deepening, maxn, mcts)"
+        );
         return (channel, error_line("not_implemented", &message, None));
     };
     let root = match search.get("root").and_then(Json::as_str) {
@@ -796,10 +1171,31 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
         }
         Some(other) => fatal(&format!("the grader's search has a bad `depth`: {other}")),
     };
+    let budget = match search.get("budget") {
+        None | Some(Json::Null) => None,
+        Some(Json::Number(budget)) if *budget >= 1.0 && budget.fract() == 0.0 && *budget <= f64::from(u32::MAX) => {
+            Some(*budget as u32)
+        }
+        Some(other) => fatal(&format!("the grader's search has a bad `budget`: {other}")),
+    };
+    let count = |key: &str| match search.get(key) {
+        Some(Json::Number(value)) if *value >= 1.0 && value.fract() == 0.0 && *value <= f64::from(u32::MAX) => {
+            Some(*value as u32)
+        }
+        _ => None,
+    };
     let game = Game {
         root,
         algorithm,
         depth,
+        budget,
+        players: count("players"),
+        iterations: count("iterations"),
+        exploration: search.get("exploration").and_then(Json::as_f64),
+        iteration_depth: Cell::new(None),
+        iteration_after_time_up: Cell::new(None),
+        time_up: Cell::new(false),
+        playing: None,
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
@@ -807,43 +1203,156 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions) -> (Channe
         nodes: RefCell::new(HashMap::new()),
         evals: RefCell::new(HashMap::new()),
     };
-    let function = match algorithm {
-        Algorithm::Minimax => solutions.minimax,
-        Algorithm::AlphaBeta => solutions.alphabeta,
-        Algorithm::Expectimax => solutions.expectimax,
+    let missing = |function: &str| {
+        let message = format!(
+            "no function for {name}: write `fn {function}(game: &Game)` and pass it to serve_more(), as in \
+             `serve_more(Solutions {{ minimax, alphabeta, expectimax }}, MoreSolutions {{ {function}: \
+             Some({function}), ..MoreSolutions::default() }})`"
+        );
+        error_line("not_implemented", &message, None)
+    };
+    let run: Box<dyn Fn(&Game) -> String> = match algorithm {
+        Algorithm::Minimax => Box::new(|game: &Game| result_line(name, &(solutions.minimax)(game))),
+        Algorithm::AlphaBeta => Box::new(|game: &Game| result_line(name, &(solutions.alphabeta)(game))),
+        Algorithm::Expectimax => Box::new(|game: &Game| result_line(name, &(solutions.expectimax)(game))),
+        Algorithm::IterativeDeepening => match more.iterative_deepening {
+            Some(function) => Box::new(move |game: &Game| result_line(name, &function(game))),
+            None => return (game.channel.into_inner(), missing("iterative_deepening")),
+        },
+        Algorithm::Maxn => match more.maxn {
+            Some(function) => Box::new(move |game: &Game| vector_line(name, &function(game), game.players)),
+            None => return (game.channel.into_inner(), missing("maxn")),
+        },
+        Algorithm::Mcts => match more.mcts {
+            Some(function) => Box::new(move |game: &Game| {
+                let answer = function(game);
+                let root_actions = game.nodes.borrow().get(&game.root).map(|info| info.actions.clone());
+                mcts_line(name, &answer, &root_actions.unwrap_or_default())
+            }),
+            None => return (game.channel.into_inner(), missing("mcts")),
+        },
     };
     IN_STUDENT_CODE.with(|flag| flag.set(true));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| function(&game)));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| run(&game)));
     IN_STUDENT_CODE.with(|flag| flag.set(false));
+    drop(run);
     let line = match outcome {
-        Ok(answer) => result_line(name, &answer),
-        Err(_) => {
-            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
-                message: "(unknown panic)".to_string(),
-                location: String::new(),
-                backtrace: None,
-            });
-            if is_todo(&report.message) {
-                let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
-                let message = if detail.is_empty() {
-                    format!(
-                        "{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})",
-                        report.location
-                    )
-                } else {
-                    format!("{name} is not implemented yet: {detail} (at {})", report.location)
-                };
-                error_line("not_implemented", &message, None)
-            } else {
-                let message = format!("{name} panicked at {}: {}", report.location, report.message);
-                error_line("exception", &message, report.backtrace.as_deref())
-            }
+        Ok(line) => line,
+        Err(payload) if payload.is::<TimeUp>() && game.iteration_after_time_up.get().is_some() => {
+            let budget = game.budget.unwrap_or(0);
+            let depth = game.iteration_after_time_up.get().unwrap_or(0);
+            let message = format!(
+                "{name} started iteration {depth} after its budget of {budget} nodes was spent: the budget counts \
+                 the nodes of all iterations together and does not start again with each iteration; once the \
+                 time is up, return the answer of the last iteration that finished"
+            );
+            error_line("exception", &message, None)
         }
+        Err(payload) if payload.is::<TimeUp>() => {
+            let budget = game.budget.unwrap_or(0);
+            let message = format!(
+                "{name} used its whole budget of {budget} nodes and did not answer: run the search inside \
+                 game.within_budget(...) and return the best answer found so far"
+            );
+            error_line("exception", &message, None)
+        }
+        Err(_) => panic_line(name),
     };
     (game.channel.into_inner(), line)
 }
 
-fn serve_loop(solutions: Solutions, output: File) -> i32 {
+/// Runs one `move` message through the student's `choose_move`; returns the channel and the line to send.
+fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -> (Channel, String) {
+    let Some(choose_move) = choose_move else {
+        let message = "no choose_move: write `fn choose_move(game: &Game) -> String` and serve it with \
+                       serve_playing(Solutions { ... }, choose_move)";
+        return (channel, error_line("not_implemented", message, None));
+    };
+    let root = match message.get("root").and_then(Json::as_str) {
+        Some(root) => Node(Rc::from(root)),
+        None => fatal(&format!("the grader's move has no `root`: {message}")),
+    };
+    let number = |key: &str| message.get(key).and_then(Json::as_f64);
+    let whole = |key: &str| number(key).filter(|n| *n >= 0.0 && n.fract() == 0.0);
+    let history = match message.get("moves") {
+        Some(Json::Array(moves)) => moves.iter().filter_map(|m| m.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    };
+    let playing = MoveInfo {
+        side: if message.get("player").and_then(Json::as_str) == Some("min") { Player::Min } else { Player::Max },
+        ply: whole("ply").map_or(0, |ply| ply as u32),
+        history,
+        position: message.get("state").cloned(),
+        seed: whole("seed").map(|seed| seed as u64),
+        evaluation: message.get("eval").and_then(Json::as_str).map(str::to_string),
+        time_limit: number("time_limit"),
+    };
+    let game = Game {
+        root,
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        budget: whole("budget").filter(|budget| *budget >= 1.0).map(|budget| budget as u32),
+        players: None,
+        iterations: None,
+        exploration: None,
+        iteration_depth: Cell::new(None),
+        iteration_after_time_up: Cell::new(None),
+        time_up: Cell::new(false),
+        playing: Some(playing),
+        prune_on_equal: true,
+        move_ordering: false,
+        test: message.get("label").and_then(Json::as_str).unwrap_or("").to_string(),
+        channel: RefCell::new(channel),
+        nodes: RefCell::new(HashMap::new()),
+        evals: RefCell::new(HashMap::new()),
+    };
+    IN_STUDENT_CODE.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| choose_move(&game)));
+    IN_STUDENT_CODE.with(|flag| flag.set(false));
+    let line = match outcome {
+        Ok(action) => {
+            let mut line = String::from("{\"type\":\"result\",\"value\":null,\"action\":");
+            json::write_string(&mut line, &action);
+            line.push_str("}\n");
+            line
+        }
+        Err(payload) if payload.is::<TimeUp>() => {
+            let budget = game.budget.unwrap_or(0);
+            let message = format!(
+                "choose_move used its whole budget of {budget} nodes and did not answer: run each search inside \
+                 game.within_budget(...) and return the best move found so far"
+            );
+            error_line("exception", &message, None)
+        }
+        Err(_) => panic_line("choose_move"),
+    };
+    (game.channel.into_inner(), line)
+}
+
+/// The `error` line for a panic in the student's function `name`: "not
+/// implemented yet" for `todo!()`, else the message, the location and a
+/// backtrace.
+fn panic_line(name: &str) -> String {
+    let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
+        message: "(unknown panic)".to_string(),
+        location: String::new(),
+        backtrace: None,
+    });
+    if is_todo(&report.message) {
+        let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
+        let message = if detail.is_empty() {
+            format!("{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})", report.location)
+        } else {
+            format!("{name} is not implemented yet: {detail} (at {})", report.location)
+        };
+        error_line("not_implemented", &message, None)
+    } else {
+        let message = format!("{name} panicked at {}: {}", report.location, report.message);
+        error_line("exception", &message, report.backtrace.as_deref())
+    }
+}
+
+fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
     let mut channel = Channel { input: io::stdin().lock(), output, line: String::new(), out: String::new() };
     loop {
         let Some(message) = channel.receive() else {
@@ -851,7 +1360,12 @@ fn serve_loop(solutions: Solutions, output: File) -> i32 {
         };
         match message.get("type").and_then(Json::as_str) {
             Some("search") => {
-                let (returned, line) = run_search(channel, &message, &solutions);
+                let (returned, line) = run_search(channel, &message, &solutions, &more);
+                channel = returned;
+                channel.send(&line);
+            }
+            Some("move") => {
+                let (returned, line) = run_move(channel, &message, more.choose_move);
                 channel = returned;
                 channel.send(&line);
             }
@@ -887,6 +1401,52 @@ fn serve_loop(solutions: Solutions, output: File) -> i32 {
 /// so that recursion over deep trees does not overflow. The program is meant
 /// to be started by the grader (`treegrade check`), not by hand.
 pub fn serve(solutions: Solutions) -> ! {
+    serve_more(solutions, MoreSolutions::default())
+}
+
+/// Serves your searches and your agent to the grader, for assignments that
+/// play whole games: like [`serve`], and every move of a game is asked of
+/// `choose_move` (or give it in [`MoreSolutions`] to [`serve_more`]).
+///
+/// ```no_run
+/// # use treegrade_kit::{serve_playing, Answer, Game, Solutions};
+/// # fn minimax(game: &Game) -> Answer { todo!() }
+/// # fn alphabeta(game: &Game) -> Answer { todo!() }
+/// # fn expectimax(game: &Game) -> Answer { todo!() }
+/// fn choose_move(game: &Game) -> String {
+///     game.actions(&game.root())[0].clone()
+/// }
+///
+/// fn main() {
+///     serve_playing(Solutions { minimax, alphabeta, expectimax }, choose_move);
+/// }
+/// ```
+///
+/// In a move, [`Game::root`] is the position to move from; [`Game::side`],
+/// [`Game::ply`], [`Game::history`], [`Game::position`], [`Game::seed`]
+/// and [`Game::evaluation`] tell more, and [`Game::budget`] is the move's
+/// clock counted in nodes (run searches inside [`Game::within_budget`]).
+/// A panic loses that game only.
+pub fn serve_playing(solutions: Solutions, choose_move: ChooseMove) -> ! {
+    serve_more(solutions, MoreSolutions { choose_move: Some(choose_move), ..MoreSolutions::default() })
+}
+
+/// Serves your three searches and the searches beyond them (iterative
+/// deepening, max^n, Monte Carlo tree search) until the grader says `bye`,
+/// as [`serve`] does.
+///
+/// ```no_run
+/// # use treegrade_kit::{serve_more, Answer, Game, MoreSolutions, Solutions, VectorAnswer};
+/// # fn minimax(game: &Game) -> Answer { todo!() }
+/// # fn alphabeta(game: &Game) -> Answer { todo!() }
+/// # fn expectimax(game: &Game) -> Answer { todo!() }
+/// # fn maxn(game: &Game) -> VectorAnswer { todo!() }
+/// fn main() {
+///     let more = MoreSolutions { maxn: Some(maxn), ..MoreSolutions::default() };
+///     serve_more(Solutions { minimax, alphabeta, expectimax }, more);
+/// }
+/// ```
+pub fn serve_more(solutions: Solutions, more: MoreSolutions) -> ! {
     let output = protocol_output();
     install_panic_hook();
     // Under a tight memory limit a large stack may be refused: try smaller
@@ -897,13 +1457,13 @@ pub fn serve(solutions: Solutions) -> ! {
         let worker = std::thread::Builder::new()
             .name("treegrade-kit".to_string())
             .stack_size(stack_size)
-            .spawn(move || serve_loop(solutions, thread_output));
+            .spawn(move || serve_loop(solutions, more, thread_output));
         if let Ok(handle) = worker {
             status = Some(handle.join().unwrap_or(101));
             break;
         }
     }
-    let status = status.unwrap_or_else(|| serve_loop(solutions, output));
+    let status = status.unwrap_or_else(|| serve_loop(solutions, more, output));
     let _ = io::stdout().flush();
     std::process::exit(status)
 }
