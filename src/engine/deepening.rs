@@ -26,6 +26,11 @@ pub(super) fn search<T: GameTree + ?Sized>(
         let mut search = Search::new(tree, &SearchSettings { depth: Some(depth), ..*settings });
         search.root_first = previous_choice.map(|child| child.0);
         search.budget_left = left;
+        match slip {
+            BeyondSlip::ConventionInvertedAtMax => search.prune_on_equal_at_max = !settings.prune_on_equal,
+            BeyondSlip::ConventionInvertedAtMin => search.prune_on_equal_at_min = !settings.prune_on_equal,
+            _ => {}
+        }
         if keep == Keep::Fragility {
             search.bounds = Some(Bounds::default());
         }

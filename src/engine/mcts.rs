@@ -166,7 +166,12 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             self.counts.resize(made, (0, 0.0));
         }
         // A student backing rewards up from MIN's side adds them negated.
-        let view = if self.slip == BeyondSlip::RewardsNegated { -1.0 } else { 1.0 };
+        let min_root = self.tree.kind(NodeIndex::ROOT) == NodeKind::Min;
+        let view = match self.slip {
+            BeyondSlip::RewardsNegated => -1.0,
+            BeyondSlip::RewardsNegatedAtMinRoot if min_root => -1.0,
+            _ => 1.0,
+        };
         for node in path {
             let counts = &mut self.counts[node.get()];
             counts.0 += 1;
@@ -272,12 +277,21 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             let children = self.children(node)?;
             node = match tree.kind(node) {
                 NodeKind::Chance => self.pick_by_chance(children),
-                _ => {
-                    let r = self.draw();
-                    NodeIndex(children.start + uniform_pick(r, children.end - children.start))
-                }
+                _ => NodeIndex(children.start + self.rollout_pick(children.end - children.start)),
             };
             self.touch(node);
+        }
+    }
+
+    /// The rollout's child number at a max or min node of `n` children:
+    /// `floor(r * n)` for a draw r, or a student's other formula.
+    fn rollout_pick(&mut self, n: u32) -> u32 {
+        let last = f64::from(n.saturating_sub(1));
+        match self.slip {
+            BeyondSlip::RolloutNoDrawAtSingleChild if n == 1 => 0,
+            BeyondSlip::RolloutRounded => (self.draw() * last).round_ties_even() as u32,
+            BeyondSlip::RolloutNeverLast => (self.draw() * last) as u32,
+            _ => uniform_pick(self.draw(), n),
         }
     }
 
@@ -286,22 +300,28 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
         let root = NodeIndex::ROOT;
         let (root_n, root_w) = self.counts(root);
         let listed = !self.is_leaf(root);
+        let min_root = tree.kind(root) == NodeKind::Min;
+        // W kept in the mover's view: a min root's children hold MIN's sums.
+        let reported = if self.slip == BeyondSlip::WInMoversView && min_root { -1.0 } else { 1.0 };
         let children: Vec<ChildCount> = if listed {
             tree.children(root)
                 .map(|child| {
                     let (n, w) = self.counts(child);
-                    ChildCount { node: child, n, w }
+                    ChildCount { node: child, n, w: reported * w }
                 })
                 .collect()
         } else {
             Vec::new()
         };
         let chooses = listed && matches!(tree.kind(root), NodeKind::Max | NodeKind::Min);
-        let sign = if tree.kind(root) == NodeKind::Min { -1.0 } else { 1.0 };
+        let sign = match self.slip {
+            BeyondSlip::FinalByValue if min_root => -1.0,
+            _ => 1.0,
+        };
         // A student choosing by value ranks the tried children by q, untried ones last.
         let score = |child: &ChildCount| match self.slip {
-            BeyondSlip::FinalByValue if child.n > 0 => sign * child.w / child.n as f64,
-            BeyondSlip::FinalByValue => f64::NEG_INFINITY,
+            BeyondSlip::FinalByValue | BeyondSlip::FinalByValueNaive if child.n > 0 => sign * child.w / child.n as f64,
+            BeyondSlip::FinalByValue | BeyondSlip::FinalByValueNaive => f64::NEG_INFINITY,
             _ => child.n as f64,
         };
         let mut action: Option<&ChildCount> = None;

@@ -8,14 +8,15 @@
 //! divergence, which it shows anyway.
 
 use super::plan::{PlannedTest, Served};
-use super::verdict::{TestResult, TestStatus};
+use super::verdict::{ChildCountView, SearchView, TestResult, TestStatus};
 use crate::compare::values_match;
-use crate::engine::SearchSettings;
 pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
+use crate::engine::variant::VariantOutcome;
+use crate::engine::{SearchExtra, SearchSettings};
 use crate::tree::{GameRules, GameTree, NodeIndex, Tree};
 
 /// What a student's search produced.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct StudentTrace<'a> {
     /// The value returned, when the kit could observe it.
     pub value: Option<f64>,
@@ -25,6 +26,14 @@ pub struct StudentTrace<'a> {
     pub visited: &'a [NodeIndex],
     /// A max^n search's root vector.
     pub vector: Option<&'a [f64]>,
+    /// Iterative deepening: where each iteration the program declared
+    /// starts in `visited` (empty for the other searches).
+    pub iteration_starts: &'a [usize],
+    /// MCTS: each root child's action, N and W, as the program reported
+    /// them (`None`: not reported).
+    pub counts: Option<&'a [ChildCountView]>,
+    /// MCTS: the random draws the program took.
+    pub draws: Option<u64>,
 }
 
 /// A recognised mistake.
@@ -48,7 +57,7 @@ const MOST_NAMED: usize = 3;
 /// mistakes reproduce it exactly, the diagnosis says so and names each: the
 /// trace cannot tell them apart, so none is presented as the fact.
 pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
-    describe(&reproducing(tree, tree.game(), settings, student), 1)
+    describe(&reproducing(tree, tree.game(), settings, student, None), 1)
 }
 
 /// The diagnosis of a test that failed after `before` (most recent first)
@@ -104,25 +113,69 @@ fn candidates_for(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &Sea
 }
 
 /// The candidates (one per mistake) whose trace equals the student's.
+/// With the `reference`'s answer, a candidate that gives it in everything
+/// a test checks is left out: the student failed, so that mistake cannot
+/// be theirs (it could only seem to fit through what the student did not
+/// report).
 fn reproducing(
     tree: &dyn GameTree,
     cs188: Option<&GameRules>,
     settings: &SearchSettings,
     student: &StudentTrace<'_>,
+    reference: Option<&StudentTrace<'_>>,
 ) -> Vec<Candidate> {
     let mut matching: Vec<Candidate> = Vec::new();
     for candidate in candidates_for(tree, cs188, settings) {
         let Some(outcome) = candidate.run(tree) else { continue };
-        let action = outcome.action.map(|child| tree.action(child));
-        let same = outcome.visited == student.visited
-            && student.value.is_none_or(|value| values_match(outcome.value, value))
-            && same_vector(outcome.vector.as_deref(), student.vector)
-            && action.as_deref() == student.action;
+        let same =
+            gives(tree, &outcome, student) && reference.is_none_or(|reference| !gives(tree, &outcome, reference));
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
     }
     matching
+}
+
+/// Whether a mistake's search gives `answer` in everything a test checks
+/// (docs/format.md 8): the value (when observed), the max^n vector, the
+/// action, the visited order, iterative deepening's iterations, and MCTS's
+/// draws and root counts (when reported).
+fn gives(tree: &dyn GameTree, outcome: &VariantOutcome, answer: &StudentTrace<'_>) -> bool {
+    let action = outcome.action.map(|child| tree.action(child));
+    outcome.visited == answer.visited
+        && answer.value.is_none_or(|value| values_match(outcome.value, value))
+        && same_vector(outcome.vector(), answer.vector)
+        && action.as_deref() == answer.action
+        && iteration_starts(outcome) == answer.iteration_starts
+        && same_mcts(tree, outcome, answer)
+}
+
+/// Where each of a search's iterations starts in its visited order (none
+/// for a search without iterations).
+fn iteration_starts(outcome: &VariantOutcome) -> Vec<usize> {
+    let SearchExtra::Iterations(iterations) = &outcome.extra else { return Vec::new() };
+    iterations
+        .iter()
+        .scan(0, |at, iteration| {
+            let start = *at;
+            *at += iteration.entries;
+            Some(start)
+        })
+        .collect()
+}
+
+/// Whether a mistake's MCTS draws and root counts are the answer's (true
+/// where the answer has none, or the search is not MCTS).
+fn same_mcts(tree: &dyn GameTree, outcome: &VariantOutcome, answer: &StudentTrace<'_>) -> bool {
+    let SearchExtra::Mcts(summary) = &outcome.extra else { return true };
+    let draws_ok = answer.draws.is_none_or(|draws| draws == summary.draws);
+    let counts_ok = answer.counts.is_none_or(|counts| {
+        counts.len() == summary.children.len()
+            && counts.iter().zip(&summary.children).all(|(reported, child)| {
+                reported.action == tree.action(child.node) && reported.n == child.n && values_match(child.w, reported.w)
+            })
+    });
+    draws_ok && counts_ok
 }
 
 /// Whether a mistake's max^n vector is the student's (true where either has none).
@@ -133,22 +186,22 @@ fn same_vector(mistake: Option<&[f64]>, student: Option<&[f64]>) -> bool {
     }
 }
 
+/// The reference's answer to a test, as the diagnosis compares answers.
+fn reference_trace(test: &PlannedTest, tree: &dyn GameTree) -> OwnedTrace {
+    let view = super::explain::reference_view(test, tree);
+    OwnedTrace { visited: test.reference.visited.clone(), ..OwnedTrace::of_view(view, Vec::new()) }
+}
+
 /// The mistakes that would fail this test: a student making one of them
 /// could not have passed it.
 fn failing_here(test: &PlannedTest, tree: &dyn GameTree) -> Vec<&'static str> {
     // By key: what the student does, the same on every test.
-    let reference = &test.reference;
+    let reference = reference_trace(test, tree);
+    let reference = reference.borrow();
     let cs188 = test.tree.written().and_then(Tree::game);
     candidates_for(tree, cs188, &test.settings)
         .into_iter()
-        .filter(|candidate| {
-            candidate.run(tree).is_none_or(|outcome| {
-                outcome.visited != reference.visited
-                    || !values_match(outcome.value, reference.value)
-                    || !same_vector(outcome.vector.as_deref(), reference.vector())
-                    || outcome.action != reference.action
-            })
-        })
+        .filter(|candidate| candidate.run(tree).is_none_or(|outcome| !gives(tree, &outcome, &reference)))
         .map(|candidate| candidate.key)
         .collect()
 }
@@ -191,8 +244,11 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
         .map(|&index| {
             let tree = &*served[index];
             let cs188 = tests[index].tree.written().and_then(Tree::game);
+            let reference = reference_trace(&tests[index], tree);
             let candidates = student_trace(tree, &results[index])
-                .map(|trace| reproducing(tree, cs188, &tests[index].settings, &trace.borrow()))
+                .map(|trace| {
+                    reproducing(tree, cs188, &tests[index].settings, &trace.borrow(), Some(&reference.borrow()))
+                })
                 .unwrap_or_default();
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
@@ -232,32 +288,38 @@ fn keys_in_all<'a>(lists: impl IntoIterator<Item = &'a Vec<Candidate>>) -> Vec<&
         .collect()
 }
 
-/// A student's trace as the report holds it, with node ids read back.
+/// An answer as a report holds it (the student's, or the reference's),
+/// with node ids read back.
 struct OwnedTrace {
-    value: Option<f64>,
-    action: Option<String>,
+    view: SearchView,
     visited: Vec<NodeIndex>,
-    vector: Option<Vec<f64>>,
 }
 
 impl OwnedTrace {
+    fn of_view(view: SearchView, visited: Vec<NodeIndex>) -> OwnedTrace {
+        OwnedTrace { view, visited }
+    }
+
     fn borrow(&self) -> StudentTrace<'_> {
+        let view = &self.view;
         StudentTrace {
-            value: self.value,
-            action: self.action.as_deref(),
+            value: view.value,
+            action: view.action.as_deref(),
             visited: &self.visited,
-            vector: self.vector.as_deref(),
+            vector: view.vector.as_deref(),
+            iteration_starts: &view.iteration_starts,
+            counts: view.counts.as_deref(),
+            draws: view.draws,
         }
     }
 }
 
 fn student_trace(tree: &dyn GameTree, result: &TestResult) -> Option<OwnedTrace> {
-    let value = result.actual.value;
     // Every node the student entered was made in the tree served.
     let ids: std::collections::HashMap<String, NodeIndex> =
         (0..tree.made() as u32).map(|i| (tree.id(NodeIndex(i)).into_owned(), NodeIndex(i))).collect();
     let visited = result.actual.visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
-    Some(OwnedTrace { value, action: result.actual.action.clone(), visited, vector: result.actual.vector.clone() })
+    Some(OwnedTrace::of_view(result.actual.clone(), visited))
 }
 
 /// The diagnosis that names `named`: one mistake as a fact, two or three as
@@ -277,19 +339,33 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
     if 1 + worded.len() > MOST_NAMED {
         return None;
     }
-    let mut explanation = if worded.is_empty() {
-        first.explanation.clone()
-    } else {
-        let mut text = format!("your trace fits more than one mistake: either {}", first.explanation);
-        for other in worded {
-            text.push_str(&format!("; or {}", other.explanation));
-        }
-        text
+    let texts: Vec<&str> =
+        std::iter::once(*first).chain(worded).flat_map(|candidate| ways_of_writing(candidate, named)).collect();
+    let mut explanation = match texts.split_first() {
+        Some((only, [])) => only.to_string(),
+        _ => format!("your trace fits more than one mistake: either {}", texts.join("; or ")),
     };
     if explained > 1 {
         explanation.push_str(&format!(" (this explains all {explained} failed tests of this question)"));
     }
     Some(Diagnosis { bug: first.bug, explanation, alternatives: others.iter().map(|other| other.bug).collect() })
+}
+
+/// The explanations of `candidate`'s mistake among `named`: its own, and
+/// for a search of docs/format.md section 8, those of the other ways of
+/// writing the same mistake that fit the trace too (the previous player's
+/// component or the next one's, say), which it cannot tell apart.
+fn ways_of_writing<'a>(candidate: &'a Candidate, named: &'a [Candidate]) -> Vec<&'a str> {
+    let mut texts = vec![candidate.explanation.as_str()];
+    if crate::engine::Algorithm::CLASSIC.contains(&candidate.settings.algorithm) {
+        return texts;
+    }
+    for other in named.iter().filter(|other| other.bug == candidate.bug) {
+        if !texts.contains(&other.explanation.as_str()) {
+            texts.push(&other.explanation);
+        }
+    }
+    texts
 }
 
 #[cfg(test)]
@@ -320,7 +396,13 @@ mod tests {
         let tree = tree();
         let outcome = variant::search(&tree, &student_settings, slips).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
     }
 
@@ -340,8 +422,14 @@ mod tests {
         let tree = tree();
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
-        let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace);
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
+        let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace, None);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
 
@@ -432,7 +520,13 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
             variant::search(&tree, &settings, Slips { chance: ChanceSlip::Uniform, ..Slips::default() }).unwrap();
-        let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action: None,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }
 
@@ -454,7 +548,13 @@ mod tests {
         for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
             let outcome = search(&tree, &at(student_depth)).unwrap();
             let action = outcome.action.map(|c| tree.action(c));
-            let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+            let trace = StudentTrace {
+                value: Some(outcome.value),
+                action,
+                visited: &outcome.visited,
+                vector: None,
+                ..Default::default()
+            };
             assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
         }
     }
@@ -463,7 +563,13 @@ mod tests {
     fn an_unknown_mistake_is_not_named() {
         let tree = tree();
         let outcome = search(&tree, &strict_alphabeta()).unwrap();
-        let trace = StudentTrace { value: Some(42.0), action: Some("B"), visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(42.0),
+            action: Some("B"),
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
 
@@ -484,8 +590,14 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
-        let fitting = reproducing(&tree, None, &settings, &trace);
+        let trace = StudentTrace {
+            value: Some(minimax.value),
+            action,
+            visited: &minimax.visited,
+            vector: None,
+            ..Default::default()
+        };
+        let fitting = reproducing(&tree, None, &settings, &trace, None);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
         assert_eq!(both.len(), 2, "both reproduce the trace");
@@ -505,8 +617,14 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
-        assert!(reproducing(&tree, None, &settings, &trace).len() > MOST_NAMED);
+        let trace = StudentTrace {
+            value: Some(minimax.value),
+            action,
+            visited: &minimax.visited,
+            vector: None,
+            ..Default::default()
+        };
+        assert!(reproducing(&tree, None, &settings, &trace, None).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
     }
 
@@ -522,7 +640,13 @@ mod tests {
         let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
         let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
         let action = outcome.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);
