@@ -357,6 +357,56 @@ mod tests {
         builder.build().unwrap()
     }
 
+    /// A tree of three players: A (player 1) over B, a chance node over
+    /// [9, 0, 4] at 0.2 and [1, 3, 2] at 0.8, and C (player 2) over
+    /// [3, 2, 2] and [6, 2, 0], which tie on player 2's component.
+    fn chance_and_tie() -> crate::tree::Tree {
+        use crate::tree::{ChildSpec, NodeBody, NodeSpec, PlayerSpecs, Site, TreeBuilder};
+        let mut builder = TreeBuilder::new("chance-and-tie", "A");
+        let mut players = PlayerSpecs { count: 3, ..PlayerSpecs::default() };
+        let root = builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        players.movers.insert(root, 1);
+        let chance = builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: vec![ChildSpec::leaf(9.0), ChildSpec::leaf(1.0)],
+                probs: Some(vec![0.2, 0.8]),
+                eval: None,
+            },
+        });
+        let tie = builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::leaf(3.0), ChildSpec::leaf(6.0)]));
+        players.movers.insert(tie, 2);
+        let leaves = [(chance, [[9.0, 0.0, 4.0], [1.0, 3.0, 2.0]]), (tie, [[3.0, 2.0, 2.0], [6.0, 2.0, 0.0]])];
+        for (node, vectors) in leaves {
+            for (child, vector) in vectors.iter().enumerate() {
+                players.vectors.insert(Site::Child { node, child }, vector.to_vec());
+            }
+        }
+        builder.set_players(players);
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn the_mistakes_at_chance_nodes_and_ties_change_the_root_vector() {
+        let tree = chance_and_tie();
+        let settings = SearchSettings::new(Algorithm::Maxn);
+        let run = |slip| search(&tree, &settings, Bounds::Skipped, slip).unwrap().0;
+        let vector = |slip| run(slip).vector().unwrap().to_vec();
+        let action = |slip| run(slip).action.map(|child| tree.id(child).to_string());
+        // B is worth 0.2 x [9, 0, 4] + 0.8 x [1, 3, 2] = [2.6, 2.4, 2.4]; C keeps
+        // [3, 2, 2], the first of its two 2s; player 1 takes C.
+        assert_eq!((vector(BeyondSlip::None), action(BeyondSlip::None)), (vec![3.0, 2.0, 2.0], Some("C".into())));
+        // Each child weighted 1/2: B is [5, 1.5, 3], which player 1 prefers.
+        assert_eq!(vector(BeyondSlip::ChanceUniform), [5.0, 1.5, 3.0]);
+        // B choosing as player 1 does: [9, 0, 4].
+        assert_eq!(vector(BeyondSlip::ChanceAsPlayerOne), [9.0, 0.0, 4.0]);
+        assert_eq!(action(BeyondSlip::ChanceAsPlayerOne), Some("B".into()));
+        // The last of C's equal 2s: [6, 2, 0].
+        assert_eq!(vector(BeyondSlip::LastOfEqual), [6.0, 2.0, 0.0]);
+        assert_eq!(run(BeyondSlip::LastOfEqual).visited, run(BeyondSlip::None).visited, "no pruning either way");
+    }
+
     #[test]
     fn the_mistakes_compare_another_component() {
         // R: p2 over X (p3 over [9, 1, 5], [7, 2, 6]) and Y (p1 over [3, 4, 0], [5, 3, 1]).
@@ -378,5 +428,16 @@ mod tests {
         assert!(run(BeyondSlip::ComponentAfterMover).is_err());
         // One before: p3 compares component 2, p1 component 3, p2 component 1: R takes X.
         assert_eq!(run(BeyondSlip::ComponentBeforeMover), vector(&[7.0, 2.0, 6.0]));
+        // One after, wrapping round: p3 compares component 1 (X [9, 1, 5]), p1
+        // component 2 (Y [3, 4, 0]), p2 component 3: R takes X.
+        assert_eq!(run(BeyondSlip::ComponentAfterMoverWrapping), vector(&[9.0, 1.0, 5.0]));
+        // One after, the last player its own: X [7, 2, 6], Y [3, 4, 0], R X.
+        assert_eq!(run(BeyondSlip::ComponentAfterMoverClamped), vector(&[7.0, 2.0, 6.0]));
+        // By the ply, player 1 at the root: R compares component 1, X and Y
+        // component 2: X [7, 2, 6], Y [3, 4, 0], R X (7 > 3).
+        assert_eq!(run(BeyondSlip::MoverByPly), vector(&[7.0, 2.0, 6.0]));
+        // By the ply from the root's player (2): X and Y compare component 3,
+        // X [7, 2, 6], Y [5, 3, 1], R takes Y (3 > 2): the reference's, by luck.
+        assert_eq!(run(BeyondSlip::MoverByPlyFromRoot), run(BeyondSlip::None));
     }
 }

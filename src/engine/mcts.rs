@@ -462,6 +462,8 @@ mod tests {
             BeyondSlip::NoExploration,
             BeyondSlip::RandomExpansion,
             BeyondSlip::RewardsNegated,
+            BeyondSlip::RolloutRounded,
+            BeyondSlip::RolloutNeverLast,
         ];
         for slip in slips {
             let changes = trees.iter().any(|tree| {
@@ -487,6 +489,72 @@ mod tests {
             by_visits != by_value
         });
         assert!(differs);
+    }
+
+    /// min(max(3, 9), 4, max(1)): a min root, a single-child max node.
+    fn min_root() -> Tree {
+        let mut builder = TreeBuilder::new("min-root", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Min,
+            vec![ChildSpec::id("B"), ChildSpec::leaf(4.0), ChildSpec::id("D")],
+        ));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, leaves(&[3.0, 9.0, -2.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Max, leaves(&[1.0])));
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn the_mistakes_at_a_min_root_change_what_they_should() {
+        let tree = min_root();
+        let reference = run(&tree, &settings(40));
+        let with = |slip| search(&tree, &settings(40), Keep::Values, slip).unwrap().0;
+        let counts = |outcome: &SearchOutcome| -> Vec<(u64, f64)> {
+            outcome.mcts().unwrap().children.iter().map(|c| (c.n, c.w)).collect()
+        };
+        // W in the mover's view: the same search, the root children's W negated.
+        let mover = with(BeyondSlip::WInMoversView);
+        assert_eq!(
+            (mover.visited.clone(), mover.action, mover.value),
+            (reference.visited.clone(), reference.action, reference.value)
+        );
+        let negated: Vec<(u64, f64)> = counts(&reference).into_iter().map(|(n, w)| (n, -w)).collect();
+        assert_eq!(counts(&mover), negated);
+        // Rewards negated at a min root: MIN now seeks MAX's best outcomes.
+        let negated_root = with(BeyondSlip::RewardsNegatedAtMinRoot);
+        assert_eq!(negated_root, with(BeyondSlip::RewardsNegated), "at a min root the two are one mistake");
+        assert_ne!(counts(&negated_root), counts(&reference));
+        // The naive final move: the greatest W/N in MAX's view, the worst for MIN.
+        let naive = with(BeyondSlip::FinalByValueNaive);
+        assert_eq!((naive.visited.clone(), counts(&naive)), (reference.visited.clone(), counts(&reference)));
+        let best_for_max = reference
+            .mcts()
+            .unwrap()
+            .children
+            .iter()
+            .filter(|c| c.n > 0)
+            .max_by(|a, b| (a.w / a.n as f64).total_cmp(&(b.w / b.n as f64)))
+            .map(|c| c.node);
+        assert_eq!(naive.action, best_for_max);
+        assert_ne!(naive.action, reference.action);
+    }
+
+    #[test]
+    fn the_rollout_mistakes_take_fewer_draws_or_other_children() {
+        let tree = min_root();
+        let reference = run(&tree, &settings(40));
+        let with = |slip| search(&tree, &settings(40), Keep::Values, slip).unwrap().0;
+        // D's one child needs no draw in the student's rollout: fewer draws in all.
+        let single = with(BeyondSlip::RolloutNoDrawAtSingleChild);
+        let draws = |outcome: &SearchOutcome| outcome.mcts().unwrap().draws;
+        assert!(draws(&single) < draws(&reference), "{} against {}", draws(&single), draws(&reference));
+        for slip in [BeyondSlip::RolloutRounded, BeyondSlip::RolloutNeverLast] {
+            assert_eq!(draws(&with(slip)), draws(&reference), "{slip:?} takes one draw a move");
+        }
+        // The first rollout, from B, draws 0.883: child 2 of 3 (B.3), but
+        // int(0.883 * 2) = 1 for a student who never takes the last.
+        assert_eq!(tree.ids_of(&reference.visited)[..3], ["A", "B", "B.3"]);
+        assert_eq!(tree.ids_of(&with(BeyondSlip::RolloutNeverLast).visited)[..3], ["A", "B", "B.2"]);
     }
 
     #[test]

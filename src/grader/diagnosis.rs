@@ -114,9 +114,10 @@ fn candidates_for(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &Sea
 
 /// The candidates (one per mistake) whose trace equals the student's.
 /// With the `reference`'s answer, a candidate that gives it in everything
-/// a test checks is left out: the student failed, so that mistake cannot
-/// be theirs (it could only seem to fit through what the student did not
-/// report).
+/// the student's answer shows is left out: the student failed, so the
+/// mistake that explains it must differ from the reference where the
+/// student's answer can be seen (a program that did not report MCTS's
+/// counts failed for that, and no mistake of the counts explains it).
 fn reproducing(
     tree: &dyn GameTree,
     cs188: Option<&GameRules>,
@@ -124,11 +125,17 @@ fn reproducing(
     student: &StudentTrace<'_>,
     reference: Option<&StudentTrace<'_>>,
 ) -> Vec<Candidate> {
+    let seen = reference.map(|reference| StudentTrace {
+        value: student.value.and(reference.value),
+        vector: student.vector.and(reference.vector),
+        counts: student.counts.and(reference.counts),
+        draws: student.draws.and(reference.draws),
+        ..*reference
+    });
     let mut matching: Vec<Candidate> = Vec::new();
     for candidate in candidates_for(tree, cs188, settings) {
         let Some(outcome) = candidate.run(tree) else { continue };
-        let same =
-            gives(tree, &outcome, student) && reference.is_none_or(|reference| !gives(tree, &outcome, reference));
+        let same = gives(tree, &outcome, student) && seen.is_none_or(|seen| !gives(tree, &outcome, &seen));
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
@@ -626,6 +633,89 @@ mod tests {
         };
         assert!(reproducing(&tree, None, &settings, &trace, None).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
+    }
+
+    /// MCTS over min(max(3, 9, -2), 4, max(1)), 40 iterations: a min root.
+    fn mcts_min_root() -> (Tree, SearchSettings) {
+        let mut builder = TreeBuilder::new("min-root", "A");
+        let children = vec![ChildSpec::id("B"), ChildSpec::leaf(4.0), ChildSpec::id("D")];
+        builder.add(NodeSpec::internal("A", NodeKind::Min, children));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, leaves(&[3.0, 9.0, -2.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Max, leaves(&[1.0])));
+        let settings = SearchSettings { iterations: Some(40), ..SearchSettings::new(Algorithm::Mcts) };
+        (builder.build().unwrap(), settings)
+    }
+
+    /// The reference's MCTS answer with the root children's W as `w` makes them.
+    fn reported(tree: &Tree, outcome: &crate::engine::SearchOutcome, w: impl Fn(f64) -> f64) -> Vec<ChildCountView> {
+        let summary = outcome.mcts().unwrap();
+        summary
+            .children
+            .iter()
+            .map(|child| ChildCountView { action: tree.action(child.node).to_string(), n: child.n, w: w(child.w) })
+            .collect()
+    }
+
+    #[test]
+    fn an_mcts_mistake_must_give_the_root_counts_too() {
+        // The reference's search, with W negated at the min root: only the counts differ.
+        let (tree, settings) = mcts_min_root();
+        let reference = search(&tree, &settings).unwrap();
+        let action = reference.action.map(|child| tree.action(child));
+        let counts = reported(&tree, &reference, |w| -w);
+        let trace = StudentTrace {
+            value: Some(reference.value),
+            action: action.as_deref(),
+            visited: &reference.visited,
+            counts: Some(&counts),
+            draws: Some(reference.mcts().unwrap().draws),
+            ..Default::default()
+        };
+        let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
+        assert_eq!((diagnosis.bug, diagnosis.alternatives.len()), ("mcts-rewards-wrong-side", 0), "{diagnosis:?}");
+        assert!(diagnosis.explanation.contains("the W you report for a min root's children"), "{diagnosis:?}");
+    }
+
+    #[test]
+    fn a_mistake_that_gives_the_reference_is_not_named_for_a_failed_test() {
+        // Right in all but the counts, which the program did not report: a
+        // mistake that only changes the counts would fit, were it not that
+        // it gives the reference's answer wherever the program was checked.
+        let (tree, settings) = mcts_min_root();
+        let reference = search(&tree, &settings).unwrap();
+        let action = reference.action.map(|child| tree.action(child));
+        let draws = Some(reference.mcts().unwrap().draws);
+        let trace = StudentTrace {
+            value: Some(reference.value),
+            action: action.as_deref(),
+            visited: &reference.visited,
+            draws,
+            ..Default::default()
+        };
+        let counts = reported(&tree, &reference, |w| w);
+        let expected = StudentTrace { counts: Some(&counts), ..trace };
+        let unguarded: Vec<&str> = reproducing(&tree, None, &settings, &trace, None).iter().map(|c| c.key).collect();
+        assert!(unguarded.contains(&"mcts-rewards-wrong-side/mover-view"), "{unguarded:?}");
+        assert!(reproducing(&tree, None, &settings, &trace, Some(&expected)).is_empty());
+    }
+
+    #[test]
+    fn ways_of_writing_one_mistake_that_the_trace_cannot_tell_apart_are_each_worded() {
+        let settings = SearchSettings::new(Algorithm::Maxn);
+        let off_by_one: Vec<Candidate> = crate::engine::mistakes::beyond_mistakes(&settings)
+            .into_iter()
+            .filter(|c| matches!(c.key, "maxn-mover-off-by-one/before" | "maxn-mover-off-by-one/after-wrapping"))
+            .collect();
+        assert_eq!(off_by_one.len(), 2);
+        let diagnosis = describe(&off_by_one, 1).expect("a diagnosis");
+        assert_eq!((diagnosis.bug, diagnosis.alternatives.len()), ("maxn-mover-off-by-one", 0));
+        assert!(diagnosis.explanation.contains("the previous player's component"), "{diagnosis:?}");
+        assert!(
+            diagnosis.explanation.contains("; or at a node of player i you compare the next player's"),
+            "{diagnosis:?}"
+        );
+        let alone = describe(&off_by_one[1..], 1).expect("a diagnosis");
+        assert!(!alone.explanation.contains("previous"), "{alone:?}");
     }
 
     #[test]
