@@ -93,6 +93,23 @@ pub fn state_between_tests_seen_elsewhere(before: &[&str], confirmed: usize) -> 
     }
 }
 
+/// The diagnosis of an iterative deepening that started an iteration
+/// after the grader refused a node for its `budget` (the kit said so in
+/// its error, and the grader saw the time up).
+pub fn budget_per_iteration(budget: Option<u64>) -> Diagnosis {
+    let budget = budget.map_or_else(|| "the budget".to_string(), |budget| format!("the budget of {budget} nodes"));
+    Diagnosis {
+        bug: "id-budget-per-iteration",
+        explanation: format!(
+            "your search started another iteration after {budget} was spent, as if each iteration had a \
+             budget of its own: the budget counts the nodes of all iterations together; once the time is up \
+             (TimeUp in Python, None from game.within_budget in Rust), stop and return the answer of the last \
+             iteration that finished"
+        ),
+        alternatives: Vec::new(),
+    }
+}
+
 /// Up to three test names, most recent first, and how many more.
 fn earlier_tests(before: &[&str]) -> String {
     let (shown, more) = if before.len() > 3 { (&before[..3], before.len() - 3) } else { (before, 0) };
@@ -487,6 +504,55 @@ mod tests {
         let served: Vec<Served<'_>> = planned.iter().map(PlannedTest::served).collect();
         diagnose_submission(&planned, &served, &mut results);
         results.iter().map(|result| result.diagnosis.as_ref().map(|d| d.bug)).collect()
+    }
+
+    #[test]
+    fn an_iteration_after_the_time_is_up_is_named_where_the_grader_saw_the_time_up() {
+        use crate::grader::session::{FailureCause, FailureKind, ProgramFailure, SearchRecord};
+        let mut builder = TreeBuilder::new("evals", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        for (id, eval) in [("B", 5.0), ("C", 1.0)] {
+            let children = leaves(&[2.0, 8.0]);
+            builder.add(NodeSpec {
+                id: id.into(),
+                body: NodeBody::Internal { kind: NodeKind::Min, children, probs: None, eval: Some(eval) },
+            });
+        }
+        let tree = std::sync::Arc::new(builder.build().unwrap());
+        let settings =
+            SearchSettings { depth: Some(2), budget: Some(6), ..SearchSettings::new(Algorithm::IterativeDeepening) };
+        let test = PlannedTest {
+            question: 0,
+            name: "q/id".into(),
+            path: "id.yaml".into(),
+            hidden: false,
+            reference: search(&*tree, &settings).unwrap(),
+            settings,
+            child_order: crate::assignment::ChildOrder::Given,
+            tree: TestTree::Written(tree.clone()),
+        };
+        let judged = |time_up| {
+            let failure = ProgramFailure {
+                kind: FailureKind::Exception,
+                message: "your code raised an error: TimeUp".into(),
+                details: None,
+                cause: Some(FailureCause::IterationAfterTimeUp),
+            };
+            let record = SearchRecord {
+                answer: Err(failure),
+                visited: Vec::new(),
+                time_up,
+                steps: Default::default(),
+                stderr: String::new(),
+                elapsed: std::time::Duration::ZERO,
+                earlier_in_program: 0,
+            };
+            crate::grader::verdict::judge(&test, &*tree, record).diagnosis.map(|d| (d.bug, d.explanation))
+        };
+        let (bug, explanation) = judged(true).expect("named");
+        assert_eq!(bug, "id-budget-per-iteration");
+        assert!(explanation.contains("after the budget of 6 nodes was spent"), "{explanation}");
+        assert_eq!(judged(false), None, "the kit's word alone names nothing");
     }
 
     #[test]
