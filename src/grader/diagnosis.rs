@@ -731,7 +731,7 @@ mod tests {
         let counts = reported(&tree, &reference, |w| -w);
         let trace = StudentTrace {
             value: Some(reference.value),
-            action: action.as_deref(),
+            action,
             visited: &reference.visited,
             counts: Some(&counts),
             draws: Some(reference.mcts().unwrap().draws),
@@ -753,7 +753,7 @@ mod tests {
         let draws = Some(reference.mcts().unwrap().draws);
         let trace = StudentTrace {
             value: Some(reference.value),
-            action: action.as_deref(),
+            action,
             visited: &reference.visited,
             draws,
             ..Default::default()
