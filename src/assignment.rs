@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
+use crate::play::builtin::BuiltIn;
 use crate::points::Points;
+use crate::thresholds::Thresholds;
 
 /// An assignment: questions worth points, and how submissions are run.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +54,9 @@ pub enum Scoring {
     PerTest,
     /// The points go to a question whose tests all pass (as in CS188).
     AllOrNothing,
+    /// A play question: a share of the points per threshold its measures
+    /// reach, 0 when one is below its minimum (as CS188 scores its games).
+    Thresholds,
 }
 
 /// In which order a search may take a node's children (`child_order:`).
@@ -94,6 +99,147 @@ pub struct Question {
     pub tests: Vec<TestFile>,
     /// Trees generated for each student, in addition to `tests`.
     pub generate: Option<Generated>,
+    /// Games to play instead of searches to run (then `algorithm`, `depth`,
+    /// `tests` and `generate` play no part).
+    pub play: Option<Play>,
+}
+
+/// A question graded by playing whole games against opponents (`play:`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Play {
+    /// The game.
+    pub game: PlayGame,
+    /// The evaluation served with every node, and built-in opponents' by default.
+    pub eval: Option<String>,
+    /// Whom the submission plays, each with the measures it is scored on.
+    pub opponents: Vec<Opponent>,
+    /// Games against each opponent (pairs share an opening, colours alternating).
+    pub games: u32,
+    /// Random plies at the start of each game.
+    pub openings: u32,
+    /// The seed every random number derives from.
+    pub seed: u64,
+    /// Nodes the submission may enter per move (the clock counted in nodes).
+    pub budget: Option<u32>,
+    /// The wall-clock limit of a move, the safety net.
+    pub move_time_limit: Duration,
+    /// A game still going after this many plies is a draw.
+    pub max_plies: u32,
+}
+
+/// The game a play question plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayGame {
+    /// A built-in game by name (`tic-tac-toe`, `connect-four`, `pig`).
+    BuiltIn(String),
+    /// A game file (docs/format.md 7): rules, parameters, a start position.
+    File(PathBuf),
+}
+
+impl PlayGame {
+    /// What reports call it.
+    pub fn name(&self) -> String {
+        match self {
+            PlayGame::BuiltIn(name) => name.clone(),
+            PlayGame::File(path) => path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// One opponent of a play question and how the submission is scored against it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opponent {
+    /// What reports call it (unique in the question).
+    pub name: String,
+    /// Who it is.
+    pub agent: OpponentAgent,
+    /// The measures scored, each with its thresholds.
+    pub measures: Vec<Measure>,
+}
+
+/// A built-in agent, or a program of the course's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpponentAgent {
+    /// One of `play::builtin`'s.
+    BuiltIn(BuiltIn),
+    /// A program in this folder (the course's reference or "secret" agent),
+    /// run in a sandbox of its own like a submission.
+    Program(PathBuf),
+}
+
+/// What is measured of the submission's games against one opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeasureKind {
+    /// Games won.
+    Wins,
+    /// Games drawn.
+    Draws,
+    /// Games won or drawn.
+    NotLost,
+    /// The average utility (the submission's view).
+    Utility,
+    /// Games without a timeout charged to the submission.
+    NoTimeout,
+    /// Games without any failure charged to the submission.
+    Clean,
+}
+
+impl MeasureKind {
+    /// Every measure, as `thresholds:` names them.
+    pub const ALL: [MeasureKind; 6] = [
+        MeasureKind::Wins,
+        MeasureKind::Draws,
+        MeasureKind::NotLost,
+        MeasureKind::Utility,
+        MeasureKind::NoTimeout,
+        MeasureKind::Clean,
+    ];
+
+    /// The key in `thresholds:`.
+    pub fn key(self) -> &'static str {
+        match self {
+            MeasureKind::Wins => "wins",
+            MeasureKind::Draws => "draws",
+            MeasureKind::NotLost => "not_lost",
+            MeasureKind::Utility => "utility",
+            MeasureKind::NoTimeout => "no_timeout",
+            MeasureKind::Clean => "clean",
+        }
+    }
+
+    /// What games it counts, after "3 of 10 games": `won`, `not lost`, ...
+    pub fn counted(self) -> &'static str {
+        match self {
+            MeasureKind::Wins => "won",
+            MeasureKind::Draws => "drawn",
+            MeasureKind::NotLost => "not lost",
+            MeasureKind::Utility => "played",
+            MeasureKind::NoTimeout => "without a timeout",
+            MeasureKind::Clean => "without a failure",
+        }
+    }
+
+    /// Words for reports.
+    pub fn words(self) -> &'static str {
+        match self {
+            MeasureKind::Wins => "games won",
+            MeasureKind::Draws => "games drawn",
+            MeasureKind::NotLost => "games not lost",
+            MeasureKind::Utility => "average utility",
+            MeasureKind::NoTimeout => "games without a timeout",
+            MeasureKind::Clean => "games without a failure",
+        }
+    }
+}
+
+/// One measure with its thresholds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measure {
+    /// What is measured.
+    pub kind: MeasureKind,
+    /// Its minimum and thresholds.
+    pub thresholds: Thresholds,
 }
 
 /// A question's generated trees.

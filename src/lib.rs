@@ -17,6 +17,8 @@
 //! - [`report`]: renderers of a grading report (text, JSON, JUnit,
 //!   Gradescope, Markdown, HTML, PrairieLearn); `render`: tree pictures;
 //! - [`batch`]: many submissions into a gradebook; `package`: the Gradescope zip;
+//! - [`play`]: whole games between agents; [`tournament`]: class tournaments with ratings;
+//!   [`stats`]: Wilson intervals and Bradley-Terry ratings; [`thresholds`]: points by thresholds;
 //! - [`generator`]: random trees per seed; [`import`]: CS188's test format;
 //! - `walk`: the one directory walker; `bundled`: the assignment inside the binary;
 //! - [`cli`]: the `treegrade` command, which only wires the layers together.
@@ -39,9 +41,13 @@ pub mod grader;
 pub mod import;
 pub mod load;
 pub(crate) mod package;
+pub mod play;
 pub mod points;
 pub(crate) mod render;
 pub mod report;
 pub(crate) mod shown;
+pub mod stats;
+pub mod thresholds;
+pub mod tournament;
 pub mod tree;
 pub(crate) mod walk;

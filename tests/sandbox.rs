@@ -193,6 +193,7 @@ fn assignment(ws: &Workspace) -> Assignment {
             child_order: Default::default(),
             tests,
             generate: None,
+            play: None,
         }],
     }
 }
@@ -904,5 +905,210 @@ fn shared_memory_does_not_escape_the_memory_limit() {
     assert!(held.iter().all(|(_, mib)| *mib <= 64), "{held:?}\n{stderr}");
     if bounded_home {
         assert!(stderr.contains("home stopped after 64 MiB"), "{stderr}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hostile agents in games: each plays the careful agent (tests/fixtures/
+// hostile/play_careful.py), each in a sandbox of its own. Whatever the
+// hostile agent does, it loses its games with the reason, and the careful
+// agent is never charged with a failure: its files, its process, its
+// sockets and its time are its own.
+// ---------------------------------------------------------------------------
+
+use treegrade::game::{Game, GameArgs, make};
+use treegrade::grader::player::ProgramAgent;
+use treegrade::grader::{Staged, stage};
+use treegrade::play::{Ending, FaultKind, GameRecord, MoveLimits, SeriesSetup, play_series, tally};
+
+/// A move's wall-clock limit in these games: short, as hangs cost one each.
+const MOVE_LIMIT: Duration = Duration::from_secs(3);
+
+/// A game's agent staged in its own sandbox from the hostile fixtures.
+fn staged_agent(ws: &Workspace, folder: &str, script: &str) -> Staged {
+    let dir = ws.root.path().join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["client.py", "play_client.py", script] {
+        std::fs::copy(repo().join("tests/fixtures/hostile").join(file), dir.join(file)).unwrap();
+    }
+    open_to_everyone(&dir);
+    let command = vec!["python3".to_string(), "-u".to_string(), script.to_string()];
+    let target = Target { dir, command: Some(command), name: Some(folder.to_string()) };
+    let kits = ws.root.path().join("kits");
+    std::fs::create_dir_all(&kits).unwrap();
+    stage(&[], &target, &kits, &sandbox(SandboxMode::Auto), 100, MOVE_LIMIT).expect("a command is always staged")
+}
+
+/// Two games of tic-tac-toe, colours alternating, between the hostile agent
+/// and the careful one: the games, how long they took, and the hostile
+/// agent's sandbox layers.
+fn play_hostile(ws: &Workspace, script: &str) -> (Vec<GameRecord>, Duration, Layers) {
+    let hostile = staged_agent(ws, "hostile-agent", script);
+    let careful = staged_agent(ws, "careful-agent", "play_careful.py");
+    let game: Arc<dyn Game> =
+        Arc::from(make(&GameArgs { name: "tic-tac-toe", params: &[], position: None, utility: None }).unwrap());
+    let mut hostile_agent = ProgramAgent::new("hostile", hostile.program.clone().unwrap());
+    let mut careful_agent = ProgramAgent::new("careful", careful.program.clone().unwrap());
+    let setup = SeriesSetup {
+        label: script.to_string(),
+        games: 2,
+        openings: 0,
+        seed: 1,
+        max_plies: 100,
+        limits: MoveLimits { budget: Some(2000), time: MOVE_LIMIT, eval: None },
+    };
+    let started = Instant::now();
+    let records = play_series(&game, &mut hostile_agent, &mut careful_agent, &setup, &mut |_| {});
+    drop((hostile_agent, careful_agent));
+    let elapsed = started.elapsed();
+    for record in &records {
+        eprintln!("{}: {}: {}", record.label, record.summary(), record.move_list());
+    }
+    (records, elapsed, hostile.prepared.layers.clone())
+}
+
+/// The hostile agent lost every game by a failure of `kinds`, the careful
+/// agent none; the hostile agent's reports (its stderr when it lost).
+fn assert_contained(records: &[GameRecord], kinds: &[FaultKind]) -> Vec<String> {
+    let careful = tally(records, "careful");
+    assert_eq!(careful.clean(), careful.games, "never charged to the careful agent: {careful:?}");
+    assert_eq!(careful.wins, records.len() as u64, "it won every game: {careful:?}");
+    records
+        .iter()
+        .map(|record| {
+            let seat = record.seat_of("hostile").unwrap();
+            let fault = record.fault_of(seat).unwrap_or_else(|| panic!("{}", record.summary()));
+            assert!(kinds.contains(&fault.kind), "{}", record.summary());
+            format!("{}\n{}", fault.message, fault.stderr)
+        })
+        .collect()
+}
+
+#[test]
+fn a_crashing_agent_loses_its_games_and_its_opponent_plays_on() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, elapsed, _) = play_hostile(&ws, "play_crash.py");
+    let reports = assert_contained(&records, &[FaultKind::Crashed]);
+    assert!(reports[0].contains("exited with status 1"), "{}", reports[0]);
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+}
+
+#[test]
+fn a_hanging_agent_times_out_once_a_game() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, elapsed, _) = play_hostile(&ws, "play_hang.py");
+    let reports = assert_contained(&records, &[FaultKind::TimedOut]);
+    assert!(reports[0].contains("did not answer within 3 s"), "{}", reports[0]);
+    assert!(elapsed < MOVE_LIMIT * 2 + Duration::from_secs(15), "{elapsed:?}");
+}
+
+#[test]
+fn an_illegal_move_loses_the_game() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, _, _) = play_hostile(&ws, "play_illegal.py");
+    let reports = assert_contained(&records, &[FaultKind::IllegalMove]);
+    assert!(reports.iter().any(|report| report.contains("played `z9`")), "{reports:?}");
+}
+
+#[test]
+fn a_flooding_agent_is_cut_short_and_loses() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let (records, elapsed, _) = play_hostile(&ws, "play_flood.py");
+    let reports = assert_contained(&records, &[FaultKind::Crashed, FaultKind::ProtocolError]);
+    assert!(reports[0].contains("16 MiB") || reports[0].contains("1 MiB"), "{}", reports[0]);
+    assert!(elapsed < Duration::from_secs(30), "{elapsed:?}");
+}
+
+/// The number an attacking agent reported after `what` (`signals delivered: 0`).
+fn attack_count(report: &str, what: &str) -> u64 {
+    let at = report.find(what).unwrap_or_else(|| panic!("no `{what}` in the attacker's report:\n{report}"));
+    report[at + what.len()..].trim_start().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn an_agent_cannot_signal_its_opponent() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, _, layers) = play_hostile(&ws, "play_signal.py");
+    if !layers.pid_namespace && !layers.separate_user && !layers.filesystem_isolation {
+        unavailable("a PID namespace, a user of its own or landlock's signal scope");
+        return;
+    }
+    for report in assert_contained(&records, &[FaultKind::Crashed]) {
+        assert_eq!(attack_count(&report, "signals delivered:"), 0, "{report}");
+    }
+}
+
+#[test]
+fn an_agent_cannot_read_its_opponents_files_or_processes() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, _, layers) = play_hostile(&ws, "play_spy.py");
+    if !layers.filesystem_view && !layers.filesystem_isolation {
+        unavailable("filesystem isolation (a filesystem view or landlock)");
+        return;
+    }
+    for report in assert_contained(&records, &[FaultKind::Crashed]) {
+        assert_eq!(attack_count(&report, "foreign files read:"), 0, "{report}");
+    }
+}
+
+#[test]
+fn filling_the_disk_does_not_reach_the_opponents_files() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let (records, _, _) = play_hostile(&ws, "play_disk.py");
+    // The careful agent writes its diary at every move: it never failed.
+    for report in assert_contained(&records, &[FaultKind::Crashed, FaultKind::TimedOut]) {
+        if report.contains("bytes written:") {
+            assert!(attack_count(&report, "bytes written:") <= 1 << 30, "{report}");
+        }
+    }
+}
+
+#[test]
+fn an_agent_cannot_open_a_socket_to_its_opponent() {
+    let _machine = shared();
+    let ws = workspace();
+    let (records, _, layers) = play_hostile(&ws, "play_socket.py");
+    if !layers.network_isolation {
+        unavailable("network isolation");
+        return;
+    }
+    for report in assert_contained(&records, &[FaultKind::Crashed]) {
+        assert_eq!(attack_count(&report, "connections made:"), 0, "{report}");
+    }
+}
+
+/// Processes started to slow the opponent down are stopped with their
+/// agent between its moves: the opponent's moves are not slowed, and it is
+/// never charged with a timeout.
+#[test]
+fn an_agent_cannot_slow_its_opponent_with_processes() {
+    let _machine = exclusive();
+    let ws = workspace();
+    let (records, _, _) = play_hostile(&ws, "play_fork.py");
+    let careful = tally(&records, "careful");
+    assert_eq!(careful.fault_count(FaultKind::TimedOut), 0, "{careful:?}");
+    assert_eq!(careful.clean(), careful.games, "{careful:?}");
+    for record in &records {
+        assert!(
+            matches!(record.ending, Ending::Terminal) || record.fault_of(record.seat_of("hostile").unwrap()).is_some(),
+            "{}",
+            record.summary()
+        );
+        let careful_seat = record.seat_of("careful").unwrap();
+        let slowest = record
+            .moves
+            .iter()
+            .filter(|ply| ply.by.seat() == Some(careful_seat))
+            .map(|ply| ply.elapsed_ms)
+            .max()
+            .unwrap_or(0);
+        assert!(slowest < 1500, "the careful agent's slowest move took {slowest} ms: {}", record.summary());
     }
 }

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
 use crate::grader::scratch::{PathError, SKIPPED_FOLDERS};
-use crate::grader::{Target, grade_sandboxed};
+use crate::grader::{Planned, Target, grade_all};
 use gradebook::StoredResult;
 
 /// One student's folder.
@@ -115,6 +115,8 @@ pub struct Grading<'a> {
     pub selected: &'a [usize],
     /// The tests with their reference answers.
     pub tests: &'a [PlannedTest],
+    /// The play questions, with their games.
+    pub plays: &'a [crate::grader::playing::PlannedPlay],
     /// The folder holding the kits (`{kits}` in the assignment's env).
     pub kits: &'a Path,
     /// The course's secret, from which each student's generated trees derive.
@@ -239,7 +241,7 @@ fn grade_one(
     submission: &Submission,
     fingerprint: &Result<String, String>,
 ) -> (StoredResult, Option<output::RenderedReports>) {
-    let Grading { assignment, selected, tests, kits, secret, sandbox, templates } = *grading;
+    let Grading { assignment, selected, tests, plays, kits, secret, sandbox, templates } = *grading;
     let mut tests = tests.to_vec();
     let started = Instant::now();
     let fingerprint = match fingerprint {
@@ -266,7 +268,7 @@ fn grade_one(
     }
     // The sandbox grades a private copy of the folder; reports name the student.
     let target = Target { dir: submission.dir.clone(), command: None, name: Some(submission.student.clone()) };
-    let outcome = grade_sandboxed(assignment, selected, &tests, &target, kits, sandbox);
+    let outcome = grade_all(assignment, selected, &Planned { tests: &tests, plays }, &target, kits, sandbox);
     let elapsed = started.elapsed();
     match outcome {
         Ok(report) => {
@@ -308,7 +310,10 @@ pub const BUILD_IDENTITY: &str =
     concat!("treegrade ", env!("CARGO_PKG_VERSION"), " build ", env!("TREEGRADE_BUILD_ID"), "\n");
 
 /// A hash of the assignment's fingerprint and every file of the submission.
-fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
+/// A fingerprint of a folder's files (names and contents, skipped folders
+/// left out) under `assignment_key`: the same files under the same key
+/// give the same fingerprint, and any change gives another.
+pub fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
     let mut hasher = Sha256::new();
     hasher.update(assignment_key.as_bytes());
     let mut files = Vec::new();
@@ -339,7 +344,8 @@ fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> Resul
     Ok(())
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Bytes as lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -286,7 +286,7 @@ fn remove_if_present(path: &Path) -> io::Result<()> {
 
 /// Writes `path` through a temporary file and a rename: readers and killed
 /// runs see the old file or the new one, never half of one.
-fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let temporary = path.with_extension("partial");
     let named = |error: io::Error, what: &Path| {
         io::Error::new(error.kind(), format!("cannot write {}: {error}", what.display()))

@@ -58,7 +58,7 @@ pub struct BatchArgs {
 /// Flags of `treegrade merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Output folders of `treegrade batch` runs (e.g. one per shard).
+    /// Output folders of `treegrade batch` runs, or of `treegrade tournament` runs (e.g. one per shard).
     #[arg(required = true)]
     outputs: Vec<PathBuf>,
     /// The merged output folder.
@@ -84,7 +84,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
             .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let (tests, templates) = load_and_plan(&assignment, &selected)?;
+    let plan = load_and_plan(&assignment, &selected)?;
     let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -114,11 +114,12 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     let grading = Grading {
         assignment: &assignment,
         selected: &selected,
-        tests: &tests,
+        tests: &plan.tests,
+        plays: &plan.plays,
         kits: kits.path(),
         secret: &secret,
         sandbox: &sandbox,
-        templates: &templates,
+        templates: &plan.templates,
     };
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;
@@ -140,6 +141,17 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
 }
 
 pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
+    if !args.outputs.is_empty() && args.outputs.iter().all(|output| crate::tournament::is_tournament(output)) {
+        let standings = crate::tournament::merge(&args.outputs, &args.out)
+            .map_err(|error| Failure::Usage(format!("merge into {}: {error}", args.out.display())))?;
+        emit(&format!(
+            "merged {} agents' games from {} outputs into {}/standings.csv\n",
+            standings.rows.len(),
+            args.outputs.len(),
+            args.out.display()
+        ));
+        return Ok(());
+    }
     let source = AssignmentSource::resolve(args.assignment.as_deref())?;
     let assignment_dir = source.dir().to_path_buf();
     let assignment =
@@ -153,7 +165,7 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
 
 /// The first Ctrl-C (or SIGTERM) lets running submissions finish and starts
 /// no more; a second one ends the process at once.
-fn stop_on_interrupt() -> Result<Arc<AtomicBool>, Failure> {
+pub(super) fn stop_on_interrupt() -> Result<Arc<AtomicBool>, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))

@@ -9,7 +9,10 @@ use clap::{Args, ValueEnum};
 
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
+use crate::assignment::PlayGame;
+use crate::game::Game;
 use crate::grader::plan::{self, Assignment, GameTest, PlannedTest, TestTree};
+use crate::grader::playing::PlannedPlay;
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
@@ -76,7 +79,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let mut selected = select_questions(&assignment, &args.questions)?;
-    let (mut tests, templates) = load_and_plan(&assignment, &selected)?;
+    let Plan { mut tests, templates, plays } = load_and_plan(&assignment, &selected)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
         let secret = context.secret().unwrap_or_default();
@@ -99,7 +102,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let report = match grader::grade_sandboxed(&assignment, &selected, &tests, &target, kits.path(), &sandbox) {
+    let planned = grader::Planned { tests: &tests, plays: &plays };
+    let report = match grader::grade_all(&assignment, &selected, &planned, &target, kits.path(), &sandbox) {
         Ok(report) => report,
         Err(not_gradable) => {
             let reason = not_gradable.to_string();
@@ -231,9 +235,77 @@ fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::T
     Ok(templates)
 }
 
+/// What grading an assignment needs, loaded and planned once.
+pub(super) struct Plan {
+    /// The tests of search questions, with the reference's answers.
+    pub tests: Vec<PlannedTest>,
+    /// The game files that generated questions advance.
+    pub templates: plan::Templates,
+    /// The play questions, with their games loaded.
+    pub plays: Vec<PlannedPlay>,
+}
+
+/// Loads every test tree once and pairs it with the reference's answer; the
+/// game files that generated questions advance, and the games that play
+/// questions play, come back beside the tests.
+pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Plan, Failure> {
+    let (tests, templates) = load_and_plan_tests(assignment, selected)?;
+    let plays = plan_plays(assignment, selected)?;
+    Ok(Plan { tests, templates, plays })
+}
+
+/// The games of the selected play questions, loaded, each checked against
+/// its question (built-in opponents have the evaluations they need).
+pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedPlay>, Failure> {
+    let mut plays = Vec::new();
+    for &index in selected {
+        let question = &assignment.questions[index];
+        let Some(play) = &question.play else { continue };
+        let game = load_play_game(&play.game)?;
+        let refuse = |message: String| Failure::Usage(format!("question `{}`: {message}", question.id));
+        if let Some(eval) = &play.eval
+            && !game.evaluations().contains(eval)
+        {
+            return Err(refuse(crate::game::unknown_evaluation(
+                game.name(),
+                eval,
+                &game.evaluations().iter().map(String::as_str).collect::<Vec<_>>(),
+            )));
+        }
+        for opponent in &play.opponents {
+            if let crate::assignment::OpponentAgent::BuiltIn(builtin) = &opponent.agent {
+                builtin.check(&*game, play.eval.as_deref()).map_err(refuse)?;
+            }
+        }
+        plays.push(PlannedPlay { question: index, game });
+    }
+    Ok(plays)
+}
+
+/// A play question's game: a built-in one from its start, or a game file.
+pub(super) fn load_play_game(game: &PlayGame) -> Result<Arc<dyn Game>, Failure> {
+    match game {
+        PlayGame::BuiltIn(name) => {
+            crate::game::make(&crate::game::GameArgs { name, params: &[], position: None, utility: None })
+                .map(Arc::from)
+                .map_err(|error| Failure::Usage(format!("game `{name}`: {}", error.message)))
+        }
+        PlayGame::File(path) => match load_file(path).map_err(|error| Failure::Input(vec![error]))? {
+            Loaded::Game(loaded) => {
+                loaded.verify().map_err(|error| Failure::Input(vec![error]))?;
+                Ok(Arc::clone(&loaded.game))
+            }
+            Loaded::Written(_) => Err(Failure::Usage(format!(
+                "{}: a play question plays a game (a file with `rules:`), not a written tree",
+                path.display()
+            ))),
+        },
+    }
+}
+
 /// Loads every test tree once and pairs it with the reference's answer; the
 /// game files that generated questions advance come back beside the tests.
-pub(super) fn load_and_plan(
+fn load_and_plan_tests(
     assignment: &Assignment,
     selected: &[usize],
 ) -> Result<(Vec<PlannedTest>, plan::Templates), Failure> {

@@ -12,10 +12,12 @@ mod generate;
 mod gradescope;
 mod import;
 mod init;
+mod play;
 mod render;
 mod sandbox_exec;
 mod solve;
 mod source;
+mod tournament;
 mod validate;
 
 use std::process::ExitCode;
@@ -48,8 +50,12 @@ enum Command {
     Check(check::CheckArgs),
     /// Grade a folder of submissions in parallel into a gradebook, reports and a summary.
     Batch(batch::BatchArgs),
-    /// Combine the outputs of `batch` runs (e.g. shards) into one gradebook.
+    /// Combine the outputs of `batch` runs (e.g. shards) into one gradebook, or of `tournament` runs into one standings.
     Merge(batch::MergeArgs),
+    /// Play every agent against every other and baselines; rate them into standings.csv and standings.html.
+    Tournament(tournament::TournamentArgs),
+    /// Play a game in the terminal against an agent (board, legal moves, undo), or `--watch A B`.
+    Play(play::PlayArgs),
     /// Generate random trees with `expect` blocks, deterministic per seed.
     Gen(generate::GenArgs),
     /// Package an assignment as a Gradescope autograder zip.
@@ -118,6 +124,8 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args, &context),
         Command::Batch(args) => batch::run(&args, &context),
         Command::Merge(args) => batch::run_merge(&args),
+        Command::Tournament(args) => tournament::run(&args, &context),
+        Command::Play(args) => play::run(&args, &context),
         Command::Gen(args) => generate::run(&args),
         Command::Gradescope(args) => gradescope::run(&args, &context),
         Command::Init(args) => init::run(&args),

@@ -99,16 +99,17 @@ fn check_assignment(dir: &Path) -> bool {
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     match super::check::load_and_plan(&assignment, &selected) {
-        Ok((tests, _)) => {
+        Ok(super::check::Plan { tests, plays, .. }) => {
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
             let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
             let generated =
                 if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
             emit(&format!(
-                "ok     {} (assignment: {} questions, {} test files{generated}, {points} points)\n",
+                "ok     {} (assignment: {} questions, {} test files{generated}{}, {points} points)\n",
                 dir.display(),
                 assignment.questions.len(),
-                tests.len()
+                tests.len(),
+                if plays.is_empty() { String::new() } else { format!(", {} played", plays.len()) }
             ));
             true
         }

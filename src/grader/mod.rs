@@ -13,6 +13,8 @@ mod fsmode;
 mod interpreter;
 pub mod oracle;
 pub mod plan;
+pub mod player;
+pub mod playing;
 pub mod protocol;
 pub mod rules_program;
 pub mod runner;
@@ -26,7 +28,7 @@ pub mod verdict;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use plan::{Assignment, PlannedTest};
+use plan::{Assignment, Language, PlannedTest};
 use sandbox::{RunPlan, Sandbox, SandboxMode};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
 use verdict::GradeReport;
@@ -96,17 +98,118 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
+    grade_all(assignment, selected, &Planned { tests, plays: &[] }, target, kits, sandbox)
+}
+
+/// What a grading run does: searches against the reference, and games.
+#[derive(Clone, Copy, Debug)]
+pub struct Planned<'a> {
+    /// The tests of search questions, with the reference's answers.
+    pub tests: &'a [PlannedTest],
+    /// The play questions, with their games loaded.
+    pub plays: &'a [playing::PlannedPlay],
+}
+
+/// Grades one submission on the planned tests and plays in `sandbox`: the
+/// searches first, then the games.
+pub fn grade_all(
+    assignment: &Assignment,
+    selected: &[usize],
+    planned: &Planned<'_>,
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
+) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
+    let tests = planned.tests;
+    let moves = playing::expected_moves(assignment, planned.plays);
+    let per_search = planned
+        .plays
+        .iter()
+        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
+        .map(|play| play.move_time_limit)
+        .fold(assignment.time_limit, Duration::max);
+    let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves, per_search)?;
+    let limits = SessionLimits { per_search: assignment.time_limit };
+    // Each test's tree for its search; a game's is unfolded for this submission alone.
+    let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
+    let records = match &staged.program {
+        Err(failure) => vec![build_failure_record(failure); tests.len()],
+        Ok(spec) => serve_public_then_hidden(spec, tests, &served, limits),
+    };
+    let spec = staged.program.as_ref().ok();
+    let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
+    let mut results: Vec<_> = (tests.iter().zip(&served))
+        .zip(records)
+        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
+        .collect();
+    diagnosis::diagnose_submission(tests, &served, &mut results);
+    if let Some(spec) = spec {
+        recheck_alone(spec, tests, &earlier, &mut results, limits);
+    }
+    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox };
+    let played = planned
+        .plays
+        .iter()
+        .filter(|planned| selected.contains(&planned.question))
+        .flat_map(|planned| playing::grade_play(&arena, planned).into_iter().map(|result| (planned.question, result)))
+        .collect();
+    let questions = verdict::score(assignment, selected, tests, results, played);
+    let (score, max_score) = verdict::totals(&questions);
+    Ok(GradeReport {
+        assignment: assignment.name.clone(),
+        title: assignment.title.clone(),
+        submission: target.name(),
+        language: staged.language_name(target),
+        questions,
+        score,
+        max_score,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        sandbox: staged.prepared.layers.clone(),
+    })
+}
+
+/// A submission staged in its sandbox: a private copy, built, with the
+/// command that starts it, or why its build failed.
+#[derive(Debug)]
+pub struct Staged {
+    /// The sandbox's scratch folder, layers and policies (the copy lives as long as this).
+    pub prepared: sandbox::Prepared,
+    /// The language detected (`None` when a command was given).
+    pub language: Option<String>,
+    /// How to start the program, or why it could not be built.
+    pub program: Result<runner::ProgramSpec, submission::BuildFailure>,
+}
+
+impl Staged {
+    /// The language reports give: the detected one, or `command`.
+    pub fn language_name(&self, target: &Target) -> Option<String> {
+        self.language.clone().or_else(|| target.command.as_ref().map(|_| "command".to_string()))
+    }
+}
+
+/// Detects the submission's language among `languages` (unless a command
+/// is given), copies it into a sandbox of its own and builds it there:
+/// what grading and playing a program both start from. `searches` and
+/// `per_search` size the program's CPU budget.
+pub fn stage(
+    languages: &[Language],
+    target: &Target,
+    kits: &Path,
+    sandbox: &Sandbox,
+    searches: usize,
+    per_search: Duration,
+) -> Result<Staged, NotGradable> {
     let dir = submission::absolute(&target.dir);
     if !dir.is_dir() {
         return Err(NotGradable::MissingFolder(target.name()));
     }
-    let language = submission::detect_language(assignment, &dir);
+    let language = languages.iter().find(|language| language.detect.iter().all(|file| dir.join(file).exists()));
     let command = match (&target.command, language) {
         (Some(command), _) => command.clone(),
         (None, Some(language)) => language.run.clone(),
         (None, None) => {
-            let expected = assignment.languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
+            let expected = languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
             return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
         }
     };
@@ -114,53 +217,26 @@ pub fn grade_sandboxed(
     let prepared = sandbox.prepare(&RunPlan {
         submission: &dir,
         kits,
-        tests: tests.len(),
-        per_test: assignment.time_limit,
+        tests: searches,
+        per_test: per_search,
         build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
     })?;
     // The program and its build see the staged copy, never the original folder.
     let dir = prepared.submission.clone();
     provide_rust_kit(&dir, &prepared)?;
     let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
-    let limits = SessionLimits { per_search: assignment.time_limit };
-    // Each test's tree for its search; a game's is unfolded for this submission alone.
-    let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
-    let (records, spec) = match build {
-        Some(Err(failure)) => (vec![build_failure_record(&failure); tests.len()], None),
-        _ => {
-            let spec = submission::program_spec(
-                &command,
-                &dir,
-                language,
-                &prepared.kits,
-                prepared.run.as_ref(),
-                &prepared.home,
-            );
-            (serve_public_then_hidden(&spec, tests, &served, limits), Some(spec))
-        }
+    let program = match build {
+        Some(Err(failure)) => Err(failure),
+        _ => Ok(submission::program_spec(
+            &command,
+            &dir,
+            language,
+            &prepared.kits,
+            prepared.run.as_ref(),
+            &prepared.home,
+        )),
     };
-    let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
-    let mut results: Vec<_> = (tests.iter().zip(&served))
-        .zip(records)
-        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
-        .collect();
-    diagnosis::diagnose_submission(tests, &served, &mut results);
-    if let Some(spec) = &spec {
-        recheck_alone(spec, tests, &earlier, &mut results, limits);
-    }
-    let questions = verdict::score(assignment, selected, tests, results);
-    let (score, max_score) = verdict::totals(&questions);
-    Ok(GradeReport {
-        assignment: assignment.name.clone(),
-        title: assignment.title.clone(),
-        submission: target.name(),
-        language: language.map(|l| l.name.clone()).or_else(|| target.command.as_ref().map(|_| "command".to_string())),
-        questions,
-        score,
-        max_score,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-        sandbox: prepared.layers,
-    })
+    Ok(Staged { language: language.map(|l| l.name.clone()), prepared, program })
 }
 
 /// Serves the public tests in one program, then the hidden tests in a fresh

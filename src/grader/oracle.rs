@@ -88,6 +88,8 @@ pub enum Violation {
     },
     /// A `result` whose value is not a finite number.
     BadValue(serde_json::Value),
+    /// `evaluate` in a move of a game that names no evaluation.
+    NoEvaluation(String),
     /// A max^n result whose value is not a vector of one finite number per player.
     BadVector {
         /// What the program sent.
@@ -142,6 +144,11 @@ impl fmt::Display for Violation {
                  should have stopped at ply {depth}"
             ),
             Violation::BadValue(value) => write!(f, "your result's value must be a finite number, but it was {value}"),
+            Violation::NoEvaluation(id) => write!(
+                f,
+                "you asked for the evaluation of {id}, but this game is played without one: search to the \
+                 terminals, or write an evaluation of your own from game.state(node)"
+            ),
             Violation::BadVector { value, players } => write!(
                 f,
                 "your result's value must be a list of {players} finite numbers, one per player (the root's \
@@ -230,6 +237,19 @@ pub struct Oracle<'t> {
     /// `visited`, and the depth of the current one (8.2).
     iteration_starts: Vec<usize>,
     iteration_depth: Option<u32>,
+    /// What the program is asked for: a search's answer, or a move.
+    purpose: Purpose,
+}
+
+/// What a program is served a tree for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A search graded against the reference: evaluations at the depth cut only.
+    Search,
+    /// A move of a game: the program searches as it likes, so every node
+    /// that is not a terminal carries the game's evaluation, `evaluate` is
+    /// answered anywhere, and a result needs no value.
+    Move,
 }
 
 /// What a request for a node came to.
@@ -279,6 +299,7 @@ impl<'t> Oracle<'t> {
             draws: 0,
             iteration_starts: Vec::new(),
             iteration_depth: None,
+            purpose: Purpose::Search,
         }
     }
 
@@ -330,6 +351,15 @@ impl<'t> Oracle<'t> {
         &self.iteration_starts
     }
 
+    /// A move of a game from the position at `tree`'s root (docs/protocol.md,
+    /// "Playing games"): no depth limit, the game's evaluation (the one
+    /// `tree` was unfolded with) served at every node that is not a terminal.
+    pub fn for_move(tree: &'t dyn GameTree) -> Oracle<'t> {
+        let mut oracle = Oracle::for_game(tree, SearchSettings::new(crate::engine::Algorithm::Minimax));
+        oracle.purpose = Purpose::Move;
+        oracle
+    }
+
     /// Limits the search to `budget` entered nodes (docs/protocol.md,
     /// "A clock counted in nodes"); `None` leaves it unlimited.
     pub fn with_budget(mut self, budget: Option<u32>) -> Oracle<'t> {
@@ -375,6 +405,8 @@ impl<'t> Oracle<'t> {
         let deepening = self.settings.algorithm == Algorithm::IterativeDeepening;
         let problem = match (tree.kind(node), self.cut_depth()) {
             (NodeKind::Terminal, _) => Some(Violation::EvalOfTerminal(id)),
+            (_, _) if self.purpose == Purpose::Move && tree.eval(node).is_none() => Some(Violation::NoEvaluation(id)),
+            (_, _) if self.purpose == Purpose::Move => None,
             (_, None) if deepening => Some(Violation::NoIteration(id)),
             (_, None) => Some(Violation::EvalWithoutLimit(id)),
             (_, Some(depth)) if ply < depth => Some(Violation::EvalAboveCut { id, ply, depth }),
@@ -422,7 +454,9 @@ impl<'t> Oracle<'t> {
             Some(number) if number.is_finite() => {
                 Ok(StudentAnswer { value: Some(number), action, vector: None, children })
             }
-            None if value.is_null() && from_cs188 => Ok(StudentAnswer { value: None, action, vector: None, children }),
+            None if value.is_null() && (from_cs188 || self.purpose == Purpose::Move) => {
+                Ok(StudentAnswer { value: None, action, vector: None, children })
+            }
             _ => Err(Violation::BadValue(value.clone())),
         }
     }
@@ -488,7 +522,8 @@ impl<'t> Oracle<'t> {
         // A tree taken from a game (CS188's) serves every evaluation it has,
         // as the game would (its getScore() answers wherever the test gives one).
         let cs188 = self.written.and_then(|tree| tree.game());
-        let at_cut = internal && (self.cut_depth() == Some(tree.ply(node)) || cs188.is_some());
+        let at_cut =
+            internal && (self.cut_depth() == Some(tree.ply(node)) || cs188.is_some() || self.purpose == Purpose::Move);
         let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
             && Algorithm::CLASSIC.contains(&self.settings.algorithm)
             && matches!(kind, NodeKind::Max | NodeKind::Min)
@@ -614,6 +649,31 @@ mod tests {
         assert!(oracle.visit("B.1").unwrap().starts_with("{\"type\":\"timeup\""), "and every new one refused");
         assert!(oracle.visit("Z").is_err(), "a guessed id is still a violation");
         assert_eq!(tree.ids_of(oracle.visited()), ["A", "B"]);
+    }
+
+    /// A move of a game: evaluations everywhere but at terminals, and a
+    /// result with an action alone.
+    #[test]
+    fn a_move_serves_evaluations_anywhere() {
+        let game = crate::game::make(&crate::game::GameArgs {
+            name: "tic-tac-toe",
+            params: &[],
+            position: None,
+            utility: None,
+        })
+        .unwrap();
+        let options = crate::game::UnfoldOptions { eval: Some("lines".into()), ..Default::default() };
+        let tree = game.unfold(&options).unwrap();
+        let mut oracle = Oracle::for_move(&*tree).with_budget(Some(3));
+        let root = oracle.visit("root").unwrap();
+        assert!(root.contains("\"eval\":0.0"), "the root carries its evaluation: {root}");
+        let b2 = oracle.evaluate("b2");
+        assert!(b2.is_ok(), "{b2:?}");
+        assert_eq!(oracle.answer(&serde_json::Value::Null, Some("b2".into())).unwrap().value, None);
+        let bare = game.unfold(&crate::game::UnfoldOptions::default()).unwrap();
+        let mut oracle = Oracle::for_move(&*bare);
+        oracle.visit("root").unwrap();
+        assert!(oracle.evaluate("b2").unwrap_err().to_string().contains("played without one"));
     }
 
     #[test]

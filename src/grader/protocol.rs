@@ -70,6 +70,35 @@ pub enum ToProgram<'a> {
         /// The iteration's depth limit.
         depth: u32,
     },
+    /// Choose a move of a game from the position at `root` (docs/protocol.md,
+    /// "Playing games").
+    Move {
+        /// The game's name (`connect-four`).
+        game: &'a str,
+        /// The game being played, for the program's own logs (`q5/random/3`).
+        label: &'a str,
+        /// The root's id: the position to move from.
+        root: &'a str,
+        /// The side the program plays: `max` or `min`.
+        player: &'static str,
+        /// Plies played so far.
+        ply: u32,
+        /// The actions played so far, from the game's start.
+        moves: &'a [String],
+        /// The position (as a `node` reply's `state` gives it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<&'a serde_json::Value>,
+        /// A seed for the program's own random choices in this move.
+        seed: u64,
+        /// The evaluation every node carries (absent: none).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        eval: Option<&'a str>,
+        /// The most nodes the program may enter for this move.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget: Option<u32>,
+        /// The move's wall-clock limit, in seconds.
+        time_limit: f64,
+    },
     /// The reply to `visit` or `evaluate` of a node past the budget: the
     /// node is not entered, and the program must send its result at once.
     Timeup {
@@ -334,6 +363,31 @@ mod tests {
         assert_eq!(
             encode(&ToProgram::Eval { node: "B", value: Numbers::Many(vec![1.0, -1.0]) }),
             "{\"type\":\"eval\",\"node\":\"B\",\"value\":[1.0,-1.0]}\n"
+        );
+    }
+
+    #[test]
+    fn move_messages_say_where_and_how_to_move() {
+        let moves = ["b2".to_string()];
+        let state = serde_json::json!({"to_move": "o"});
+        let line = encode(&ToProgram::Move {
+            game: "tic-tac-toe",
+            label: "q5/random/1",
+            root: "root",
+            player: "min",
+            ply: 1,
+            moves: &moves,
+            state: Some(&state),
+            seed: 7,
+            eval: None,
+            budget: Some(1000),
+            time_limit: 10.0,
+        });
+        assert_eq!(
+            line,
+            "{\"type\":\"move\",\"game\":\"tic-tac-toe\",\"label\":\"q5/random/1\",\"root\":\"root\",\
+             \"player\":\"min\",\"ply\":1,\"moves\":[\"b2\"],\"state\":{\"to_move\":\"o\"},\"seed\":7,\
+             \"budget\":1000,\"time_limit\":10.0}\n"
         );
     }
 

@@ -329,6 +329,39 @@ impl RunningProgram {
         })
     }
 
+    /// Stops every process of the program (SIGSTOP) until [`resume`]: an
+    /// agent waiting for its opponent's move can neither think on the
+    /// opponent's time nor slow it down with work left running. Its process
+    /// group and every process below its first one are stopped; in a PID
+    /// namespace that is all of them, since the namespace's orphans stay
+    /// below its first process (without one, a process that left the
+    /// session and lost its parent is not found).
+    ///
+    /// [`resume`]: RunningProgram::resume
+    pub fn pause(&self) {
+        #[cfg(unix)]
+        self.signal_everything(Signal::STOP);
+    }
+
+    /// Lets a paused program run again (SIGCONT to the same processes).
+    pub fn resume(&self) {
+        #[cfg(unix)]
+        self.signal_everything(Signal::CONT);
+    }
+
+    #[cfg(unix)]
+    fn signal_everything(&self, signal: Signal) {
+        let root = self.child.id();
+        if let Some(pid) = Pid::from_raw(root as i32) {
+            let _ = kill_process_group(pid, signal);
+        }
+        for pid in descendants(root) {
+            if let Some(pid) = Pid::from_raw(pid as i32) {
+                let _ = kill_process(pid, signal);
+            }
+        }
+    }
+
     /// Kills the whole process group and reaps the program; then kills and
     /// reaps whatever escaped the group (see [`reap_orphans`]).
     pub fn kill(&mut self) {
@@ -703,6 +736,28 @@ impl ProcStat {
 fn process_uid(pid: u32) -> Option<u32> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status.lines().find_map(|line| line.strip_prefix("Uid:"))?.split_whitespace().next()?.parse().ok()
+}
+
+/// Every process below `root` (its children, theirs, ...), from
+/// `/proc/PID/task/TID/children`; empty where the system does not list children.
+#[cfg(unix)]
+fn descendants(root: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut pending = vec![root];
+    while let Some(pid) = pending.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+        for task in tasks.flatten() {
+            let Ok(children) = std::fs::read_to_string(task.path().join("children")) else { continue };
+            for child in children.split_whitespace().filter_map(|child| child.parse::<u32>().ok()) {
+                // A process is listed once, under its one parent; the bound guards against a race.
+                if found.len() < 100_000 && !found.contains(&child) {
+                    found.push(child);
+                    pending.push(child);
+                }
+            }
+        }
+    }
+    found
 }
 
 /// How many processes (zombies included) run as `uid`.

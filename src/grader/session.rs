@@ -195,10 +195,10 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     records
 }
 
-type StartFailure = (ProgramFailure, String);
+pub(super) type StartFailure = (ProgramFailure, String);
 
 /// A program that fails to start this many times in a row is not started again.
-const MAX_FAILED_STARTS: usize = 2;
+pub(super) const MAX_FAILED_STARTS: usize = 2;
 
 /// The remaining tests of a program that keeps failing to start fail the same way.
 fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
@@ -223,7 +223,11 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
 }
 
 /// Starts the program and checks its `hello`.
-fn start_and_greet(spec: &ProgramSpec, deadline: Instant, limit: Duration) -> Result<RunningProgram, StartFailure> {
+pub(super) fn start_and_greet(
+    spec: &ProgramSpec,
+    deadline: Instant,
+    limit: Duration,
+) -> Result<RunningProgram, StartFailure> {
     let mut program = RunningProgram::start(spec).map_err(|error| {
         let command = abbreviate_command(&spec.command);
         let message = format!("could not start your program (`{command}` in {}): {error}", spec.dir.display());
@@ -304,8 +308,10 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
 }
 
 /// Why a conversation stopped before a result.
-enum Stop {
+pub(super) enum Stop {
+    /// The program failed (or broke the protocol).
     Failure(ProgramFailure),
+    /// Talking to it was cut short.
     Interrupted(Interrupted),
 }
 
@@ -316,7 +322,7 @@ impl From<Interrupted> for Stop {
 }
 
 /// The request-reply loop of one search.
-fn converse(
+pub(super) fn converse(
     program: &mut RunningProgram,
     oracle: &mut Oracle<'_>,
     search: &str,
@@ -365,7 +371,7 @@ fn student_error(kind: &str, message: String, details: Option<String>) -> Progra
     ProgramFailure { kind, message, details, cause }
 }
 
-fn interruption_failure(
+pub(super) fn interruption_failure(
     interrupted: Interrupted,
     limit: Duration,
     progress: Option<(usize, &str)>,
@@ -414,7 +420,7 @@ fn format_limit(limit: Duration) -> String {
     if limit.subsec_millis() == 0 { format!("{} s", limit.as_secs()) } else { format!("{:.1} s", limit.as_secs_f64()) }
 }
 
-fn failure(kind: FailureKind, message: String) -> ProgramFailure {
+pub(super) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
     ProgramFailure { kind, message, details: None, cause: None }
 }
 

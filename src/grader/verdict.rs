@@ -146,6 +146,43 @@ pub struct TestResult {
     pub max_score: Points,
     /// Wall-clock time in milliseconds.
     pub elapsed_ms: u64,
+    /// The games of a play test (one opponent of a play question).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<Box<PlayDetails>>,
+}
+
+/// What a play test (the games against one opponent) found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayDetails {
+    /// The game's name.
+    pub game: String,
+    /// The opponent.
+    pub opponent: String,
+    /// The seed the games derive from (with each game's number).
+    pub seed: u64,
+    /// Random plies at the start of each game.
+    pub openings: u32,
+    /// The node budget of a move.
+    pub budget: Option<u32>,
+    /// The wall-clock limit of a move, in milliseconds.
+    pub move_time_limit_ms: u64,
+    /// The submission's results.
+    pub tally: crate::play::Tally,
+    /// Each measure with what it earned.
+    pub measures: Vec<MeasureResult>,
+    /// Every game, as played.
+    pub games: Vec<crate::play::GameRecord>,
+}
+
+/// One measure of a play test: its thresholds and what it earned.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeasureResult {
+    /// What is measured.
+    pub kind: crate::assignment::MeasureKind,
+    /// Its minimum and thresholds.
+    pub thresholds: crate::thresholds::Thresholds,
+    /// The value, the thresholds reached, the points.
+    pub award: crate::thresholds::MeasureAward,
 }
 
 /// One question's tests and score.
@@ -245,6 +282,7 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         score: Points::ZERO,
         max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
+        play: None,
     };
     match record.answer {
         Err(failure) => {
@@ -420,12 +458,14 @@ fn describe_choice(chosen: Option<&str>, test: &PlannedTest, tree: &dyn GameTree
     describe_action(chosen, test, tree)
 }
 
-/// Groups judged tests by question and awards points.
+/// Groups judged tests by question and awards points; `played` are the
+/// tests of play questions, already scored, with their question's index.
 pub fn score(
     assignment: &Assignment,
     selected: &[usize],
     tests: &[PlannedTest],
     results: Vec<TestResult>,
+    played: Vec<(usize, TestResult)>,
 ) -> Vec<QuestionResult> {
     let mut questions: Vec<QuestionResult> = selected
         .iter()
@@ -441,9 +481,9 @@ pub fn score(
             }
         })
         .collect();
-    for (test, result) in tests.iter().zip(results) {
-        let slot =
-            selected.iter().position(|&index| index == test.question).expect("tests come from selected questions");
+    let judged = tests.iter().map(|test| test.question).zip(results);
+    for (question, result) in judged.chain(played) {
+        let slot = selected.iter().position(|&index| index == question).expect("tests come from selected questions");
         questions[slot].tests.push(result);
     }
     for question in &mut questions {
@@ -471,6 +511,8 @@ fn award(question: &mut QuestionResult) {
             let all_passed = !question.tests.is_empty() && question.tests.iter().all(passed);
             question.score = if all_passed { question.max_score } else { Points::ZERO };
         }
+        // Each play test carries the points its measures' thresholds earned.
+        Scoring::Thresholds => question.score = question.tests.iter().map(|test| test.score).sum(),
     }
 }
 

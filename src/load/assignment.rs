@@ -58,7 +58,7 @@ struct RawQuestion {
     id: Spanned<String>,
     title: Option<String>,
     points: f64,
-    algorithm: Spanned<String>,
+    algorithm: Option<Spanned<String>>,
     depth: Option<u32>,
     prune_on_equal: Option<bool>,
     /// The settings of docs/format.md 8.2 and 8.4, over each tree's own.
@@ -73,6 +73,7 @@ struct RawQuestion {
     #[serde(default)]
     hidden_tests: Vec<Spanned<String>>,
     generate: Option<Spanned<RawGenerate>>,
+    play: Option<Spanned<super::play::RawPlay>>,
 }
 
 /// `generate: {seed_from: student, count: 3, depth: 4, ...}`.
@@ -207,7 +208,7 @@ fn translate(
             .unwrap_or_default()
     });
     let tests_dir = dir.join(raw.tests_dir.as_ref().map_or(".", |spanned| spanned.value.as_str()));
-    let folders = TestFolders { public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
+    let folders = TestFolders { assignment: dir, public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::new();
     for question in raw.questions {
@@ -275,8 +276,9 @@ fn seconds(value: Option<f64>, default: f64) -> Duration {
     Duration::try_from_secs_f64(value.unwrap_or(default)).unwrap_or(Duration::from_secs_f64(default))
 }
 
-/// Where test paths start: public tests, and hidden ones.
+/// Where paths start: the assignment's own folder, public tests, and hidden ones.
 struct TestFolders<'a> {
+    assignment: &'a Path,
     public: &'a Path,
     hidden: &'a Path,
 }
@@ -287,16 +289,31 @@ fn translate_question(
     folders: &TestFolders<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Question> {
-    let algorithm = match raw.algorithm.value.parse::<Algorithm>() {
+    if raw.play.is_some() {
+        return translate_play_question(raw, position, folders, diagnostics);
+    }
+    let Some(spelled) = raw.algorithm.as_ref() else {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!("question `{}` needs an `algorithm` (or a `play:` block, to play games)", raw.id.value),
+        ));
+        return None;
+    };
+    let algorithm = match spelled.value.parse::<Algorithm>() {
         Ok(algorithm) => algorithm,
         Err(error) => {
-            diagnostics.push(Diagnostic::at(spanned_position(&raw.algorithm), error.to_string()));
+            diagnostics.push(Diagnostic::at(spanned_position(spelled), error.to_string()));
             return None;
         }
     };
     let scoring = match raw.scoring.as_ref().map(|s| s.value.as_str()) {
         None | Some("per-test") => Scoring::PerTest,
         Some("all-or-nothing") => Scoring::AllOrNothing,
+        Some("thresholds") => {
+            let at = raw.scoring.as_ref().and_then(spanned_position);
+            diagnostics.push(Diagnostic::at(at, "scoring `thresholds` is for questions that `play:` games"));
+            return None;
+        }
         Some(other) => {
             let at = raw.scoring.as_ref().and_then(spanned_position);
             diagnostics
@@ -373,6 +390,70 @@ fn translate_question(
         child_order,
         tests,
         generate,
+        play: None,
+    })
+}
+
+/// A question that plays games: the keys of a search question have no part in it.
+fn translate_play_question(
+    raw: RawQuestion,
+    position: Option<Position>,
+    folders: &TestFolders<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Question> {
+    let id = raw.id.value.clone();
+    let searching = [
+        ("algorithm", raw.algorithm.is_some()),
+        ("depth", raw.depth.is_some()),
+        ("prune_on_equal", raw.prune_on_equal.is_some()),
+        ("budget", raw.budget.is_some()),
+        ("iterations", raw.iterations.is_some()),
+        ("seed", raw.seed.is_some()),
+        ("exploration", raw.exploration.is_some()),
+        ("child_order", raw.child_order.is_some()),
+        ("tests", !raw.tests.is_empty()),
+        ("hidden_tests", !raw.hidden_tests.is_empty()),
+        ("generate", raw.generate.is_some()),
+    ];
+    let given: Vec<&str> = searching.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
+    if !given.is_empty() {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!(
+                "question `{id}` plays games, so it takes no {} (those are for questions that search trees)",
+                given.join(", ")
+            ),
+        ));
+        return None;
+    }
+    if let Some(scoring) = raw.scoring.as_ref().filter(|scoring| scoring.value != "thresholds") {
+        diagnostics.push(Diagnostic::at(
+            spanned_position(scoring),
+            format!("question `{id}` plays games: its points go by `thresholds`, not `{}`", scoring.value),
+        ));
+        return None;
+    }
+    let Some(points) = Points::from_decimal(raw.points) else {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!("question `{id}`: points must be a number >= 0 in millionths at most (such as 5 or 2.5)"),
+        ));
+        return None;
+    };
+    let play = super::play::translate_play(raw.play?, &id, folders.assignment, folders.public, diagnostics)?;
+    Some(Question {
+        title: raw.title.unwrap_or_else(|| id.clone()),
+        id,
+        points,
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        prune_on_equal: None,
+        scoring: Scoring::Thresholds,
+        child_order: ChildOrder::Given,
+        tests: Vec::new(),
+        generate: None,
+        overrides: Default::default(),
+        play: Some(play),
     })
 }
 

@@ -12,6 +12,7 @@ pub mod assignment;
 mod diagnostic;
 mod fast;
 mod game;
+mod play;
 mod raw;
 pub mod write;
 

@@ -345,6 +345,7 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
         let scoring = match question.scoring {
             crate::assignment::Scoring::PerTest => "per-test",
             crate::assignment::Scoring::AllOrNothing => "all-or-nothing",
+            crate::assignment::Scoring::Thresholds => "thresholds",
         };
         let _ = writeln!(out, "    scoring: {scoring}");
         if question.child_order == crate::assignment::ChildOrder::Any {

@@ -8,6 +8,7 @@
 //! where a student's order leaves the reference's ([`mark`]).
 
 pub mod layout;
+pub mod replay;
 pub mod stepper;
 pub mod svg;
 

@@ -35,18 +35,21 @@ pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
     for question in &report.questions {
         question_section(&mut body, question, tests);
     }
-    // The step-throughs' one script, only where there is one.
-    let script = if body.contains("<section class=\"stepper\"") {
-        format!("<script>{}</script>\n", render::stepper::SCRIPT)
-    } else {
-        String::new()
-    };
+    // The step-throughs' and replays' scripts, only where there is one.
+    let mut script = String::new();
+    if body.contains("<section class=\"stepper\"") {
+        script.push_str(&format!("<script>{}</script>\n", render::stepper::SCRIPT));
+    }
+    if body.contains("<section class=\"replay\"") {
+        script.push_str(&format!("<script>{}</script>\n", render::replay::SCRIPT));
+    }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n\
-         <style>{STYLE}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
+         <style>{STYLE}{}{}</style>\n</head>\n<body>\n{body}{script}</body>\n</html>\n",
         escape(&format!("{}: {}/{}", report.title, report.score, report.max_score)),
-        render::stepper::STYLE
+        render::stepper::STYLE,
+        if body.contains("<section class=\"replay\"") { render::replay::STYLE } else { "" }
     )
 }
 
@@ -90,7 +93,7 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
         let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
         let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
         let name = match test.status {
-            TestStatus::Passed => escape(&test.name),
+            TestStatus::Passed if test.play.is_none() => escape(&test.name),
             _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
         };
         let _ =
@@ -99,6 +102,17 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
     let _ = writeln!(out, "</tbody>\n</table>");
     for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
         failure(out, test, planned_for(test, tests));
+    }
+    for test in question.tests.iter().filter(|t| t.status == TestStatus::Passed && t.play.is_some()) {
+        let _ = writeln!(
+            out,
+            "<article class=\"played\" id=\"{}\">\n<h3>{} {}</h3>",
+            anchor(&test.name),
+            badge(test),
+            escape(&test.name)
+        );
+        games(out, test);
+        let _ = writeln!(out, "</article>");
     }
     let _ = writeln!(out, "</section>");
 }
@@ -122,7 +136,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));
     }
-    checks(out, test);
+    if test.play.is_none() {
+        checks(out, test);
+    }
     if shows_diff(test) {
         diff_table(out, test);
     }
@@ -138,7 +154,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
         }
         let _ = writeln!(out, "</div>");
     }
-    if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
+    if test.play.is_some() {
+        games(out, test);
+    } else if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
         let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
     }
     if !test.stderr.is_empty() {
@@ -155,6 +173,49 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
         picture(out, test, planned);
     }
     let _ = writeln!(out, "</article>");
+}
+
+/// A play test's games: rates with intervals, the seed, and each game to
+/// step through on its board.
+fn games(out: &mut String, test: &TestResult) {
+    let Some(play) = &test.play else { return };
+    let tally = &play.tally;
+    let _ = writeln!(out, "<p class=\"about\">{}</p>", escape(&super::play_line(play)));
+    let budget = play.budget.map_or_else(|| "no node budget".to_string(), |budget| format!("{budget} nodes per move"));
+    let _ = writeln!(
+        out,
+        "<p class=\"meta\">{} of {}, seed {}, {} random opening plies per game, {budget}, {} s per move; \
+         wins {}; failures charged to you: {}; average utility {:.3}</p>",
+        tally.games,
+        escape(&play.game),
+        play.seed,
+        play.openings,
+        play.move_time_limit_ms as f64 / 1000.0,
+        escape(&tally.win_rate().percent_text()),
+        if tally.faults.is_empty() {
+            "none".to_string()
+        } else {
+            tally.faults.iter().map(|(kind, count)| format!("{count} {}", kind.words())).collect::<Vec<_>>().join(", ")
+        },
+        tally.average_utility()
+    );
+    if tally.wall_clock_moves > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"cause\">{} of your {} moves entered no node of the grader's tree: your agent searched a \
+             copy of the rules of its own, which only the wall clock bounds.</p>",
+            tally.wall_clock_moves, tally.moves
+        );
+    }
+    for record in &play.games {
+        let _ = writeln!(
+            out,
+            "<details class=\"game\"><summary>{}: {}</summary>\n{}</details>",
+            escape(&record.label),
+            escape(&record.summary()),
+            render::replay::section(record)
+        );
+    }
 }
 
 /// Value, action and order (and MCTS's counts), each passed, failed or not run.

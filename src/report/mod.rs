@@ -86,12 +86,27 @@ fn pretty_json(value: &impl Serialize) -> String {
     out
 }
 
-/// "PASS", "FAIL" or "ERROR".
+/// A play test's results in one line: `6 games against random: won 5,
+/// drew 1, lost 0; not lost 100% (95% CI 61-100%)`.
+fn play_line(play: &crate::grader::verdict::PlayDetails) -> String {
+    let tally = &play.tally;
+    format!(
+        "{} games against {}: won {}, drew {}, lost {}; not lost {}",
+        tally.games,
+        play.opponent,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.not_lost_rate().percent_text()
+    )
+}
+
 /// How every report heads a question: `Question q2: Minimax`.
 fn question_heading(question: &QuestionResult) -> String {
     format!("Question {}: {}", question.id, question.title)
 }
 
+/// "PASS", "FAIL" or "ERROR".
 fn status_word(test: &TestResult) -> &'static str {
     match test.status {
         TestStatus::Passed => "PASS",

@@ -38,11 +38,15 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
              and visited order were checked."
         );
     }
-    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden) {
+    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden && test.play.is_none()) {
         let _ = writeln!(
             out,
             "To see each failed search drawn on its tree: treegrade check --format html --output report.html"
         );
+    }
+    if report.tests().any(|test| test.status != TestStatus::Passed && test.play.is_some()) {
+        let _ =
+            writeln!(out, "To step through each game on its board: treegrade check --format html --output report.html");
     }
     out
 }
@@ -66,6 +70,8 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             let _ = writeln!(out, "        {reason}");
         } else if test.status != TestStatus::Passed {
             failure_details(out, test, paint);
+        } else if let Some(play) = &test.play {
+            let _ = writeln!(out, "        {}", paint.dim(&super::play_line(play)));
         } else if detail == Detail::Everything && !test.hidden {
             let action = test.actual.action.as_deref().unwrap_or("none");
             let value = match &test.actual.vector {
@@ -145,7 +151,9 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
 /// A test that the program answered without a value (allowed only on trees
 /// taken from a game, where a CS188 kit may not observe it).
 fn value_unobserved(test: &TestResult) -> bool {
-    test.checks.value == Check::NotRun && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
+    test.play.is_none()
+        && test.checks.value == Check::NotRun
+        && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
 }
 
 /// Applies ANSI styles only when colour is on.

@@ -42,6 +42,7 @@ fn assignment(time_limit: Duration) -> Assignment {
             child_order: Default::default(),
             tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
             generate: None,
+            play: None,
         }],
     }
 }

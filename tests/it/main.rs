@@ -26,12 +26,14 @@ mod gradescope;
 mod more_grading;
 mod more_searches;
 mod mutants;
+mod play;
 mod points;
 mod readme;
 mod render;
 mod reports;
 mod snapshots;
 mod students;
+mod tournament;
 
 /// Every `.rs` file of `tests/it` is a module of this binary, and the only
 /// other test target is the hostile suite.

@@ -51,6 +51,7 @@ fn question(id: &str, algorithm: Algorithm, scoring: Scoring, trees: &[&str]) ->
         child_order: Default::default(),
         tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
         generate: None,
+        play: None,
     }
 }
 

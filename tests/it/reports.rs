@@ -57,6 +57,7 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
                 test("alphabeta-deep-cutoff.yaml", true),
             ],
             generate: None,
+            play: None,
         }],
     };
     let tests =
@@ -177,6 +178,7 @@ fn hostile_text_report() -> GradeReport {
             child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
             generate: None,
+            play: None,
         }],
     };
     let tests =
@@ -284,6 +286,7 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         child_order: Default::default(),
         tests,
         generate: None,
+        play: None,
     };
     let assignment = Assignment {
         name: "leak".into(),
@@ -343,6 +346,7 @@ fn action_reason(action_expression: &str) -> String {
             child_order: Default::default(),
             tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
             generate: None,
+            play: None,
         }],
     };
     let tests =

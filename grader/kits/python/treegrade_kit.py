@@ -353,6 +353,29 @@ class Game(object):
     Every method that takes a node *enters* it the first time it is called
     with it: the grader records that your search entered the node, in that
     order. Calling methods again on an entered node costs nothing.
+
+    When the grader plays a game with your agent, ``choose_move(game)`` gets
+    a ``Game`` whose root is the position to move from. Every node that is
+    not a terminal then carries the game's evaluation (``game.evaluate``
+    works at any ply, when the game is played with one), and these
+    attributes say more:
+
+        side (Optional[str]): ``"max"`` or ``"min"``, the side you play
+            (``None`` in a search).
+        ply (int): plies played so far in the game.
+        history (List[str]): the actions played so far, from the start.
+        position (Any): the position to move from, as ``game.state`` gives
+            it, known without entering the root (an agent with a copy of the
+            rules of its own may start from it, but then only the wall clock
+            limits it, and the report says so).
+        seed (Optional[int]): the seed ``random`` was given before your
+            ``choose_move`` was called: the same game plays the same on every
+            run.
+        time_limit (Optional[float]): the move's wall-clock limit, in seconds.
+        evaluation (Optional[str]): the name of the evaluation every node
+            carries, or ``None`` when the game is played without one (then
+            ``game.evaluate`` is an error: write your own from
+            ``game.state(node)``).
     """
 
     def __init__(self, channel, search):
@@ -368,6 +391,21 @@ class Game(object):
         self.move_ordering = move_ordering if isinstance(move_ordering, str) else None  # type: Optional[str]
         budget = search.get("budget")
         self.budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None  # type: Optional[int]
+        if search.get("type") == "move":
+            self.test = str(search.get("label", ""))
+        side = search.get("player")
+        self.side = side if side in ("max", "min") else None  # type: Optional[str]
+        ply = search.get("ply")
+        self.ply = ply if isinstance(ply, int) and not isinstance(ply, bool) else 0  # type: int
+        history = search.get("moves")
+        self.history = [m for m in history if isinstance(m, str)] if isinstance(history, list) else []  # type: List[str]
+        self.position = search.get("state")  # type: Any
+        evaluation = search.get("eval")
+        self.evaluation = evaluation if isinstance(evaluation, str) else None  # type: Optional[str]
+        seed = search.get("seed")
+        self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None  # type: Optional[int]
+        time_limit = search.get("time_limit")
+        self.time_limit = float(time_limit) if isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) else None  # type: Optional[float]
         players = search.get("players")
         self.players = players if isinstance(players, int) and not isinstance(players, bool) else None  # type: Optional[int]
         iterations = search.get("iterations")
@@ -926,18 +964,80 @@ def _search(channel, search, solutions):
     return _answer_line(name, answer, game)
 
 
-def _serve(channel, handle, hello):
-    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> int
+def _move_line(answer):
+    # type: (Any) -> bytes
+    """Checks the shape of a chosen move and turns it into a ``result`` (or an ``error``)."""
+    value = None
+    action = answer
+    if isinstance(answer, (tuple, list)) and len(answer) == 2:
+        value, action = answer
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+            value = None
+    if not isinstance(action, str):
+        return _error_line(
+            "exception",
+            "choose_move(game) must return the action to play, a string taken from game.actions(game.root) "
+            "(or a pair (value, action)); it returned %s" % _describe(answer),
+        )
+    value_text = "null" if value is None else repr(float(value))
+    return ('{"type":"result","value":%s,"action":%s}\n' % (value_text, _to_json(action))).encode("ascii")
+
+
+def _move(channel, message, choose_move):
+    # type: (_Channel, Dict[str, Any], Optional[Callable[[Game], Any]]) -> bytes
+    """Runs one ``move`` message through the student's ``choose_move``; returns the line to send."""
+    if choose_move is None:
+        return _error_line(
+            "not_implemented",
+            "no choose_move: write `def choose_move(game):` in search.py and pass it to run(), as in "
+            "`run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)`",
+        )
+    game = Game(channel, message)
+    if game.seed is not None:
+        import random
+
+        random.seed(game.seed)
+    try:
+        answer = choose_move(game)
+    except NotImplementedError as exc:
+        text = str(exc)
+        return _error_line(
+            "not_implemented",
+            "choose_move is not implemented yet (%s)" % text
+            if text
+            else "choose_move is not implemented yet: write the body of choose_move(game) in search.py",
+        )
+    except TimeUp as exc:
+        return _exception_line(
+            "choose_move",
+            exc,
+            "your agent used its whole budget of %s nodes and did not answer: catch TimeUp "
+            "(`except TimeUp:`) and return the best move found so far" % game.budget,
+        )
+    except Exception as exc:  # the student's bug: this game is lost, the next still played
+        return _exception_line("choose_move", exc)
+    return _move_line(answer)
+
+
+def _serve(channel, handle, hello, play=None):
+    # type: (_Channel, Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Callable[[_Channel, Dict[str, Any]], bytes]]) -> int
     """Answers the grader's messages until ``bye``; returns the exit status.
 
     ``handle(channel, search)`` runs one ``search`` message and returns the
-    line to send back; ``hello`` is the kit's reply to the grader's hello.
+    line to send back; ``play(channel, move)`` does the same for a ``move``
+    of a game (a kit without it does not play); ``hello`` is the kit's reply
+    to the grader's hello.
     """
     while True:
         message = channel.receive(False)
         kind = message.get("type")
         if kind == "search":
             channel.send(handle(channel, message))
+        elif kind == "move":
+            if play is None:
+                channel.send(_error_line("not_implemented", "this kit does not play games"))
+            else:
+                channel.send(play(channel, message))
         elif kind == "hello":
             channel.send(hello)
         elif kind == "bye":
@@ -946,14 +1046,20 @@ def _serve(channel, handle, hello):
             _fatal("the grader sent a message this kit does not know: %r" % (message,))
 
 
-def run(minimax=None, alphabeta=None, expectimax=None, iterative_deepening=None, maxn=None, mcts=None):
-    # type: (Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]]) -> None
+def run(minimax=None, alphabeta=None, expectimax=None, iterative_deepening=None, maxn=None, mcts=None, choose_move=None):
+    # type: (Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]], Optional[Callable[[Game], Any]]) -> None
     """Serves your search functions to the grader, then exits the program.
 
     Call it once, at the end of ``search.py``::
 
         if __name__ == "__main__":
-            run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+            run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)
+
+    ``choose_move(game)``, for assignments that play whole games, returns
+    the action to play from ``game.root`` (a string of
+    ``game.actions(game.root)``); see :class:`Game` for what a move's game
+    tells. With a node budget (``game.budget``), catch :class:`TimeUp` and
+    return the best move found so far.
 
     Each function takes a :class:`Game` and returns ``(value, action)``:
     the value of the root, and the action (a string from
@@ -982,15 +1088,20 @@ def run(minimax=None, alphabeta=None, expectimax=None, iterative_deepening=None,
         "iterative_deepening": iterative_deepening,
         "maxn": maxn,
         "mcts": mcts,
+        "choose_move": choose_move,
     }
     for name, function in solutions.items():
         if function is not None and not callable(function):
             raise TypeError("run(%s=...) needs a function, got %s" % (name, _describe(function)))
-    _start(lambda channel, search: _search(channel, search, solutions), _HELLO)
+    _start(
+        lambda channel, search: _search(channel, search, solutions),
+        _HELLO,
+        lambda channel, move: _move(channel, move, choose_move),
+    )
 
 
-def _start(handle, hello):
-    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes) -> None
+def _start(handle, hello, play=None):
+    # type: (Callable[[_Channel, Dict[str, Any]], bytes], bytes, Optional[Callable[[_Channel, Dict[str, Any]], bytes]]) -> None
     """Serves the grader with ``handle`` for each search, then exits the program.
 
     The part of :func:`run` that other kits built on this one share (the
@@ -1027,7 +1138,7 @@ def _start(handle, hello):
     def serve():
         # type: () -> None
         try:
-            status.append(_serve(channel, handle, hello))
+            status.append(_serve(channel, handle, hello, play))
         except SystemExit as exc:  # sys.exit() in the student's code: honour it
             code = exc.code
             status.append(code if isinstance(code, int) else (0 if code is None else 1))

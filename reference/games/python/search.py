@@ -17,13 +17,16 @@ import os
 import sys
 
 try:
-    from treegrade_kit import run
+    from treegrade_kit import TimeUp, run
 except ImportError:  # run from a checkout: the kit sits in grader/kits/python
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.append(os.path.join(here, "..", "..", "..", "grader", "kits", "python"))
-    from treegrade_kit import run
+    from treegrade_kit import TimeUp, run
 
 INF = math.inf
+
+#: How much more an end of the game weighs than any evaluation, in play.
+DECISIVE = 1e9
 
 
 def stop_value(game, node, ply):
@@ -124,5 +127,62 @@ def expectimax(game):
     return search(game.root, 0)
 
 
+def choose_move(game):
+    """The move to play from ``game.root``: iterative deepening alpha-beta.
+
+    Searches to depth 1, 2, 3, ... and keeps the move of the deepest search
+    that finished, until the node budget runs out (``TimeUp``) or a search
+    reached every end of the game. Below its depth a position is valued by
+    the game's evaluation when it is played with one, else as 0; an end of
+    the game by its utility times ``DECISIVE``, so that no evaluation (an
+    m,n,k-game's ``lines`` runs into the hundreds) outweighs a win.
+    """
+    actions = game.actions(game.root)
+    if len(actions) == 1:
+        return actions[0]
+    best = actions[0]
+    depth = 1
+    try:
+        while True:
+            action, complete = deepening_step(game, depth)
+            if action is not None:
+                best = action
+            if complete:
+                return best
+            depth += 1
+    except TimeUp:
+        return best
+
+
+def deepening_step(game, depth):
+    """Alpha-beta to ``depth``: ``(action, complete)``, complete when no position was cut."""
+    cut = [False]
+
+    def search(node, ply, alpha, beta):
+        if game.is_terminal(node):
+            return game.utility(node) * DECISIVE, None
+        if ply == depth:
+            cut[0] = True
+            return (game.evaluate(node) if game.evaluation else 0.0), None
+        player = game.player(node)
+        if player == "chance":
+            return expected(game, node, lambda child: search(child, ply + 1, -INF, INF)[0]), None
+        best, best_action = (-INF if player == "max" else INF), None
+        for action, child in game.successors(node):
+            value, _ = search(child, ply + 1, alpha, beta)
+            if better(player, value, best):
+                best, best_action = value, action
+            if player == "max":
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        return best, best_action
+
+    _, action = search(game.root, 0, -INF, INF)
+    return action, not cut[0]
+
+
 if __name__ == "__main__":
-    run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+    run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)

@@ -149,6 +149,125 @@ pub struct Test {
     pub max_score: Points,
     /// Wall-clock time, in milliseconds.
     pub elapsed_ms: u64,
+    /// The games of a play test (absent for searches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Play>,
+}
+
+/// The games of a play test: the submission against one opponent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Play {
+    /// The game's name.
+    pub game: String,
+    /// The opponent.
+    pub opponent: String,
+    /// The seed the games derive from: the same seed plays the same games.
+    pub seed: u64,
+    /// Random plies at the start of each game.
+    pub openings: u32,
+    /// Nodes per move (null: no node budget).
+    pub budget: Option<u32>,
+    /// The wall-clock limit of a move, in milliseconds.
+    pub move_time_limit_ms: u64,
+    /// The submission's results.
+    pub results: PlayResults,
+    /// Each measure scored, with its thresholds and what it earned.
+    pub measures: Vec<PlayMeasure>,
+    /// Every game.
+    pub games: Vec<PlayedGame>,
+}
+
+/// The submission's results over a play test's games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayResults {
+    /// Games played.
+    pub games: u64,
+    /// Won (by the rules, or by the opponent's failure).
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost (by the rules, or by its own failure).
+    pub losses: u64,
+    /// Games whose rules failed, with no result.
+    pub void: u64,
+    /// Of the wins, those by the opponent's failure.
+    pub wins_by_fault: u64,
+    /// Failures charged to the submission, by kind: `timed-out`,
+    /// `illegal-move`, `crashed`, `protocol-error`.
+    pub faults: std::collections::BTreeMap<String, u64>,
+    /// The average utility, in the submission's view.
+    pub average_utility: f64,
+    /// The share of games won, with its 95% Wilson interval.
+    pub win_rate: crate::stats::Rate,
+    /// The share of games not lost, with its interval.
+    pub not_lost_rate: crate::stats::Rate,
+    /// Moves made.
+    pub moves: u64,
+    /// Nodes entered in all.
+    pub entered: u64,
+    /// Moves that entered no node of the grader's tree (bounded by the wall clock only).
+    pub wall_clock_moves: u64,
+    /// Moves answered after the node budget ran out.
+    pub budget_spent_moves: u64,
+}
+
+/// One measure of a play test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayMeasure {
+    /// `wins`, `draws`, `not_lost`, `utility`, `no_timeout` or `clean`.
+    pub measure: String,
+    /// The measured value.
+    pub value: f64,
+    /// Below it, the question earns 0.
+    pub minimum: Option<f64>,
+    /// Each reached earns a share of the points.
+    pub thresholds: Vec<f64>,
+    /// How many were reached.
+    pub reached: usize,
+    /// Whether the value is below the minimum.
+    pub missed_minimum: bool,
+    /// Points earned.
+    pub score: Points,
+    /// Points its thresholds are worth.
+    pub max_score: Points,
+}
+
+/// One game, as replayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedGame {
+    /// Its name (`q5/random/3`).
+    pub label: String,
+    /// Its number in the series, from 0 (with the seed, it replays the game).
+    pub index: u64,
+    /// The agent playing MAX (moving first).
+    pub max: String,
+    /// The agent playing MIN.
+    pub min: String,
+    /// How many of the first plies were random openings.
+    pub openings: u32,
+    /// Every ply's action, in order (openings and chance moves included).
+    pub moves: Vec<String>,
+    /// `max`, `min`, or null for a draw or a void game.
+    pub winner: Option<String>,
+    /// `terminal`, `fault`, `move-limit` or `void`.
+    pub ending: String,
+    /// The failure that ended it, if one did: who, what, and the message.
+    pub fault: Option<PlayFault>,
+    /// MAX's utility at the end (null when a failure ended it).
+    pub utility: Option<f64>,
+    /// One line: who won and how.
+    pub summary: String,
+}
+
+/// A failure that ended a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayFault {
+    /// `max` or `min`: the side charged.
+    pub seat: String,
+    /// `timed-out`, `illegal-move`, `crashed` or `protocol-error`.
+    pub kind: String,
+    /// What happened.
+    pub message: String,
 }
 
 /// The three checks of a test, and MCTS's fourth.
@@ -334,6 +453,85 @@ impl From<&verdict::TestResult> for Test {
             score: test.score,
             max_score: test.max_score,
             elapsed_ms: test.elapsed_ms,
+            play: test.play.as_deref().map(Play::from),
+        }
+    }
+}
+
+impl From<&verdict::PlayDetails> for Play {
+    fn from(play: &verdict::PlayDetails) -> Play {
+        let tally = &play.tally;
+        Play {
+            game: play.game.clone(),
+            opponent: play.opponent.clone(),
+            seed: play.seed,
+            openings: play.openings,
+            budget: play.budget,
+            move_time_limit_ms: play.move_time_limit_ms,
+            results: PlayResults {
+                games: tally.games,
+                wins: tally.wins,
+                draws: tally.draws,
+                losses: tally.losses,
+                void: tally.void,
+                wins_by_fault: tally.wins_by_fault,
+                faults: tally.faults.iter().map(|(kind, count)| (kind.name().to_string(), *count)).collect(),
+                average_utility: tally.average_utility(),
+                win_rate: tally.win_rate(),
+                not_lost_rate: tally.not_lost_rate(),
+                moves: tally.moves,
+                entered: tally.entered,
+                wall_clock_moves: tally.wall_clock_moves,
+                budget_spent_moves: tally.budget_spent_moves,
+            },
+            measures: play
+                .measures
+                .iter()
+                .map(|measure| PlayMeasure {
+                    measure: measure.kind.key().to_string(),
+                    value: measure.award.value,
+                    minimum: measure.thresholds.minimum,
+                    thresholds: measure.thresholds.at.clone(),
+                    reached: measure.award.reached,
+                    missed_minimum: measure.award.missed_minimum,
+                    score: measure.award.score,
+                    max_score: measure.award.max_score,
+                })
+                .collect(),
+            games: play.games.iter().map(PlayedGame::from).collect(),
+        }
+    }
+}
+
+impl From<&crate::play::GameRecord> for PlayedGame {
+    fn from(record: &crate::play::GameRecord) -> PlayedGame {
+        use crate::play::Ending;
+        let seat_name = |seat: crate::play::Seat| if seat == crate::play::Seat::Max { "max" } else { "min" };
+        PlayedGame {
+            label: record.label.clone(),
+            index: record.index,
+            max: record.max.clone(),
+            min: record.min.clone(),
+            openings: record.openings,
+            moves: record.moves.iter().map(|ply| ply.action.clone()).collect(),
+            winner: record.winner().map(|seat| seat_name(seat).to_string()),
+            ending: match &record.ending {
+                Ending::Terminal => "terminal",
+                Ending::Fault { .. } => "fault",
+                Ending::MoveLimit => "move-limit",
+                Ending::Void { .. } => "void",
+            }
+            .to_string(),
+            fault: match &record.ending {
+                Ending::Fault { seat, fault } => Some(PlayFault {
+                    seat: seat_name(*seat).to_string(),
+                    kind: fault.kind.name().to_string(),
+                    message: fault.message.clone(),
+                }),
+                _ => None,
+            },
+            utility: record.utility,
+            summary: record.summary(),
         }
     }
 }

@@ -32,7 +32,7 @@ enter a node only when your search gets to it. Run ``treegrade check`` in
 this folder to test your code; README.md says more.
 """
 
-from treegrade_kit import Game, run  # noqa: F401  (Game: for your type hints)
+from treegrade_kit import Game, TimeUp, run  # noqa: F401  (Game: for your type hints; TimeUp: for choose_move)
 
 
 def minimax(game):
@@ -70,5 +70,20 @@ def expectimax(game):
     raise NotImplementedError("TODO: write expectimax(game) in search.py")
 
 
+def choose_move(game):
+    """For questions that play whole games: the action to play from ``game.root``.
+
+    ``game.root`` is the position to move from; ``game.side`` says whether
+    you play ``"max"`` or ``"min"``, and ``game.actions(game.root)`` lists
+    the legal moves. Search as you like (no depth limit is set: cut where
+    you choose, and value a cut position by ``game.evaluate(node)`` when
+    ``game.evaluation`` names one). ``game.budget`` is the number of nodes
+    you may enter for this move: past it the kit raises ``TimeUp``; catch it
+    and return the best move found so far (iterative deepening keeps the
+    move of the last depth that finished).
+    """
+    raise NotImplementedError("TODO: write choose_move(game) in search.py")
+
+
 if __name__ == "__main__":
-    run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax)
+    run(minimax=minimax, alphabeta=alphabeta, expectimax=expectimax, choose_move=choose_move)

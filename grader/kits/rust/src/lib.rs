@@ -270,6 +270,8 @@ pub struct MoreSolutions {
     pub maxn: Option<fn(&Game) -> VectorAnswer>,
     /// Monte Carlo tree search.
     pub mcts: Option<fn(&Game) -> MctsAnswer>,
+    /// Your agent, for assignments that play whole games (see [`serve_playing`]).
+    pub choose_move: Option<ChooseMove>,
 }
 
 /// Your three searches, one per algorithm, for [`serve`].
@@ -281,6 +283,23 @@ pub struct Solutions {
     pub alphabeta: fn(&Game) -> Answer,
     /// Expectimax.
     pub expectimax: fn(&Game) -> Answer,
+}
+
+/// Your agent, for assignments that play whole games: the action to play
+/// from [`Game::root`] (one of `game.actions(&game.root())`). Hand it to
+/// [`serve_playing`] beside your searches.
+pub type ChooseMove = fn(&Game) -> String;
+
+/// What the grader says of a move of a game (absent in a search).
+#[derive(Clone, Debug)]
+struct MoveInfo {
+    side: Player,
+    ply: u32,
+    history: Vec<String>,
+    position: Option<Json>,
+    seed: Option<u64>,
+    evaluation: Option<String>,
+    time_limit: Option<f64>,
 }
 
 // ---------------------------------------------------------------------------
@@ -329,6 +348,7 @@ pub struct Game {
     /// thought every iteration had a budget of its own).
     iteration_after_time_up: Cell<Option<u32>>,
     time_up: Cell<bool>,
+    playing: Option<MoveInfo>,
     channel: RefCell<Channel>,
     nodes: RefCell<HashMap<Node, Rc<NodeInfo>>>,
     evals: RefCell<HashMap<Node, Json>>,
@@ -387,6 +407,48 @@ impl Game {
     /// The name of the test being run (handy in debug output).
     pub fn test(&self) -> &str {
         &self.test
+    }
+
+    /// In a move of a game, the side you play ([`Player::Max`] or
+    /// [`Player::Min`]); `None` in a search.
+    pub fn side(&self) -> Option<Player> {
+        self.playing.as_ref().map(|playing| playing.side)
+    }
+
+    /// In a move of a game, the plies played so far (0 in a search).
+    pub fn ply(&self) -> u32 {
+        self.playing.as_ref().map_or(0, |playing| playing.ply)
+    }
+
+    /// In a move of a game, the actions played so far from the game's start.
+    pub fn history(&self) -> &[String] {
+        self.playing.as_ref().map_or(&[], |playing| &playing.history)
+    }
+
+    /// In a move of a game, the position to move from, known without
+    /// entering the root. An agent with a copy of the rules of its own may
+    /// start from it, but then only the wall clock limits it, and the report
+    /// says so.
+    pub fn position(&self) -> Option<&Json> {
+        self.playing.as_ref().and_then(|playing| playing.position.as_ref())
+    }
+
+    /// In a move of a game, the seed for your own random choices: using it
+    /// plays the same game on every run.
+    pub fn seed(&self) -> Option<u64> {
+        self.playing.as_ref().and_then(|playing| playing.seed)
+    }
+
+    /// In a move of a game, the name of the evaluation every node carries
+    /// ([`Game::evaluate`] then works at any ply but a terminal), or `None`
+    /// when the game is played without one.
+    pub fn evaluation(&self) -> Option<&str> {
+        self.playing.as_ref().and_then(|playing| playing.evaluation.as_deref())
+    }
+
+    /// In a move of a game, its wall-clock limit in seconds.
+    pub fn time_limit(&self) -> Option<f64> {
+        self.playing.as_ref().and_then(|playing| playing.time_limit)
     }
 
     /// The most nodes this search may enter, or `None` when only the wall
@@ -474,10 +536,12 @@ impl Game {
         let info = self.info(node);
         match (&info.values, info.kind) {
             (Some(values), Player::Terminal) => values.clone(),
-            (_, Player::Terminal) => panic!("game.utilities({node}): utility vectors are served in max^n searches only"),
-            (_, kind) => panic!(
-                "game.utilities({node}): {node} is a {kind} node, not a terminal; only terminals have a utility"
-            ),
+            (_, Player::Terminal) => {
+                panic!("game.utilities({node}): utility vectors are served in max^n searches only")
+            }
+            (_, kind) => {
+                panic!("game.utilities({node}): {node} is a {kind} node, not a terminal; only terminals have a utility")
+            }
         }
     }
 
@@ -678,7 +742,8 @@ impl Game {
         {
             fatal(&format!("expected the grader's evaluation of node {node}, got {reply}"));
         }
-        let value = reply.take("value").unwrap_or_else(|| fatal(&format!("the grader's evaluation of {node} has no `value`")));
+        let value =
+            reply.take("value").unwrap_or_else(|| fatal(&format!("the grader's evaluation of {node} has no `value`")));
         self.evals.borrow_mut().insert(node.clone(), value.clone());
         value
     }
@@ -1130,6 +1195,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
         iteration_depth: Cell::new(None),
         iteration_after_time_up: Cell::new(None),
         time_up: Cell::new(false),
+        playing: None,
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
@@ -1190,30 +1256,100 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
             );
             error_line("exception", &message, None)
         }
-        Err(_) => {
-            let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
-                message: "(unknown panic)".to_string(),
-                location: String::new(),
-                backtrace: None,
-            });
-            if is_todo(&report.message) {
-                let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
-                let message = if detail.is_empty() {
-                    format!(
-                        "{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})",
-                        report.location
-                    )
-                } else {
-                    format!("{name} is not implemented yet: {detail} (at {})", report.location)
-                };
-                error_line("not_implemented", &message, None)
-            } else {
-                let message = format!("{name} panicked at {}: {}", report.location, report.message);
-                error_line("exception", &message, report.backtrace.as_deref())
-            }
-        }
+        Err(_) => panic_line(name),
     };
     (game.channel.into_inner(), line)
+}
+
+/// Runs one `move` message through the student's `choose_move`; returns the channel and the line to send.
+fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -> (Channel, String) {
+    let Some(choose_move) = choose_move else {
+        let message = "no choose_move: write `fn choose_move(game: &Game) -> String` and serve it with \
+                       serve_playing(Solutions { ... }, choose_move)";
+        return (channel, error_line("not_implemented", message, None));
+    };
+    let root = match message.get("root").and_then(Json::as_str) {
+        Some(root) => Node(Rc::from(root)),
+        None => fatal(&format!("the grader's move has no `root`: {message}")),
+    };
+    let number = |key: &str| message.get(key).and_then(Json::as_f64);
+    let whole = |key: &str| number(key).filter(|n| *n >= 0.0 && n.fract() == 0.0);
+    let history = match message.get("moves") {
+        Some(Json::Array(moves)) => moves.iter().filter_map(|m| m.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    };
+    let playing = MoveInfo {
+        side: if message.get("player").and_then(Json::as_str) == Some("min") { Player::Min } else { Player::Max },
+        ply: whole("ply").map_or(0, |ply| ply as u32),
+        history,
+        position: message.get("state").cloned(),
+        seed: whole("seed").map(|seed| seed as u64),
+        evaluation: message.get("eval").and_then(Json::as_str).map(str::to_string),
+        time_limit: number("time_limit"),
+    };
+    let game = Game {
+        root,
+        algorithm: Algorithm::Minimax,
+        depth: None,
+        budget: whole("budget").filter(|budget| *budget >= 1.0).map(|budget| budget as u32),
+        players: None,
+        iterations: None,
+        exploration: None,
+        iteration_depth: Cell::new(None),
+        iteration_after_time_up: Cell::new(None),
+        time_up: Cell::new(false),
+        playing: Some(playing),
+        prune_on_equal: true,
+        move_ordering: false,
+        test: message.get("label").and_then(Json::as_str).unwrap_or("").to_string(),
+        channel: RefCell::new(channel),
+        nodes: RefCell::new(HashMap::new()),
+        evals: RefCell::new(HashMap::new()),
+    };
+    IN_STUDENT_CODE.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| choose_move(&game)));
+    IN_STUDENT_CODE.with(|flag| flag.set(false));
+    let line = match outcome {
+        Ok(action) => {
+            let mut line = String::from("{\"type\":\"result\",\"value\":null,\"action\":");
+            json::write_string(&mut line, &action);
+            line.push_str("}\n");
+            line
+        }
+        Err(payload) if payload.is::<TimeUp>() => {
+            let budget = game.budget.unwrap_or(0);
+            let message = format!(
+                "choose_move used its whole budget of {budget} nodes and did not answer: run each search inside \
+                 game.within_budget(...) and return the best move found so far"
+            );
+            error_line("exception", &message, None)
+        }
+        Err(_) => panic_line("choose_move"),
+    };
+    (game.channel.into_inner(), line)
+}
+
+/// The `error` line for a panic in the student's function `name`: "not
+/// implemented yet" for `todo!()`, else the message, the location and a
+/// backtrace.
+fn panic_line(name: &str) -> String {
+    let report = LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or(PanicReport {
+        message: "(unknown panic)".to_string(),
+        location: String::new(),
+        backtrace: None,
+    });
+    if is_todo(&report.message) {
+        let detail = report.message.split_once(": ").map_or("", |(_, detail)| detail);
+        let message = if detail.is_empty() {
+            format!("{name} is not implemented yet: write the body of `fn {name}` (todo!() at {})", report.location)
+        } else {
+            format!("{name} is not implemented yet: {detail} (at {})", report.location)
+        };
+        error_line("not_implemented", &message, None)
+    } else {
+        let message = format!("{name} panicked at {}: {}", report.location, report.message);
+        error_line("exception", &message, report.backtrace.as_deref())
+    }
 }
 
 fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
@@ -1225,6 +1361,11 @@ fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
         match message.get("type").and_then(Json::as_str) {
             Some("search") => {
                 let (returned, line) = run_search(channel, &message, &solutions, &more);
+                channel = returned;
+                channel.send(&line);
+            }
+            Some("move") => {
+                let (returned, line) = run_move(channel, &message, more.choose_move);
                 channel = returned;
                 channel.send(&line);
             }
@@ -1261,6 +1402,33 @@ fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
 /// to be started by the grader (`treegrade check`), not by hand.
 pub fn serve(solutions: Solutions) -> ! {
     serve_more(solutions, MoreSolutions::default())
+}
+
+/// Serves your searches and your agent to the grader, for assignments that
+/// play whole games: like [`serve`], and every move of a game is asked of
+/// `choose_move` (or give it in [`MoreSolutions`] to [`serve_more`]).
+///
+/// ```no_run
+/// # use treegrade_kit::{serve_playing, Answer, Game, Solutions};
+/// # fn minimax(game: &Game) -> Answer { todo!() }
+/// # fn alphabeta(game: &Game) -> Answer { todo!() }
+/// # fn expectimax(game: &Game) -> Answer { todo!() }
+/// fn choose_move(game: &Game) -> String {
+///     game.actions(&game.root())[0].clone()
+/// }
+///
+/// fn main() {
+///     serve_playing(Solutions { minimax, alphabeta, expectimax }, choose_move);
+/// }
+/// ```
+///
+/// In a move, [`Game::root`] is the position to move from; [`Game::side`],
+/// [`Game::ply`], [`Game::history`], [`Game::position`], [`Game::seed`]
+/// and [`Game::evaluation`] tell more, and [`Game::budget`] is the move's
+/// clock counted in nodes (run searches inside [`Game::within_budget`]).
+/// A panic loses that game only.
+pub fn serve_playing(solutions: Solutions, choose_move: ChooseMove) -> ! {
+    serve_more(solutions, MoreSolutions { choose_move: Some(choose_move), ..MoreSolutions::default() })
 }
 
 /// Serves your three searches and the searches beyond them (iterative

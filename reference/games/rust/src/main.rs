@@ -24,10 +24,89 @@
 //! * alpha-beta stops a node's remaining children on the convention the test
 //!   asks for (`game.prune_on_equal()`).
 
-use treegrade_kit::{serve, Answer, Game, Node, Player, Solutions};
+use treegrade_kit::{serve_playing, Answer, Game, Node, Player, Solutions};
 
 fn main() {
-    serve(Solutions { minimax, alphabeta, expectimax });
+    serve_playing(Solutions { minimax, alphabeta, expectimax }, choose_move);
+}
+
+// ---------------------------------------------------------------------------
+// Playing whole games
+// ---------------------------------------------------------------------------
+
+/// The move to play from the root: iterative deepening alpha-beta, keeping
+/// the move of the deepest search that finished, until the node budget runs
+/// out or a search reached every end of the game. Below its depth a
+/// position is valued by the game's evaluation when it is played with one,
+/// else as 0; an end of the game by its utility times [`DECISIVE`].
+fn choose_move(game: &Game) -> String {
+    let root = game.root();
+    let actions = game.actions(&root);
+    let mut best = actions[0].clone();
+    if actions.len() == 1 {
+        return best;
+    }
+    for depth in 1.. {
+        match game.within_budget(|| deepening_step(game, depth)) {
+            Some((action, complete)) => {
+                if let Some(action) = action {
+                    best = action;
+                }
+                if complete {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    best
+}
+
+/// How much more an end of the game weighs than any evaluation, in play: an
+/// m,n,k-game's `lines` evaluation runs into the hundreds, a win is worth 1.
+const DECISIVE: f64 = 1e9;
+
+/// Alpha-beta to `depth` from the root: the action chosen, and whether no
+/// position was cut by the depth.
+fn deepening_step(game: &Game, depth: u32) -> (Option<String>, bool) {
+    fn search(game: &Game, node: &Node, ply: u32, depth: u32, mut alpha: f64, mut beta: f64, cut: &mut bool) -> Outcome {
+        if game.is_terminal(node) {
+            return (game.utility(node) * DECISIVE, None);
+        }
+        if ply == depth {
+            *cut = true;
+            return (if game.evaluation().is_some() { game.evaluate(node) } else { 0.0 }, None);
+        }
+        let player = game.player(node);
+        if player == Player::Chance {
+            let mut total = 0.0;
+            for (p, child) in game.probabilities(node).into_iter().zip(game.children(node)) {
+                total += p * search(game, &child, ply + 1, depth, f64::NEG_INFINITY, f64::INFINITY, cut).0;
+            }
+            return (total, None);
+        }
+        let mut best = if player == Player::Max { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best_action = None;
+        for (action, child) in game.successors(node) {
+            let (value, _) = search(game, &child, ply + 1, depth, alpha, beta, cut);
+            if improves(player, value, best) {
+                best = value;
+                best_action = Some(action);
+            }
+            if player == Player::Max {
+                alpha = alpha.max(best);
+            } else {
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        (best, best_action)
+    }
+    let mut cut = false;
+    let (_, action) = search(game, &game.root(), 0, depth, f64::NEG_INFINITY, f64::INFINITY, &mut cut);
+    (action, !cut)
 }
 
 /// A node's value and the action of its best child (`None` where it has no choice).

@@ -54,10 +54,10 @@
 
 #![allow(unused_variables)] // remove once your searches are written
 
-use treegrade_kit::{serve, Answer, Game, Solutions};
+use treegrade_kit::{serve_playing, Answer, Game, Solutions};
 
 fn main() {
-    serve(Solutions { minimax, alphabeta, expectimax });
+    serve_playing(Solutions { minimax, alphabeta, expectimax }, choose_move);
 }
 
 /// Minimax.
@@ -121,4 +121,18 @@ fn alphabeta(game: &Game) -> Answer {
 /// chance node at the limit is evaluated too).
 fn expectimax(game: &Game) -> Answer {
     todo!("write expectimax in src/main.rs")
+}
+
+/// For questions that play whole games: the action to play from the root.
+///
+/// `game.root()` is the position to move from; `game.side()` says whether
+/// you play `Player::Max` or `Player::Min`, and `game.actions(&root)` lists
+/// the legal moves. Search as you like (no depth limit is set: cut where
+/// you choose, and value a cut position by `game.evaluate(&node)` when
+/// `game.evaluation()` names one). `game.budget()` is the number of nodes
+/// you may enter for this move: run each search inside
+/// `game.within_budget(|| ...)`, which gives `None` once the budget is
+/// spent, and return the best move found so far.
+fn choose_move(game: &Game) -> String {
+    todo!("write choose_move in src/main.rs")
 }
