@@ -212,8 +212,7 @@ fn same_vector(mistake: Option<&[f64]>, student: Option<&[f64]>) -> bool {
 
 /// The reference's answer to a test, as the diagnosis compares answers.
 fn reference_trace(test: &PlannedTest, tree: &dyn GameTree) -> OwnedTrace {
-    let view = super::explain::reference_view(test, tree);
-    OwnedTrace { visited: test.reference.visited.clone(), ..OwnedTrace::of_view(view, Vec::new()) }
+    OwnedTrace::of_view(super::explain::reference_view(test, tree), test.reference.visited.clone())
 }
 
 /// The mistakes that would fail this test: a student making one of them
