@@ -1244,7 +1244,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
                  the nodes of all iterations together and does not start again with each iteration; once the \
                  time is up, return the answer of the last iteration that finished"
             );
-            error_line("exception", &message, None)
+            error_line("iteration_after_time_up", &message, None)
         }
         Err(payload) if payload.is::<TimeUp>() => {
             let budget = game.budget.unwrap_or(0);
