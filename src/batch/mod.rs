@@ -306,6 +306,19 @@ fn assignment_fingerprint(
         hasher.update(name.as_bytes());
         hasher.update(std::fs::read(path)?);
     }
+    // A play question's game file and its opponents' programs decide its games too.
+    for play in assignment.questions.iter().filter_map(|question| question.play.as_ref()) {
+        if let crate::assignment::PlayGame::File(game) = &play.game {
+            hasher.update(std::fs::read(game)?);
+        }
+        for opponent in &play.opponents {
+            if let crate::assignment::OpponentAgent::Program(dir) = &opponent.agent {
+                let files =
+                    submission_fingerprint(&opponent.name, dir).map_err(|e| std::io::Error::other(e.to_string()))?;
+                hasher.update(files.as_bytes());
+            }
+        }
+    }
     Ok(hex(&hasher.finalize()))
 }
 

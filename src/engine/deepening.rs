@@ -26,6 +26,11 @@ pub(super) fn search<T: GameTree + ?Sized>(
         let mut search = Search::new(tree, &SearchSettings { depth: Some(depth), ..*settings });
         search.root_first = previous_choice.map(|child| child.0);
         search.budget_left = left;
+        match slip {
+            BeyondSlip::ConventionInvertedAtMax => search.prune_on_equal_at_max = !settings.prune_on_equal,
+            BeyondSlip::ConventionInvertedAtMin => search.prune_on_equal_at_min = !settings.prune_on_equal,
+            _ => {}
+        }
         if keep == Keep::Fragility {
             search.bounds = Some(Bounds::default());
         }
@@ -159,6 +164,45 @@ mod tests {
         assert_eq!(partial.visited, reference.visited);
         let all = run(4, None, BeyondSlip::NoEarlyStop);
         assert_eq!(all.iterations().len(), 4, "depths 3 and 4 repeat depth 2's whole tree");
+    }
+
+    /// max(min(3, 3, 9), min(3, 1)) at depth 2: every prune is on an equality.
+    fn ties() -> Tree {
+        let mut builder = TreeBuilder::new("ties", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        let min = |id: &str, leaves: &[f64]| NodeSpec {
+            id: id.into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Min,
+                children: leaves.iter().map(|&v| ChildSpec::leaf(v)).collect(),
+                probs: None,
+                eval: Some(0.0),
+            },
+        };
+        builder.add(min("B", &[3.0, 3.0, 9.0]));
+        builder.add(min("C", &[3.0, 1.0]));
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn a_convention_inverted_at_one_kind_prunes_there_alone() {
+        let tree = ties();
+        let visits = |prune_on_equal, slip| {
+            let settings = SearchSettings { prune_on_equal, ..settings(2, None) };
+            let outcome = search(&tree, &settings, Keep::Values, slip).unwrap().0;
+            tree.ids_of(&outcome.visited[3..])
+        };
+        // Depth 1 values B and C by their evals (0 both) and keeps B, which
+        // depth 2 searches first: B = 3, then at C, 3 <= alpha 3 prunes C.2
+        // on equality; strictly, C.2 is searched.
+        assert_eq!(visits(true, BeyondSlip::None), ["A", "B", "B.1", "B.2", "B.3", "C", "C.1"]);
+        assert_eq!(visits(false, BeyondSlip::None), ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2"]);
+        // The prune is a min node's: inverted at min nodes, the two swap.
+        assert_eq!(visits(true, BeyondSlip::ConventionInvertedAtMin), visits(false, BeyondSlip::None));
+        assert_eq!(visits(false, BeyondSlip::ConventionInvertedAtMin), visits(true, BeyondSlip::None));
+        // Inverted at max nodes only, where nothing is pruned, it changes nothing.
+        assert_eq!(visits(true, BeyondSlip::ConventionInvertedAtMax), visits(true, BeyondSlip::None));
+        assert_eq!(visits(false, BeyondSlip::ConventionInvertedAtMax), visits(false, BeyondSlip::None));
     }
 
     #[test]

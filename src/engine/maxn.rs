@@ -23,15 +23,36 @@ pub(super) fn search<T: GameTree + ?Sized>(
     slip: BeyondSlip,
 ) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
     let players = tree.players().unwrap_or(2);
+    let root_player = tree.player(NodeIndex::ROOT).unwrap_or(1);
     let compared = match slip {
         BeyondSlip::FirstComponent => Compared::Fixed(0),
-        BeyondSlip::RootComponent => Compared::Fixed(tree.player(NodeIndex::ROOT).map_or(0, |p| p - 1)),
+        BeyondSlip::RootComponent => Compared::Fixed(root_player - 1),
         BeyondSlip::ComponentAfterMover => Compared::After,
         BeyondSlip::ComponentBeforeMover => Compared::Before,
+        BeyondSlip::ComponentAfterMoverWrapping => Compared::AfterWrapping,
+        BeyondSlip::ComponentAfterMoverClamped => Compared::AfterClamped,
+        BeyondSlip::MoverByPly => Compared::ByPly(0),
+        BeyondSlip::MoverByPlyFromRoot => Compared::ByPly(root_player - 1),
         _ => Compared::Mover,
     };
-    let mut search =
-        Maxn { tree, depth: settings.depth, visited: Vec::new(), stop: None, bounds, fragile: None, compared, players };
+    let chance = match slip {
+        BeyondSlip::ChanceUniform => ChanceReading::Uniform,
+        BeyondSlip::ChanceAsPlayerOne => ChanceReading::PlayerOne,
+        _ => ChanceReading::Expectation,
+    };
+    let ties = if slip == BeyondSlip::LastOfEqual { Ties::Last } else { Ties::First };
+    let mut search = Maxn {
+        tree,
+        depth: settings.depth,
+        visited: Vec::new(),
+        stop: None,
+        bounds,
+        fragile: None,
+        compared,
+        chance,
+        ties,
+        players,
+    };
     let (value, action) = search.explore();
     if let Some(stop) = search.stop {
         return Err(stop_error(tree, stop, settings.depth));
@@ -83,7 +104,27 @@ struct Maxn<'t, T: GameTree + ?Sized> {
     bounds: Bounds,
     fragile: Option<FragileComparison>,
     compared: Compared,
+    chance: ChanceReading,
+    ties: Ties,
     players: u32,
+}
+
+/// How a chance node is valued (the expectation, in the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChanceReading {
+    /// The sum of p times each child's vector (docs/format.md 8.3).
+    Expectation,
+    /// Each child weighted 1/n, whatever its probability.
+    Uniform,
+    /// A node of player 1's.
+    PlayerOne,
+}
+
+/// Which of equal best children a player's node keeps (the first, in the reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ties {
+    First,
+    Last,
 }
 
 /// Which component a player's node compares (the mover's, in the reference).
@@ -97,6 +138,13 @@ enum Compared {
     After,
     /// The previous player's (`vector[player - 2]`), player N's for player 1.
     Before,
+    /// The next player's (`vector[player % N]`), player 1's for player N.
+    AfterWrapping,
+    /// The next player's (`vector[min(player, N - 1)]`), player N's own for player N.
+    AfterClamped,
+    /// The component of the player the ply gives, counting on from this
+    /// one (0-based) at the root: `(start + ply) % N`.
+    ByPly(u32),
 }
 
 /// A child's vector and its bounds (zeros unless bounds are kept).
@@ -160,17 +208,22 @@ impl<T: GameTree + ?Sized> Maxn<'_, T> {
             return Ok(exact(vec![0.0; players]));
         }
         let chance = kind == NodeKind::Chance;
-        let bounds = match (self.bounds, chance) {
+        let bounds = match (self.bounds, chance && self.chance != ChanceReading::PlayerOne) {
             (Bounds::Skipped, _) => FrameBounds::None,
             (Bounds::Kept, true) => FrameBounds::Sums(vec![ChanceSum::default(); players]),
             (Bounds::Kept, false) => FrameBounds::Best(vec![0.0; players]),
         };
+        let player = match (chance, self.chance) {
+            (false, _) => tree.player(node),
+            (true, ChanceReading::PlayerOne) => Some(1),
+            (true, _) => None,
+        };
         Err(Frame {
             node,
-            player: if chance { None } else { tree.player(node) },
+            player,
             next: children.start,
             children,
-            value: chance.then(|| vec![0.0; players]),
+            value: player.is_none().then(|| vec![0.0; players]),
             best_child: None,
             bounds,
         })
@@ -180,7 +233,10 @@ impl<T: GameTree + ?Sized> Maxn<'_, T> {
     fn absorb(&mut self, frame: &mut Frame, child: NodeIndex, (vector, child_bounds): Valued) {
         match frame.player {
             None => {
-                let p = self.tree.probability(child);
+                let p = match self.chance {
+                    ChanceReading::Uniform => 1.0 / frame.children.len() as f64,
+                    _ => self.tree.probability(child),
+                };
                 let sum = frame.value.as_mut().expect("a chance frame starts at zero");
                 for (component, value) in sum.iter_mut().zip(&vector) {
                     // acc = acc + p * v, component by component, in child order (section 2).
@@ -203,6 +259,9 @@ impl<T: GameTree + ?Sized> Maxn<'_, T> {
                         return;
                     }
                     Compared::Before => ((player + self.players - 2) % self.players) as usize,
+                    Compared::AfterWrapping => (player % self.players) as usize,
+                    Compared::AfterClamped => player.min(self.players - 1) as usize,
+                    Compared::ByPly(start) => ((start + self.tree.ply(frame.node)) % self.players) as usize,
                 };
                 let Some(best) = frame.value.as_ref() else {
                     frame.value = Some(vector);
@@ -222,7 +281,11 @@ impl<T: GameTree + ?Sized> Maxn<'_, T> {
                         (best[i], best_bounds[i]),
                     );
                 }
-                if vector[i] > best[i] {
+                let better = match self.ties {
+                    Ties::First => vector[i] > best[i],
+                    Ties::Last => vector[i] >= best[i],
+                };
+                if better {
                     frame.value = Some(vector);
                     frame.best_child = Some(child);
                     if let FrameBounds::Best(best_bounds) = &mut frame.bounds {
@@ -294,6 +357,56 @@ mod tests {
         builder.build().unwrap()
     }
 
+    /// A tree of three players: A (player 1) over B, a chance node over
+    /// [9, 0, 4] at 0.2 and [1, 3, 2] at 0.8, and C (player 2) over
+    /// [3, 2, 2] and [6, 2, 0], which tie on player 2's component.
+    fn chance_and_tie() -> crate::tree::Tree {
+        use crate::tree::{ChildSpec, NodeBody, NodeSpec, PlayerSpecs, Site, TreeBuilder};
+        let mut builder = TreeBuilder::new("chance-and-tie", "A");
+        let mut players = PlayerSpecs { count: 3, ..PlayerSpecs::default() };
+        let root = builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        players.movers.insert(root, 1);
+        let chance = builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: vec![ChildSpec::leaf(9.0), ChildSpec::leaf(1.0)],
+                probs: Some(vec![0.2, 0.8]),
+                eval: None,
+            },
+        });
+        let tie = builder.add(NodeSpec::internal("C", NodeKind::Min, vec![ChildSpec::leaf(3.0), ChildSpec::leaf(6.0)]));
+        players.movers.insert(tie, 2);
+        let leaves = [(chance, [[9.0, 0.0, 4.0], [1.0, 3.0, 2.0]]), (tie, [[3.0, 2.0, 2.0], [6.0, 2.0, 0.0]])];
+        for (node, vectors) in leaves {
+            for (child, vector) in vectors.iter().enumerate() {
+                players.vectors.insert(Site::Child { node, child }, vector.to_vec());
+            }
+        }
+        builder.set_players(players);
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn the_mistakes_at_chance_nodes_and_ties_change_the_root_vector() {
+        let tree = chance_and_tie();
+        let settings = SearchSettings::new(Algorithm::Maxn);
+        let run = |slip| search(&tree, &settings, Bounds::Skipped, slip).unwrap().0;
+        let vector = |slip| run(slip).vector().unwrap().to_vec();
+        let action = |slip| run(slip).action.map(|child| tree.id(child).to_string());
+        // B is worth 0.2 x [9, 0, 4] + 0.8 x [1, 3, 2] = [2.6, 2.4, 2.4]; C keeps
+        // [3, 2, 2], the first of its two 2s; player 1 takes C.
+        assert_eq!((vector(BeyondSlip::None), action(BeyondSlip::None)), (vec![3.0, 2.0, 2.0], Some("C".into())));
+        // Each child weighted 1/2: B is [5, 1.5, 3], which player 1 prefers.
+        assert_eq!(vector(BeyondSlip::ChanceUniform), [5.0, 1.5, 3.0]);
+        // B choosing as player 1 does: [9, 0, 4].
+        assert_eq!(vector(BeyondSlip::ChanceAsPlayerOne), [9.0, 0.0, 4.0]);
+        assert_eq!(action(BeyondSlip::ChanceAsPlayerOne), Some("B".into()));
+        // The last of C's equal 2s: [6, 2, 0].
+        assert_eq!(vector(BeyondSlip::LastOfEqual), [6.0, 2.0, 0.0]);
+        assert_eq!(run(BeyondSlip::LastOfEqual).visited, run(BeyondSlip::None).visited, "no pruning either way");
+    }
+
     #[test]
     fn the_mistakes_compare_another_component() {
         // R: p2 over X (p3 over [9, 1, 5], [7, 2, 6]) and Y (p1 over [3, 4, 0], [5, 3, 1]).
@@ -315,5 +428,16 @@ mod tests {
         assert!(run(BeyondSlip::ComponentAfterMover).is_err());
         // One before: p3 compares component 2, p1 component 3, p2 component 1: R takes X.
         assert_eq!(run(BeyondSlip::ComponentBeforeMover), vector(&[7.0, 2.0, 6.0]));
+        // One after, wrapping round: p3 compares component 1 (X [9, 1, 5]), p1
+        // component 2 (Y [3, 4, 0]), p2 component 3: R takes X.
+        assert_eq!(run(BeyondSlip::ComponentAfterMoverWrapping), vector(&[9.0, 1.0, 5.0]));
+        // One after, the last player its own: X [7, 2, 6], Y [3, 4, 0], R X.
+        assert_eq!(run(BeyondSlip::ComponentAfterMoverClamped), vector(&[7.0, 2.0, 6.0]));
+        // By the ply, player 1 at the root: R compares component 1, X and Y
+        // component 2: X [7, 2, 6], Y [3, 4, 0], R X (7 > 3).
+        assert_eq!(run(BeyondSlip::MoverByPly), vector(&[7.0, 2.0, 6.0]));
+        // By the ply from the root's player (2): X and Y compare component 3,
+        // X [7, 2, 6], Y [5, 3, 1], R takes Y (3 > 2): the reference's, by luck.
+        assert_eq!(run(BeyondSlip::MoverByPlyFromRoot), run(BeyondSlip::None));
     }
 }

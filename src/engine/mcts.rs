@@ -166,7 +166,12 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             self.counts.resize(made, (0, 0.0));
         }
         // A student backing rewards up from MIN's side adds them negated.
-        let view = if self.slip == BeyondSlip::RewardsNegated { -1.0 } else { 1.0 };
+        let min_root = self.tree.kind(NodeIndex::ROOT) == NodeKind::Min;
+        let view = match self.slip {
+            BeyondSlip::RewardsNegated => -1.0,
+            BeyondSlip::RewardsNegatedAtMinRoot if min_root => -1.0,
+            _ => 1.0,
+        };
         for node in path {
             let counts = &mut self.counts[node.get()];
             counts.0 += 1;
@@ -272,12 +277,21 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
             let children = self.children(node)?;
             node = match tree.kind(node) {
                 NodeKind::Chance => self.pick_by_chance(children),
-                _ => {
-                    let r = self.draw();
-                    NodeIndex(children.start + uniform_pick(r, children.end - children.start))
-                }
+                _ => NodeIndex(children.start + self.rollout_pick(children.end - children.start)),
             };
             self.touch(node);
+        }
+    }
+
+    /// The rollout's child number at a max or min node of `n` children:
+    /// `floor(r * n)` for a draw r, or a student's other formula.
+    fn rollout_pick(&mut self, n: u32) -> u32 {
+        let last = f64::from(n.saturating_sub(1));
+        match self.slip {
+            BeyondSlip::RolloutNoDrawAtSingleChild if n == 1 => 0,
+            BeyondSlip::RolloutRounded => (self.draw() * last).round_ties_even() as u32,
+            BeyondSlip::RolloutNeverLast => (self.draw() * last) as u32,
+            _ => uniform_pick(self.draw(), n),
         }
     }
 
@@ -286,22 +300,28 @@ impl<'t, T: GameTree + ?Sized> Mcts<'t, T> {
         let root = NodeIndex::ROOT;
         let (root_n, root_w) = self.counts(root);
         let listed = !self.is_leaf(root);
+        let min_root = tree.kind(root) == NodeKind::Min;
+        // W kept in the mover's view: a min root's children hold MIN's sums.
+        let reported = if self.slip == BeyondSlip::WInMoversView && min_root { -1.0 } else { 1.0 };
         let children: Vec<ChildCount> = if listed {
             tree.children(root)
                 .map(|child| {
                     let (n, w) = self.counts(child);
-                    ChildCount { node: child, n, w }
+                    ChildCount { node: child, n, w: reported * w }
                 })
                 .collect()
         } else {
             Vec::new()
         };
         let chooses = listed && matches!(tree.kind(root), NodeKind::Max | NodeKind::Min);
-        let sign = if tree.kind(root) == NodeKind::Min { -1.0 } else { 1.0 };
+        let sign = match self.slip {
+            BeyondSlip::FinalByValue if min_root => -1.0,
+            _ => 1.0,
+        };
         // A student choosing by value ranks the tried children by q, untried ones last.
         let score = |child: &ChildCount| match self.slip {
-            BeyondSlip::FinalByValue if child.n > 0 => sign * child.w / child.n as f64,
-            BeyondSlip::FinalByValue => f64::NEG_INFINITY,
+            BeyondSlip::FinalByValue | BeyondSlip::FinalByValueNaive if child.n > 0 => sign * child.w / child.n as f64,
+            BeyondSlip::FinalByValue | BeyondSlip::FinalByValueNaive => f64::NEG_INFINITY,
             _ => child.n as f64,
         };
         let mut action: Option<&ChildCount> = None;
@@ -442,6 +462,8 @@ mod tests {
             BeyondSlip::NoExploration,
             BeyondSlip::RandomExpansion,
             BeyondSlip::RewardsNegated,
+            BeyondSlip::RolloutRounded,
+            BeyondSlip::RolloutNeverLast,
         ];
         for slip in slips {
             let changes = trees.iter().any(|tree| {
@@ -467,6 +489,72 @@ mod tests {
             by_visits != by_value
         });
         assert!(differs);
+    }
+
+    /// min(max(3, 9), 4, max(1)): a min root, a single-child max node.
+    fn min_root() -> Tree {
+        let mut builder = TreeBuilder::new("min-root", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Min,
+            vec![ChildSpec::id("B"), ChildSpec::leaf(4.0), ChildSpec::id("D")],
+        ));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, leaves(&[3.0, 9.0, -2.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Max, leaves(&[1.0])));
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn the_mistakes_at_a_min_root_change_what_they_should() {
+        let tree = min_root();
+        let reference = run(&tree, &settings(40));
+        let with = |slip| search(&tree, &settings(40), Keep::Values, slip).unwrap().0;
+        let counts = |outcome: &SearchOutcome| -> Vec<(u64, f64)> {
+            outcome.mcts().unwrap().children.iter().map(|c| (c.n, c.w)).collect()
+        };
+        // W in the mover's view: the same search, the root children's W negated.
+        let mover = with(BeyondSlip::WInMoversView);
+        assert_eq!(
+            (mover.visited.clone(), mover.action, mover.value),
+            (reference.visited.clone(), reference.action, reference.value)
+        );
+        let negated: Vec<(u64, f64)> = counts(&reference).into_iter().map(|(n, w)| (n, -w)).collect();
+        assert_eq!(counts(&mover), negated);
+        // Rewards negated at a min root: MIN now seeks MAX's best outcomes.
+        let negated_root = with(BeyondSlip::RewardsNegatedAtMinRoot);
+        assert_eq!(negated_root, with(BeyondSlip::RewardsNegated), "at a min root the two are one mistake");
+        assert_ne!(counts(&negated_root), counts(&reference));
+        // The naive final move: the greatest W/N in MAX's view, the worst for MIN.
+        let naive = with(BeyondSlip::FinalByValueNaive);
+        assert_eq!((naive.visited.clone(), counts(&naive)), (reference.visited.clone(), counts(&reference)));
+        let best_for_max = reference
+            .mcts()
+            .unwrap()
+            .children
+            .iter()
+            .filter(|c| c.n > 0)
+            .max_by(|a, b| (a.w / a.n as f64).total_cmp(&(b.w / b.n as f64)))
+            .map(|c| c.node);
+        assert_eq!(naive.action, best_for_max);
+        assert_ne!(naive.action, reference.action);
+    }
+
+    #[test]
+    fn the_rollout_mistakes_take_fewer_draws_or_other_children() {
+        let tree = min_root();
+        let reference = run(&tree, &settings(40));
+        let with = |slip| search(&tree, &settings(40), Keep::Values, slip).unwrap().0;
+        // D's one child needs no draw in the student's rollout: fewer draws in all.
+        let single = with(BeyondSlip::RolloutNoDrawAtSingleChild);
+        let draws = |outcome: &SearchOutcome| outcome.mcts().unwrap().draws;
+        assert!(draws(&single) < draws(&reference), "{} against {}", draws(&single), draws(&reference));
+        for slip in [BeyondSlip::RolloutRounded, BeyondSlip::RolloutNeverLast] {
+            assert_eq!(draws(&with(slip)), draws(&reference), "{slip:?} takes one draw a move");
+        }
+        // The first rollout, from B, draws 0.883: child 2 of 3 (B.3), but
+        // int(0.883 * 2) = 1 for a student who never takes the last.
+        assert_eq!(tree.ids_of(&reference.visited)[..3], ["A", "B", "B.3"]);
+        assert_eq!(tree.ids_of(&with(BeyondSlip::RolloutNeverLast).visited)[..3], ["A", "B", "B.2"]);
     }
 
     #[test]

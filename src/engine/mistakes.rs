@@ -383,10 +383,7 @@ pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Ca
 /// The mistakes of iterative deepening, max^n and MCTS (docs/format.md 8.2
 /// to 8.4), each a [`BeyondSlip`] of their searches.
 pub fn beyond_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    let beyond = |bug: &'static str, key: &'static str, mistake: BeyondSlip, explanation: &str| Candidate {
-        key,
-        ..slip(bug, settings, Slips { beyond: mistake, ..Slips::default() }, explanation)
-    };
+    let beyond = |bug, key, mistake, explanation: &str| beyond(settings, bug, key, mistake, explanation);
     match settings.algorithm {
         Algorithm::IterativeDeepening => {
             let mut list = vec![
@@ -417,101 +414,272 @@ pub fn beyond_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
                      finished (keep the iteration's best move apart until the iteration ends)",
                 ));
             }
-            let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
-            let convention = if settings.prune_on_equal {
-                "your iterations prune only on strict inequality (v > beta); this test also prunes on equality \
-                 (v >= beta at a max node, v <= alpha at a min node)"
-            } else {
-                "your iterations prune on equality (v >= beta); this test prunes only when v > beta at a max \
-                 node (v < alpha at a min node)"
-            };
-            list.push(slip("prune-on-equal", &flipped, Slips::default(), convention));
+            list.extend(deepening_conventions(settings));
             list
         }
-        Algorithm::Maxn => vec![
-            beyond(
-                "maxn-wrong-component",
-                "maxn-wrong-component/first",
-                BeyondSlip::FirstComponent,
-                "every node of yours compares the children's first component, player 1's: at a node of player \
-                 i, compare component i (vector[i - 1]), the utility of the player who moves there",
-            ),
-            beyond(
-                "maxn-wrong-component",
-                "maxn-wrong-component/root",
-                BeyondSlip::RootComponent,
-                "every node of yours compares the component of the root's player: at a node of player i, \
-                 compare component i (vector[i - 1]), the utility of the player who moves there",
-            ),
-            beyond(
-                "maxn-mover-off-by-one",
-                "maxn-mover-off-by-one/before",
-                BeyondSlip::ComponentBeforeMover,
-                "at a node of player i you compare the previous player's component (vector[i - 2]): players \
-                 count from 1 and components from 0, so player i's component is vector[i - 1]",
-            ),
-            beyond(
-                "maxn-mover-off-by-one",
-                "maxn-mover-off-by-one/after",
-                BeyondSlip::ComponentAfterMover,
-                "at a node of player i you compare the next player's component (vector[i]): players count \
-                 from 1 and components from 0, so player i's component is vector[i - 1]",
-            ),
-        ],
-        Algorithm::Mcts => vec![
-            beyond(
-                "mcts-ucb-sign-not-flipped",
-                "mcts-ucb-sign-not-flipped",
-                BeyondSlip::UcbSignNotFlipped,
-                "at a min node your UCB uses q = W/N, as at a max node: W is in MAX's view, so MIN prefers \
-                 the child with the least W/N; use q = -W/N at a min node",
-            ),
-            beyond(
-                "mcts-ln-of-wrong-count",
-                "mcts-ln-of-wrong-count/child",
-                BeyondSlip::LnOfChildCount,
-                "your UCB takes the logarithm of the child's N: the exploration term is c * sqrt(ln(N of the \
-                 node) / N of the child), the logarithm of the parent's visits",
-            ),
-            beyond(
-                "mcts-ln-of-wrong-count",
-                "mcts-ln-of-wrong-count/root",
-                BeyondSlip::LnOfRootCount,
-                "your UCB takes the logarithm of the root's N (the iterations so far) at every node: the \
-                 exploration term is c * sqrt(ln(N of the node) / N of the child), with the node being chosen from",
-            ),
-            beyond(
-                "mcts-no-exploration",
-                "mcts-no-exploration",
-                BeyondSlip::NoExploration,
-                "your selection has no exploration term (it ranks children by q alone): UCB is q + c * \
-                 sqrt(ln(N of the node) / N of the child), with c = game.exploration",
-            ),
-            beyond(
-                "mcts-random-expansion",
-                "mcts-random-expansion",
-                BeyondSlip::RandomExpansion,
-                "you pick an untried child at random (with a draw): expand the first child whose N is 0, in \
-                 the tree's order, without a draw",
-            ),
-            beyond(
-                "mcts-rewards-wrong-side",
-                "mcts-rewards-wrong-side",
-                BeyondSlip::RewardsNegated,
-                "you back up the rewards from MIN's side (negated), so MAX's q prefers MIN's outcomes and the \
-                 other way round: W is the sum of the rewards in MAX's view, the terminal's utility (or the \
-                 evaluation) as it is, with q = W/N at a max node and -W/N at a min node",
-            ),
-            beyond(
-                "mcts-final-by-value",
-                "mcts-final-by-value",
-                BeyondSlip::FinalByValue,
-                "you choose the final move by its value (W/N): UCT's answer is the root child with the greatest \
-                 N, the most visited (the first on ties)",
-            ),
-        ],
+        Algorithm::Maxn => maxn_mistakes(settings),
+        Algorithm::Mcts => mcts_mistakes(settings),
         Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => Vec::new(),
     }
+}
+
+/// A candidate of docs/format.md section 8 with one [`BeyondSlip`].
+fn beyond(
+    settings: &SearchSettings,
+    bug: &'static str,
+    key: &'static str,
+    mistake: BeyondSlip,
+    explanation: &str,
+) -> Candidate {
+    Candidate { key, ..slip(bug, settings, Slips { beyond: mistake, ..Slips::default() }, explanation) }
+}
+
+/// Iterative deepening's pruning conventions, each a key of its own (what
+/// the student does, the same on every test): never on equality, always on
+/// equality, and the other convention at one kind of node only.
+fn deepening_conventions(settings: &SearchSettings) -> Vec<Candidate> {
+    let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
+    let (key, convention) = if settings.prune_on_equal {
+        (
+            "prune-on-equal/never",
+            "your iterations prune only on strict inequality (v > beta); this test also prunes on equality \
+             (v >= beta at a max node, v <= alpha at a min node): prune on equality when game.prune_on_equal \
+             is true",
+        )
+    } else {
+        (
+            "prune-on-equal/always",
+            "your iterations prune on equality (v >= beta); this test prunes only when v > beta at a max \
+             node (v < alpha at a min node): prune on equality only when game.prune_on_equal is true",
+        )
+    };
+    let mut list = vec![Candidate { key, ..slip("prune-on-equal", &flipped, Slips::default(), convention) }];
+    let (right_max, right_min, wrong_max, wrong_min) = if settings.prune_on_equal {
+        ("v >= beta", "v <= alpha", "v > beta", "v < alpha")
+    } else {
+        ("v > beta", "v < alpha", "v >= beta", "v <= alpha")
+    };
+    let setting = settings.prune_on_equal;
+    list.push(beyond(
+        settings,
+        "prune-on-equal",
+        "prune-on-equal/inverted-at-max",
+        BeyondSlip::ConventionInvertedAtMax,
+        &format!(
+            "your max nodes prune by the other convention than your min nodes: with game.prune_on_equal \
+             {setting}, as in this test, a max node prunes when {right_max} (you prune when {wrong_max}); the \
+             two go together, v >= beta at a max node with v <= alpha at a min node when game.prune_on_equal \
+             is true, v > beta with v < alpha when it is false"
+        ),
+    ));
+    list.push(beyond(
+        settings,
+        "prune-on-equal",
+        "prune-on-equal/inverted-at-min",
+        BeyondSlip::ConventionInvertedAtMin,
+        &format!(
+            "your min nodes prune by the other convention than your max nodes: with game.prune_on_equal \
+             {setting}, as in this test, a min node prunes when {right_min} (you prune when {wrong_min}); the \
+             two go together, v >= beta at a max node with v <= alpha at a min node when game.prune_on_equal \
+             is true, v > beta with v < alpha when it is false"
+        ),
+    ));
+    list
+}
+
+/// The mistakes of max^n (docs/format.md 8.3).
+fn maxn_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    let beyond = |bug, key, mistake, explanation: &str| beyond(settings, bug, key, mistake, explanation);
+    let right = "players count from 1 and components from 0, so player i's component is vector[i - 1]";
+    vec![
+        beyond(
+            "maxn-wrong-component",
+            "maxn-wrong-component/first",
+            BeyondSlip::FirstComponent,
+            "every node of yours compares the children's first component, player 1's: at a node of player \
+             i, compare component i (vector[i - 1]), the utility of the player who moves there",
+        ),
+        beyond(
+            "maxn-wrong-component",
+            "maxn-wrong-component/root",
+            BeyondSlip::RootComponent,
+            "every node of yours compares the component of the root's player: at a node of player i, \
+             compare component i (vector[i - 1]), the utility of the player who moves there",
+        ),
+        beyond(
+            "maxn-wrong-component",
+            "maxn-wrong-component/by-ply",
+            BeyondSlip::MoverByPly,
+            "you take the player to move from the ply (player 1 at the root's ply, then player 2, ...), but \
+             in this tree a player may move twice in a row or be skipped: ask game.player(node) at every node \
+             and compare that player's component",
+        ),
+        beyond(
+            "maxn-wrong-component",
+            "maxn-wrong-component/by-ply-from-root",
+            BeyondSlip::MoverByPlyFromRoot,
+            "you take the player to move from the ply (the root's player, then the next one at each level), \
+             but in this tree a player may move twice in a row or be skipped: ask game.player(node) at every \
+             node and compare that player's component",
+        ),
+        beyond(
+            "maxn-mover-off-by-one",
+            "maxn-mover-off-by-one/before",
+            BeyondSlip::ComponentBeforeMover,
+            &format!(
+                "at a node of player i you compare the previous player's component (vector[i - 2], which is \
+                 player N's at player 1's nodes): {right}"
+            ),
+        ),
+        beyond(
+            "maxn-mover-off-by-one",
+            "maxn-mover-off-by-one/after",
+            BeyondSlip::ComponentAfterMover,
+            &format!("at a node of player i you compare the next player's component (vector[i]): {right}"),
+        ),
+        beyond(
+            "maxn-mover-off-by-one",
+            "maxn-mover-off-by-one/after-wrapping",
+            BeyondSlip::ComponentAfterMoverWrapping,
+            &format!(
+                "at a node of player i you compare the next player's component (vector[i % N], which is \
+                 player 1's at player N's nodes): {right}"
+            ),
+        ),
+        beyond(
+            "maxn-mover-off-by-one",
+            "maxn-mover-off-by-one/after-clamped",
+            BeyondSlip::ComponentAfterMoverClamped,
+            &format!(
+                "at a node of player i you compare the next player's component (vector[i], and the last one \
+                 at player N's nodes): {right}"
+            ),
+        ),
+        beyond(
+            "maxn-last-tie",
+            "maxn-last-tie",
+            BeyondSlip::LastOfEqual,
+            "when children tie on the mover's component you keep the last of them (>=): keep the first, \
+             replacing the best so far only when a child's component is strictly greater (>)",
+        ),
+        beyond(
+            "ignore-probabilities",
+            "ignore-probabilities/maxn",
+            BeyondSlip::ChanceUniform,
+            "your chance nodes ignore the probabilities (each child weighted 1/n): a chance node's vector is \
+             the sum of p times each child's vector, with the p of game.probabilities(node)",
+        ),
+        beyond(
+            "chance-as-max",
+            "chance-as-max/maxn",
+            BeyondSlip::ChanceAsPlayerOne,
+            "your chance nodes choose a child as player 1 would (the greatest first component): nobody \
+             chooses at a chance node; its vector is the sum of p times each child's vector, component by \
+             component",
+        ),
+    ]
+}
+
+/// The mistakes of MCTS (docs/format.md 8.4).
+fn mcts_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    let beyond = |bug, key, mistake, explanation: &str| beyond(settings, bug, key, mistake, explanation);
+    let rollout = "a rollout at a max or min node of n children takes one draw r, even when n is 1, and goes \
+                   to child number int(r * n), counted from 0";
+    vec![
+        beyond(
+            "mcts-ucb-sign-not-flipped",
+            "mcts-ucb-sign-not-flipped",
+            BeyondSlip::UcbSignNotFlipped,
+            "at a min node your UCB uses q = W/N, as at a max node: W is in MAX's view, so MIN prefers \
+             the child with the least W/N; use q = -W/N at a min node",
+        ),
+        beyond(
+            "mcts-ln-of-wrong-count",
+            "mcts-ln-of-wrong-count/child",
+            BeyondSlip::LnOfChildCount,
+            "your UCB takes the logarithm of the child's N: the exploration term is c * sqrt(ln(N of the \
+             node) / N of the child), the logarithm of the parent's visits",
+        ),
+        beyond(
+            "mcts-ln-of-wrong-count",
+            "mcts-ln-of-wrong-count/root",
+            BeyondSlip::LnOfRootCount,
+            "your UCB takes the logarithm of the root's N (the iterations so far) at every node: the \
+             exploration term is c * sqrt(ln(N of the node) / N of the child), with the node being chosen from",
+        ),
+        beyond(
+            "mcts-no-exploration",
+            "mcts-no-exploration",
+            BeyondSlip::NoExploration,
+            "your selection has no exploration term (it ranks children by q alone): UCB is q + c * \
+             sqrt(ln(N of the node) / N of the child), with c = game.exploration",
+        ),
+        beyond(
+            "mcts-random-expansion",
+            "mcts-random-expansion",
+            BeyondSlip::RandomExpansion,
+            "you pick an untried child at random (with a draw): expand the first child whose N is 0, in \
+             the tree's order, without a draw",
+        ),
+        beyond(
+            "mcts-rewards-wrong-side",
+            "mcts-rewards-wrong-side",
+            BeyondSlip::RewardsNegated,
+            "you back up the rewards from MIN's side (negated), so MAX's q prefers MIN's outcomes and the \
+             other way round: W is the sum of the rewards in MAX's view, the terminal's utility (or the \
+             evaluation) as it is, with q = W/N at a max node and -W/N at a min node",
+        ),
+        beyond(
+            "mcts-rewards-wrong-side",
+            "mcts-rewards-wrong-side/min-root",
+            BeyondSlip::RewardsNegatedAtMinRoot,
+            "at a min root you back up the rewards negated (as the reward of the player to move at the \
+             root), so every max node prefers MIN's outcomes and every min node MAX's: W is the sum of the \
+             rewards in MAX's view whoever moves at the root, with q = W/N at a max node and -W/N at a min node",
+        ),
+        beyond(
+            "mcts-rewards-wrong-side",
+            "mcts-rewards-wrong-side/mover-view",
+            BeyondSlip::WInMoversView,
+            "your search is right, but the W you report for a min root's children are negated: you keep a \
+             node's W in the view of the player who moved into it (MIN's below a min node); report each \
+             child's W in MAX's view, the sum of the rewards as they are",
+        ),
+        beyond(
+            "mcts-final-by-value",
+            "mcts-final-by-value",
+            BeyondSlip::FinalByValue,
+            "you choose the final move by its value (W/N): UCT's answer is the root child with the greatest \
+             N, the most visited (the first on ties)",
+        ),
+        beyond(
+            "mcts-final-by-value",
+            "mcts-final-by-value/naive",
+            BeyondSlip::FinalByValueNaive,
+            "you choose the final move by the greatest W/N (in MAX's view, even at a min root): UCT's answer \
+             is the root child with the greatest N, the most visited (the first on ties)",
+        ),
+        beyond(
+            "mcts-rollout-draw",
+            "mcts-rollout-draw/single-child",
+            BeyondSlip::RolloutNoDrawAtSingleChild,
+            &format!("your rollout takes a node's only child without a draw: {rollout}"),
+        ),
+        beyond(
+            "mcts-rollout-draw",
+            "mcts-rollout-draw/rounded",
+            BeyondSlip::RolloutRounded,
+            &format!("your rollout goes to child number round(r * (n - 1)): {rollout}"),
+        ),
+        beyond(
+            "mcts-rollout-draw",
+            "mcts-rollout-draw/never-last",
+            BeyondSlip::RolloutNeverLast,
+            &format!(
+                "your rollout goes to child number int(r * (n - 1)), which never reaches the last child: {rollout}"
+            ),
+        ),
+    ]
 }
 
 /// The first nine mistakes: pruning conventions, pruning where there should

@@ -593,11 +593,20 @@ fn stop_error<T: GameTree + ?Sized>(tree: &T, stop: Stop, depth: Option<u32>) ->
     }
 }
 
+/// The pruning test: `high >= low` when pruning on equality, else `high > low`.
+fn exceeds(prune_on_equal: bool, high: f64, low: f64) -> bool {
+    if prune_on_equal { high >= low } else { high > low }
+}
+
 struct Search<'t, T: GameTree + ?Sized> {
     tree: &'t T,
     depth: Option<u32>,
     pruning: bool,
-    prune_on_equal: bool,
+    /// Whether max nodes prune on equality (`v >= beta`).
+    prune_on_equal_at_max: bool,
+    /// Whether min nodes prune on equality (`v <= alpha`); the same as at
+    /// max nodes, but for a student's mistake.
+    prune_on_equal_at_min: bool,
     ordering: bool,
     visited: Vec<NodeIndex>,
     cutoffs: Vec<Cutoff>,
@@ -630,7 +639,8 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             tree,
             depth: settings.depth,
             pruning: settings.algorithm.prunes(),
-            prune_on_equal: settings.prune_on_equal,
+            prune_on_equal_at_max: settings.prune_on_equal,
+            prune_on_equal_at_min: settings.prune_on_equal,
             ordering: settings.move_ordering == MoveOrdering::Eval
                 && matches!(settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax),
             visited: Vec::new(),
@@ -845,7 +855,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                     bounds.max_child(node, before, child, frame.value, self.pruning.then_some(frame.beta));
                 }
                 if self.pruning {
-                    if self.exceeds(frame.value, frame.beta) {
+                    if exceeds(self.prune_on_equal_at_max, frame.value, frame.beta) {
                         self.cut(frame);
                     } else {
                         let old = frame.alpha;
@@ -865,7 +875,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                     bounds.min_child(node, before, child, frame.value, self.pruning.then_some(frame.alpha));
                 }
                 if self.pruning {
-                    if self.exceeds(frame.alpha, frame.value) {
+                    if exceeds(self.prune_on_equal_at_min, frame.alpha, frame.value) {
                         self.cut(frame);
                     } else {
                         let old = frame.beta;
@@ -887,11 +897,6 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             }
             NodeKind::Terminal => unreachable!("terminals never open a frame"),
         }
-    }
-
-    /// The pruning test: `high >= low` or `high > low` by convention.
-    fn exceeds(&self, high: f64, low: f64) -> bool {
-        if self.prune_on_equal { high >= low } else { high > low }
     }
 
     fn cut(&mut self, frame: &mut Frame) {

@@ -8,7 +8,7 @@
 //! the diagnosis can name it. It is slower than the reference engine and
 //! recursive, so it only runs on trees of bounded height ([`MAX_HEIGHT`]).
 
-use super::{Algorithm, SearchSettings};
+use super::{Algorithm, SearchExtra, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Deeper trees are not searched by the variants (the recursion would be
@@ -165,6 +165,13 @@ pub enum BeyondSlip {
     /// Iterative deepening: every depth up to the deepest, even after an
     /// iteration saw the whole tree.
     NoEarlyStop,
+    /// Iterative deepening: max nodes prune by the other convention than
+    /// the test's (`v >= beta` where it prunes only on `v > beta`, or the
+    /// other way round); min nodes by the right one.
+    ConventionInvertedAtMax,
+    /// Iterative deepening: min nodes prune by the other convention than
+    /// the test's; max nodes by the right one.
+    ConventionInvertedAtMin,
     /// Max^n: every node compares player 1's component.
     FirstComponent,
     /// Max^n: every node compares the component of the root's player.
@@ -175,6 +182,24 @@ pub enum BeyondSlip {
     /// Max^n: player i compares component i - 1 (`vector[player - 2]`,
     /// which reads player N's for player 1, as Python's indexing wraps).
     ComponentBeforeMover,
+    /// Max^n: player i compares component i + 1, and player N player 1's
+    /// (`vector[player % N]`).
+    ComponentAfterMoverWrapping,
+    /// Max^n: player i compares component i + 1, and player N its own
+    /// (`vector[min(player, N - 1)]`).
+    ComponentAfterMoverClamped,
+    /// Max^n: the player to move taken from the ply, player 1 at ply 0,
+    /// player 2 at ply 1, ... (`ply % N`), whoever the tree says moves.
+    MoverByPly,
+    /// Max^n: the player to move taken from the ply, counting on from the
+    /// root's player (`(root's player - 1 + ply) % N`).
+    MoverByPlyFromRoot,
+    /// Max^n: every node keeps the last of its equal best children (`>=`).
+    LastOfEqual,
+    /// Max^n: chance nodes average their children, each weighted 1/n.
+    ChanceUniform,
+    /// Max^n: chance nodes choose a child as player 1's nodes do.
+    ChanceAsPlayerOne,
     /// MCTS: q = W/N at min nodes too.
     UcbSignNotFlipped,
     /// MCTS: the logarithm of the child's N instead of the node's.
@@ -188,8 +213,27 @@ pub enum BeyondSlip {
     /// MCTS: rewards backed up in MIN's view (negated) while q is taken as
     /// if W were MAX's.
     RewardsNegated,
+    /// MCTS: rewards backed up negated when the root is a min node (taken
+    /// as the reward of the player to move at the root).
+    RewardsNegatedAtMinRoot,
+    /// MCTS: each node's W kept in the view of the player who moved into
+    /// it (negated below a min node) and q taken as W/N everywhere: the
+    /// same search, but a min root's children report W negated.
+    WInMoversView,
     /// MCTS: the final action by the best W/N instead of the greatest N.
     FinalByValue,
+    /// MCTS: the final action by the greatest W/N, in MAX's view even at a
+    /// min root.
+    FinalByValueNaive,
+    /// MCTS: a rollout at a max or min node with a single child takes it
+    /// without a draw.
+    RolloutNoDrawAtSingleChild,
+    /// MCTS: a rollout takes child number `round(r * (n - 1))` (Python's
+    /// `round`, halves to even).
+    RolloutRounded,
+    /// MCTS: a rollout takes child number `floor(r * (n - 1))`, never the
+    /// last (a draw taken as `randint`'s inclusive range).
+    RolloutNeverLast,
 }
 
 /// A variant search's result, as a student's program would give it.
@@ -201,8 +245,20 @@ pub struct VariantOutcome {
     pub action: Option<NodeIndex>,
     /// First entries, in order.
     pub visited: Vec<NodeIndex>,
-    /// A max^n search's root vector (`value` is its first component).
-    pub vector: Option<Vec<f64>>,
+    /// What a search of docs/format.md section 8 finds besides (a max^n
+    /// vector, whose first component is `value`; iterative deepening's
+    /// iterations; MCTS's root counts and draws).
+    pub extra: SearchExtra,
+}
+
+impl VariantOutcome {
+    /// A max^n search's root vector.
+    pub fn vector(&self) -> Option<&[f64]> {
+        match &self.extra {
+            SearchExtra::Vector(vector) => Some(vector),
+            _ => None,
+        }
+    }
 }
 
 /// Why a variant cannot reproduce a trace on this tree: a student making
@@ -224,8 +280,12 @@ pub fn search<T: GameTree + ?Sized>(
 ) -> Result<VariantOutcome, Unreproducible> {
     if !Algorithm::CLASSIC.contains(&settings.algorithm) {
         let outcome = crate::engine::search_with_slip(tree, settings, slips.beyond).map_err(|_| Unreproducible)?;
-        let vector = outcome.vector().map(<[f64]>::to_vec);
-        return Ok(VariantOutcome { value: outcome.value, action: outcome.action, visited: outcome.visited, vector });
+        return Ok(VariantOutcome {
+            value: outcome.value,
+            action: outcome.action,
+            visited: outcome.visited,
+            extra: outcome.extra,
+        });
     }
     let height = GameTree::height(tree).unwrap_or(MAX_HEIGHT);
     if height > MAX_HEIGHT {
@@ -248,7 +308,7 @@ pub fn search<T: GameTree + ?Sized>(
     }
     run.limit = settings.depth;
     let (value, action) = run.root()?;
-    Ok(VariantOutcome { value, action, visited: run.visited, vector: None })
+    Ok(VariantOutcome { value, action, visited: run.visited, extra: SearchExtra::None })
 }
 
 struct Run<'t, T: GameTree + ?Sized> {

@@ -8,14 +8,15 @@
 //! divergence, which it shows anyway.
 
 use super::plan::{PlannedTest, Served};
-use super::verdict::{TestResult, TestStatus};
+use super::verdict::{ChildCountView, SearchView, TestResult, TestStatus};
 use crate::compare::values_match;
-use crate::engine::SearchSettings;
 pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
+use crate::engine::variant::VariantOutcome;
+use crate::engine::{SearchExtra, SearchSettings};
 use crate::tree::{GameRules, GameTree, NodeIndex, Tree};
 
 /// What a student's search produced.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct StudentTrace<'a> {
     /// The value returned, when the kit could observe it.
     pub value: Option<f64>,
@@ -25,6 +26,14 @@ pub struct StudentTrace<'a> {
     pub visited: &'a [NodeIndex],
     /// A max^n search's root vector.
     pub vector: Option<&'a [f64]>,
+    /// Iterative deepening: where each iteration the program declared
+    /// starts in `visited` (empty for the other searches).
+    pub iteration_starts: &'a [usize],
+    /// MCTS: each root child's action, N and W, as the program reported
+    /// them (`None`: not reported).
+    pub counts: Option<&'a [ChildCountView]>,
+    /// MCTS: the random draws the program took.
+    pub draws: Option<u64>,
 }
 
 /// A recognised mistake.
@@ -48,7 +57,7 @@ const MOST_NAMED: usize = 3;
 /// mistakes reproduce it exactly, the diagnosis says so and names each: the
 /// trace cannot tell them apart, so none is presented as the fact.
 pub fn diagnose(tree: &Tree, settings: &SearchSettings, student: &StudentTrace<'_>) -> Option<Diagnosis> {
-    describe(&reproducing(tree, tree.game(), settings, student), 1)
+    describe(&reproducing(tree, tree.game(), settings, student, None), 1)
 }
 
 /// The diagnosis of a test that failed after `before` (most recent first)
@@ -84,6 +93,23 @@ pub fn state_between_tests_seen_elsewhere(before: &[&str], confirmed: usize) -> 
     }
 }
 
+/// The diagnosis of an iterative deepening that started an iteration
+/// after the grader refused a node for its `budget` (the kit said so in
+/// its error, and the grader saw the time up).
+pub fn budget_per_iteration(budget: Option<u64>) -> Diagnosis {
+    let budget = budget.map_or_else(|| "the budget".to_string(), |budget| format!("the budget of {budget} nodes"));
+    Diagnosis {
+        bug: "id-budget-per-iteration",
+        explanation: format!(
+            "your search started another iteration after {budget} was spent, as if each iteration had a \
+             budget of its own: the budget counts the nodes of all iterations together; once the time is up \
+             (TimeUp in Python, None from game.within_budget in Rust), stop and return the answer of the last \
+             iteration that finished"
+        ),
+        alternatives: Vec::new(),
+    }
+}
+
 /// Up to three test names, most recent first, and how many more.
 fn earlier_tests(before: &[&str]) -> String {
     let (shown, more) = if before.len() > 3 { (&before[..3], before.len() - 3) } else { (before, 0) };
@@ -104,25 +130,76 @@ fn candidates_for(tree: &dyn GameTree, cs188: Option<&GameRules>, settings: &Sea
 }
 
 /// The candidates (one per mistake) whose trace equals the student's.
+/// With the `reference`'s answer, a candidate that gives it in everything
+/// the student's answer shows is left out: the student failed, so the
+/// mistake that explains it must differ from the reference where the
+/// student's answer can be seen (a program that did not report MCTS's
+/// counts failed for that, and no mistake of the counts explains it).
 fn reproducing(
     tree: &dyn GameTree,
     cs188: Option<&GameRules>,
     settings: &SearchSettings,
     student: &StudentTrace<'_>,
+    reference: Option<&StudentTrace<'_>>,
 ) -> Vec<Candidate> {
+    let seen = reference.map(|reference| StudentTrace {
+        value: student.value.and(reference.value),
+        vector: student.vector.and(reference.vector),
+        counts: student.counts.and(reference.counts),
+        draws: student.draws.and(reference.draws),
+        ..*reference
+    });
     let mut matching: Vec<Candidate> = Vec::new();
     for candidate in candidates_for(tree, cs188, settings) {
         let Some(outcome) = candidate.run(tree) else { continue };
-        let action = outcome.action.map(|child| tree.action(child));
-        let same = outcome.visited == student.visited
-            && student.value.is_none_or(|value| values_match(outcome.value, value))
-            && same_vector(outcome.vector.as_deref(), student.vector)
-            && action.as_deref() == student.action;
+        let same = gives(tree, &outcome, student) && seen.is_none_or(|seen| !gives(tree, &outcome, &seen));
         if same && !matching.iter().any(|known| known.key == candidate.key) {
             matching.push(candidate);
         }
     }
     matching
+}
+
+/// Whether a mistake's search gives `answer` in everything a test checks
+/// (docs/format.md 8): the value (when observed), the max^n vector, the
+/// action, the visited order, iterative deepening's iterations, and MCTS's
+/// draws and root counts (when reported).
+fn gives(tree: &dyn GameTree, outcome: &VariantOutcome, answer: &StudentTrace<'_>) -> bool {
+    let action = outcome.action.map(|child| tree.action(child));
+    outcome.visited == answer.visited
+        && answer.value.is_none_or(|value| values_match(outcome.value, value))
+        && same_vector(outcome.vector(), answer.vector)
+        && action.as_deref() == answer.action
+        && iteration_starts(outcome) == answer.iteration_starts
+        && same_mcts(tree, outcome, answer)
+}
+
+/// Where each of a search's iterations starts in its visited order (none
+/// for a search without iterations).
+fn iteration_starts(outcome: &VariantOutcome) -> Vec<usize> {
+    let SearchExtra::Iterations(iterations) = &outcome.extra else { return Vec::new() };
+    iterations
+        .iter()
+        .scan(0, |at, iteration| {
+            let start = *at;
+            *at += iteration.entries;
+            Some(start)
+        })
+        .collect()
+}
+
+/// Whether a mistake's MCTS draws and root counts are the answer's (true
+/// where the answer has none, or the search is not MCTS).
+fn same_mcts(tree: &dyn GameTree, outcome: &VariantOutcome, answer: &StudentTrace<'_>) -> bool {
+    let SearchExtra::Mcts(summary) = &outcome.extra else { return true };
+    let draws_ok = answer.draws.is_none_or(|draws| draws == summary.draws);
+    let counts_ok = answer.counts.is_none_or(|counts| {
+        counts.len() == summary.children.len()
+            && counts.iter().zip(&summary.children).all(|(reported, child)| {
+                reported.action == tree.action(child.node) && reported.n == child.n && values_match(child.w, reported.w)
+            })
+    });
+    draws_ok && counts_ok
 }
 
 /// Whether a mistake's max^n vector is the student's (true where either has none).
@@ -133,22 +210,21 @@ fn same_vector(mistake: Option<&[f64]>, student: Option<&[f64]>) -> bool {
     }
 }
 
+/// The reference's answer to a test, as the diagnosis compares answers.
+fn reference_trace(test: &PlannedTest, tree: &dyn GameTree) -> OwnedTrace {
+    OwnedTrace::of_view(super::explain::reference_view(test, tree), test.reference.visited.clone())
+}
+
 /// The mistakes that would fail this test: a student making one of them
 /// could not have passed it.
 fn failing_here(test: &PlannedTest, tree: &dyn GameTree) -> Vec<&'static str> {
     // By key: what the student does, the same on every test.
-    let reference = &test.reference;
+    let reference = reference_trace(test, tree);
+    let reference = reference.borrow();
     let cs188 = test.tree.written().and_then(Tree::game);
     candidates_for(tree, cs188, &test.settings)
         .into_iter()
-        .filter(|candidate| {
-            candidate.run(tree).is_none_or(|outcome| {
-                outcome.visited != reference.visited
-                    || !values_match(outcome.value, reference.value)
-                    || !same_vector(outcome.vector.as_deref(), reference.vector())
-                    || outcome.action != reference.action
-            })
-        })
+        .filter(|candidate| candidate.run(tree).is_none_or(|outcome| !gives(tree, &outcome, &reference)))
         .map(|candidate| candidate.key)
         .collect()
 }
@@ -191,8 +267,11 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
         .map(|&index| {
             let tree = &*served[index];
             let cs188 = tests[index].tree.written().and_then(Tree::game);
+            let reference = reference_trace(&tests[index], tree);
             let candidates = student_trace(tree, &results[index])
-                .map(|trace| reproducing(tree, cs188, &tests[index].settings, &trace.borrow()))
+                .map(|trace| {
+                    reproducing(tree, cs188, &tests[index].settings, &trace.borrow(), Some(&reference.borrow()))
+                })
                 .unwrap_or_default();
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
@@ -232,32 +311,38 @@ fn keys_in_all<'a>(lists: impl IntoIterator<Item = &'a Vec<Candidate>>) -> Vec<&
         .collect()
 }
 
-/// A student's trace as the report holds it, with node ids read back.
+/// An answer as a report holds it (the student's, or the reference's),
+/// with node ids read back.
 struct OwnedTrace {
-    value: Option<f64>,
-    action: Option<String>,
+    view: SearchView,
     visited: Vec<NodeIndex>,
-    vector: Option<Vec<f64>>,
 }
 
 impl OwnedTrace {
+    fn of_view(view: SearchView, visited: Vec<NodeIndex>) -> OwnedTrace {
+        OwnedTrace { view, visited }
+    }
+
     fn borrow(&self) -> StudentTrace<'_> {
+        let view = &self.view;
         StudentTrace {
-            value: self.value,
-            action: self.action.as_deref(),
+            value: view.value,
+            action: view.action.as_deref(),
             visited: &self.visited,
-            vector: self.vector.as_deref(),
+            vector: view.vector.as_deref(),
+            iteration_starts: &view.iteration_starts,
+            counts: view.counts.as_deref(),
+            draws: view.draws,
         }
     }
 }
 
 fn student_trace(tree: &dyn GameTree, result: &TestResult) -> Option<OwnedTrace> {
-    let value = result.actual.value;
     // Every node the student entered was made in the tree served.
     let ids: std::collections::HashMap<String, NodeIndex> =
         (0..tree.made() as u32).map(|i| (tree.id(NodeIndex(i)).into_owned(), NodeIndex(i))).collect();
     let visited = result.actual.visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
-    Some(OwnedTrace { value, action: result.actual.action.clone(), visited, vector: result.actual.vector.clone() })
+    Some(OwnedTrace::of_view(result.actual.clone(), visited))
 }
 
 /// The diagnosis that names `named`: one mistake as a fact, two or three as
@@ -277,19 +362,33 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
     if 1 + worded.len() > MOST_NAMED {
         return None;
     }
-    let mut explanation = if worded.is_empty() {
-        first.explanation.clone()
-    } else {
-        let mut text = format!("your trace fits more than one mistake: either {}", first.explanation);
-        for other in worded {
-            text.push_str(&format!("; or {}", other.explanation));
-        }
-        text
+    let texts: Vec<&str> =
+        std::iter::once(*first).chain(worded).flat_map(|candidate| ways_of_writing(candidate, named)).collect();
+    let mut explanation = match texts.split_first() {
+        Some((only, [])) => only.to_string(),
+        _ => format!("your trace fits more than one mistake: either {}", texts.join("; or ")),
     };
     if explained > 1 {
         explanation.push_str(&format!(" (this explains all {explained} failed tests of this question)"));
     }
     Some(Diagnosis { bug: first.bug, explanation, alternatives: others.iter().map(|other| other.bug).collect() })
+}
+
+/// The explanations of `candidate`'s mistake among `named`: its own, and
+/// for a search of docs/format.md section 8, those of the other ways of
+/// writing the same mistake that fit the trace too (the previous player's
+/// component or the next one's, say), which it cannot tell apart.
+fn ways_of_writing<'a>(candidate: &'a Candidate, named: &'a [Candidate]) -> Vec<&'a str> {
+    let mut texts = vec![candidate.explanation.as_str()];
+    if crate::engine::Algorithm::CLASSIC.contains(&candidate.settings.algorithm) {
+        return texts;
+    }
+    for other in named.iter().filter(|other| other.bug == candidate.bug) {
+        if !texts.contains(&other.explanation.as_str()) {
+            texts.push(&other.explanation);
+        }
+    }
+    texts
 }
 
 #[cfg(test)]
@@ -320,7 +419,13 @@ mod tests {
         let tree = tree();
         let outcome = variant::search(&tree, &student_settings, slips).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
     }
 
@@ -340,8 +445,14 @@ mod tests {
         let tree = tree();
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
-        let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace);
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
+        let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace, None);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
 
@@ -395,6 +506,55 @@ mod tests {
     }
 
     #[test]
+    fn an_iteration_after_the_time_is_up_is_named_where_the_grader_saw_the_time_up() {
+        use crate::grader::session::{FailureCause, FailureKind, ProgramFailure, SearchRecord};
+        let mut builder = TreeBuilder::new("evals", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        for (id, eval) in [("B", 5.0), ("C", 1.0)] {
+            let children = leaves(&[2.0, 8.0]);
+            builder.add(NodeSpec {
+                id: id.into(),
+                body: NodeBody::Internal { kind: NodeKind::Min, children, probs: None, eval: Some(eval) },
+            });
+        }
+        let tree = std::sync::Arc::new(builder.build().unwrap());
+        let settings =
+            SearchSettings { depth: Some(2), budget: Some(6), ..SearchSettings::new(Algorithm::IterativeDeepening) };
+        let test = PlannedTest {
+            question: 0,
+            name: "q/id".into(),
+            path: "id.yaml".into(),
+            hidden: false,
+            reference: search(&*tree, &settings).unwrap(),
+            settings,
+            child_order: crate::assignment::ChildOrder::Given,
+            tree: TestTree::Written(tree.clone()),
+        };
+        let judged = |time_up| {
+            let failure = ProgramFailure {
+                kind: FailureKind::Exception,
+                message: "your code raised an error: TimeUp".into(),
+                details: None,
+                cause: Some(FailureCause::IterationAfterTimeUp),
+            };
+            let record = SearchRecord {
+                answer: Err(failure),
+                visited: Vec::new(),
+                time_up,
+                steps: Default::default(),
+                stderr: String::new(),
+                elapsed: std::time::Duration::ZERO,
+                earlier_in_program: 0,
+            };
+            crate::grader::verdict::judge(&test, &*tree, record).diagnosis.map(|d| (d.bug, d.explanation))
+        };
+        let (bug, explanation) = judged(true).expect("named");
+        assert_eq!(bug, "id-budget-per-iteration");
+        assert!(explanation.contains("after the budget of 6 nodes was spent"), "{explanation}");
+        assert_eq!(judged(false), None, "the kit's word alone names nothing");
+    }
+
+    #[test]
     fn tests_that_fit_different_mistakes_name_none() {
         let reversed = Slips { reverse_children: true, ..Slips::default() };
         let eager = Slips { eager_children: true, ..Slips::default() };
@@ -432,7 +592,13 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
             variant::search(&tree, &settings, Slips { chance: ChanceSlip::Uniform, ..Slips::default() }).unwrap();
-        let trace = StudentTrace { value: Some(outcome.value), action: None, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action: None,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }
 
@@ -454,7 +620,13 @@ mod tests {
         for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
             let outcome = search(&tree, &at(student_depth)).unwrap();
             let action = outcome.action.map(|c| tree.action(c));
-            let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+            let trace = StudentTrace {
+                value: Some(outcome.value),
+                action,
+                visited: &outcome.visited,
+                vector: None,
+                ..Default::default()
+            };
             assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
         }
     }
@@ -463,7 +635,13 @@ mod tests {
     fn an_unknown_mistake_is_not_named() {
         let tree = tree();
         let outcome = search(&tree, &strict_alphabeta()).unwrap();
-        let trace = StudentTrace { value: Some(42.0), action: Some("B"), visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(42.0),
+            action: Some("B"),
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
 
@@ -484,8 +662,14 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
-        let fitting = reproducing(&tree, None, &settings, &trace);
+        let trace = StudentTrace {
+            value: Some(minimax.value),
+            action,
+            visited: &minimax.visited,
+            vector: None,
+            ..Default::default()
+        };
+        let fitting = reproducing(&tree, None, &settings, &trace, None);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
         assert_eq!(both.len(), 2, "both reproduce the trace");
@@ -505,9 +689,98 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
         let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(minimax.value), action, visited: &minimax.visited, vector: None };
-        assert!(reproducing(&tree, None, &settings, &trace).len() > MOST_NAMED);
+        let trace = StudentTrace {
+            value: Some(minimax.value),
+            action,
+            visited: &minimax.visited,
+            vector: None,
+            ..Default::default()
+        };
+        assert!(reproducing(&tree, None, &settings, &trace, None).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
+    }
+
+    /// MCTS over min(max(3, 9, -2), 4, max(1)), 40 iterations: a min root.
+    fn mcts_min_root() -> (Tree, SearchSettings) {
+        let mut builder = TreeBuilder::new("min-root", "A");
+        let children = vec![ChildSpec::id("B"), ChildSpec::leaf(4.0), ChildSpec::id("D")];
+        builder.add(NodeSpec::internal("A", NodeKind::Min, children));
+        builder.add(NodeSpec::internal("B", NodeKind::Max, leaves(&[3.0, 9.0, -2.0])));
+        builder.add(NodeSpec::internal("D", NodeKind::Max, leaves(&[1.0])));
+        let settings = SearchSettings { iterations: Some(40), ..SearchSettings::new(Algorithm::Mcts) };
+        (builder.build().unwrap(), settings)
+    }
+
+    /// The reference's MCTS answer with the root children's W as `w` makes them.
+    fn reported(tree: &Tree, outcome: &crate::engine::SearchOutcome, w: impl Fn(f64) -> f64) -> Vec<ChildCountView> {
+        let summary = outcome.mcts().unwrap();
+        summary
+            .children
+            .iter()
+            .map(|child| ChildCountView { action: tree.action(child.node).to_string(), n: child.n, w: w(child.w) })
+            .collect()
+    }
+
+    #[test]
+    fn an_mcts_mistake_must_give_the_root_counts_too() {
+        // The reference's search, with W negated at the min root: only the counts differ.
+        let (tree, settings) = mcts_min_root();
+        let reference = search(&tree, &settings).unwrap();
+        let action = reference.action.map(|child| tree.action(child));
+        let counts = reported(&tree, &reference, |w| -w);
+        let trace = StudentTrace {
+            value: Some(reference.value),
+            action,
+            visited: &reference.visited,
+            counts: Some(&counts),
+            draws: Some(reference.mcts().unwrap().draws),
+            ..Default::default()
+        };
+        let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
+        assert_eq!((diagnosis.bug, diagnosis.alternatives.len()), ("mcts-rewards-wrong-side", 0), "{diagnosis:?}");
+        assert!(diagnosis.explanation.contains("the W you report for a min root's children"), "{diagnosis:?}");
+    }
+
+    #[test]
+    fn a_mistake_that_gives_the_reference_is_not_named_for_a_failed_test() {
+        // Right in all but the counts, which the program did not report: a
+        // mistake that only changes the counts would fit, were it not that
+        // it gives the reference's answer wherever the program was checked.
+        let (tree, settings) = mcts_min_root();
+        let reference = search(&tree, &settings).unwrap();
+        let action = reference.action.map(|child| tree.action(child));
+        let draws = Some(reference.mcts().unwrap().draws);
+        let trace = StudentTrace {
+            value: Some(reference.value),
+            action,
+            visited: &reference.visited,
+            draws,
+            ..Default::default()
+        };
+        let counts = reported(&tree, &reference, |w| w);
+        let expected = StudentTrace { counts: Some(&counts), ..trace };
+        let unguarded: Vec<&str> = reproducing(&tree, None, &settings, &trace, None).iter().map(|c| c.key).collect();
+        assert!(unguarded.contains(&"mcts-rewards-wrong-side/mover-view"), "{unguarded:?}");
+        assert!(reproducing(&tree, None, &settings, &trace, Some(&expected)).is_empty());
+    }
+
+    #[test]
+    fn ways_of_writing_one_mistake_that_the_trace_cannot_tell_apart_are_each_worded() {
+        let settings = SearchSettings::new(Algorithm::Maxn);
+        let off_by_one: Vec<Candidate> = crate::engine::mistakes::beyond_mistakes(&settings)
+            .into_iter()
+            .filter(|c| matches!(c.key, "maxn-mover-off-by-one/before" | "maxn-mover-off-by-one/after-wrapping"))
+            .collect();
+        assert_eq!(off_by_one.len(), 2);
+        let diagnosis = describe(&off_by_one, 1).expect("a diagnosis");
+        assert_eq!((diagnosis.bug, diagnosis.alternatives.len()), ("maxn-mover-off-by-one", 0));
+        assert!(diagnosis.explanation.contains("the previous player's component"), "{diagnosis:?}");
+        assert!(
+            diagnosis.explanation.contains("; or at a node of player i you compare the next player's"),
+            "{diagnosis:?}"
+        );
+        let alone = describe(&off_by_one[1..], 1).expect("a diagnosis");
+        assert!(!alone.explanation.contains("previous"), "{alone:?}");
     }
 
     #[test]
@@ -522,7 +795,13 @@ mod tests {
         let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
         let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
         let action = outcome.action.map(|child| tree.action(child));
-        let trace = StudentTrace { value: Some(outcome.value), action, visited: &outcome.visited, vector: None };
+        let trace = StudentTrace {
+            value: Some(outcome.value),
+            action,
+            visited: &outcome.visited,
+            vector: None,
+            ..Default::default()
+        };
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);

@@ -342,6 +342,7 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
             kind: FailureKind::BuildFailed,
             message: failure.message.clone(),
             details: Some(failure.output.clone()),
+            cause: None,
         }),
         visited: Vec::new(),
         time_up: false,

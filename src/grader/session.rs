@@ -75,6 +75,18 @@ pub struct ProgramFailure {
     pub message: String,
     /// More detail, e.g. a traceback.
     pub details: Option<String>,
+    /// What the kit says went wrong, where it knows (docs/protocol.md,
+    /// `error`'s `kind`).
+    pub cause: Option<FailureCause>,
+}
+
+/// A failure whose cause the kit knows, beyond an exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureCause {
+    /// Iterative deepening started an iteration after its budget was
+    /// spent (`iteration_after_time_up`): the search took the budget to
+    /// start again with each iteration.
+    IterationAfterTimeUp,
 }
 
 /// What happened in one search.
@@ -199,6 +211,7 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
             kind,
             message: format!("{message} (not started again: it failed to start {MAX_FAILED_STARTS} times in a row)"),
             details: None,
+            cause: None,
         }),
         visited: Vec::new(),
         time_up: false,
@@ -350,6 +363,7 @@ pub(super) fn converse(
 }
 
 pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {
+    let cause = (kind == "iteration_after_time_up").then_some(FailureCause::IterationAfterTimeUp);
     let kind = if kind == "not_implemented" { FailureKind::NotImplemented } else { FailureKind::Exception };
     let message = match kind {
         FailureKind::NotImplemented if message.is_empty() => "this function is not implemented yet".to_string(),
@@ -357,7 +371,7 @@ pub(crate) fn student_error(kind: &str, message: String, details: Option<String>
         _ if message.is_empty() => "your code raised an error".to_string(),
         _ => format!("your code raised an error: {message}"),
     };
-    ProgramFailure { kind, message, details }
+    ProgramFailure { kind, message, details, cause }
 }
 
 pub(super) fn interruption_failure(
@@ -410,5 +424,23 @@ fn format_limit(limit: Duration) -> String {
 }
 
 pub(super) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
-    ProgramFailure { kind, message, details: None }
+    ProgramFailure { kind, message, details: None, cause: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_of_a_kind_the_grader_knows_carries_its_cause() {
+        let failure = student_error("iteration_after_time_up", "iteration 3 after the budget".into(), None);
+        assert_eq!((failure.kind, failure.cause), (FailureKind::Exception, Some(FailureCause::IterationAfterTimeUp)));
+        assert_eq!(failure.message, "your code raised an error: iteration 3 after the budget");
+        let other = student_error("some_new_kind", String::new(), None);
+        assert_eq!(
+            (other.kind, other.cause, other.message.as_str()),
+            (FailureKind::Exception, None, "your code raised an error")
+        );
+        assert_eq!(student_error("not_implemented", String::new(), None).kind, FailureKind::NotImplemented);
+    }
 }

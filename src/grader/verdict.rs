@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::diagnosis::Diagnosis;
 use super::explain;
 use super::plan::{Assignment, ChildOrder, PlannedTest, Scoring};
-use super::session::{FailureKind, SearchRecord};
+use super::session::{FailureCause, FailureKind, SearchRecord};
 use crate::compare::{
     Divergence, first_divergence, format_value, format_vector, same_search_in_another_child_order, values_match,
     vectors_match,
@@ -348,6 +348,10 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
             result.status = TestStatus::Error(failure.kind);
             result.reason = Some(shown(&failure.message));
             result.details = failure.details.as_deref().map(shown);
+            // The kit's word alone names nothing: the grader must have seen the budget spent.
+            if failure.cause == Some(FailureCause::IterationAfterTimeUp) && record.time_up {
+                result.diagnosis = Some(super::diagnosis::budget_per_iteration(test.settings.budget));
+            }
         }
         Ok(answer) => {
             result.actual.value = answer.value;

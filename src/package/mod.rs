@@ -104,11 +104,52 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
             zip.add(&format!("{folder}/{}", relative.display()), &std::fs::read(&test.path)?, false)?;
         }
     }
+    for play in bundle.assignment.questions.iter().filter_map(|question| question.play.as_ref()) {
+        add_play(&mut zip, play, &bundle.assignment.dir, &tests_dir)?;
+    }
     if let Some(secret) = bundle.secret.filter(|s| !s.is_empty()) {
         zip.add("secret", secret.as_bytes(), false)?;
     }
     zip.writer.finish().map_err(io::Error::other)?;
     Ok(zip.names)
+}
+
+/// What a play question needs beside the assignment: its game file (in the
+/// tests folder) and its opponents' programs (folders inside the
+/// assignment's, copied to the same places, so that the paths of
+/// `assignment.yaml` hold).
+fn add_play<W: Write + io::Seek>(
+    zip: &mut Archive<W>,
+    play: &crate::assignment::Play,
+    assignment_dir: &Path,
+    tests_dir: &Path,
+) -> io::Result<()> {
+    if let crate::assignment::PlayGame::File(game) = &play.game {
+        let relative = game.strip_prefix(tests_dir).unwrap_or(Path::new(game.file_name().unwrap_or_default()));
+        if !zip.names.contains(&format!("assignment/tests/{}", relative.display())) {
+            zip.add(&format!("assignment/tests/{}", relative.display()), &std::fs::read(game)?, false)?;
+        }
+    }
+    for opponent in &play.opponents {
+        let crate::assignment::OpponentAgent::Program(folder) = &opponent.agent else { continue };
+        let inside = std::fs::canonicalize(folder)?;
+        let relative = inside.strip_prefix(std::fs::canonicalize(assignment_dir)?).map_err(|_| {
+            io::Error::other(format!(
+                "the opponent {}'s folder {} is outside the assignment's folder: move it inside to package it",
+                opponent.name,
+                folder.display()
+            ))
+        })?;
+        let skipped = |name: &std::ffi::OsStr| matches!(name.to_str(), Some("target" | "__pycache__" | ".git"));
+        for file in crate::walk::files(&inside, skipped).map_err(|error| io::Error::other(error.to_string()))? {
+            let within = file.strip_prefix(&inside).expect("the walker lists files under its root");
+            let name = format!("assignment/{}", relative.join(within).display());
+            if !zip.names.contains(&name) {
+                zip.add(&name, &std::fs::read(&file)?, false)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 struct Archive<W: Write + io::Seek> {

@@ -53,7 +53,15 @@ fn lower_layers_never_name_the_grader_or_above() {
         "stats.rs",
         "thresholds.rs",
     ];
-    let higher = ["crate::grader", "crate::report", "crate::batch", "crate::cli", "crate::package", "crate::render"];
+    let higher = [
+        "crate::grader",
+        "crate::report",
+        "crate::batch",
+        "crate::tournament",
+        "crate::cli",
+        "crate::package",
+        "crate::render",
+    ];
     let found = violations(&lower, &higher);
     assert!(found.is_empty(), "a lower layer names a higher one:\n{}", found.join("\n"));
 }
@@ -79,6 +87,13 @@ fn the_engine_and_the_tree_model_know_no_game() {
 #[test]
 fn the_engine_and_the_tree_model_know_no_course() {
     let found = violations(&["tree", "engine"], &["CS188", "cs188", "getAction", "crate::import"]);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The grader grades and plays; tournaments are built on it, never the other way.
+#[test]
+fn the_grader_knows_no_tournament() {
+    let found = violations(&["grader", "report", "batch"], &["crate::tournament", "crate::cli"]);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 

@@ -118,3 +118,38 @@ fn results_are_written_even_when_grading_fails() {
     assert!(output.contains("could not grade this submission"), "{output}");
     assert!(output.contains("found no submission"), "the reason reaches the student: {output}");
 }
+
+/// A play question's opponent program (inside the assignment's folder) and
+/// its game file travel in the zip, at the places `assignment.yaml` names.
+#[test]
+fn a_play_questions_opponent_and_game_are_packaged() {
+    let course = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(course.path().join("agents/secret")).unwrap();
+    std::fs::copy(
+        repo().join("tests/fixtures/play/agents/perfect/search.py"),
+        course.path().join("agents/secret/search.py"),
+    )
+    .unwrap();
+    std::fs::write(course.path().join("small.yaml"), "rules: {game: mnk, width: 3, height: 3, k: 3}\n").unwrap();
+    std::fs::write(
+        course.path().join("assignment.yaml"),
+        "questions:\n  - id: q1\n    points: 1\n    play:\n      game: small.yaml\n      games: 2\n      opponents: \
+         [{program: agents/secret, name: secret}]\n      thresholds: {not_lost: [2]}\n",
+    )
+    .unwrap();
+    let zip_path = course.path().join("autograder.zip");
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .args(["gradescope", "--assignment"])
+        .arg(course.path())
+        .arg("--out")
+        .arg(&zip_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+    assert!(names.iter().any(|name| name == "assignment/agents/secret/search.py"), "{names:?}");
+    assert!(names.iter().any(|name| name == "assignment/tests/small.yaml"), "{names:?}");
+}

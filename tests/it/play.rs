@@ -288,3 +288,38 @@ fn two_agents_play_while_a_person_watches() {
     );
     insta::assert_snapshot!("play_watch", transcript);
 }
+
+/// A class graded with `batch` on a play question: each student's points
+/// by thresholds in the gradebook, and the games in each one's reports.
+#[test]
+fn a_class_is_graded_on_a_play_question_with_batch() {
+    let scratch = Scratch::new();
+    let class = scratch.path().join("class");
+    for agent in ["perfect", "random"] {
+        let dir = class.join(agent);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(
+            common::repo().join("tests/fixtures/play/agents").join(agent).join("search.py"),
+            dir.join("search.py"),
+        )
+        .unwrap();
+    }
+    let out = scratch.path().join("grades");
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .current_dir(common::repo())
+        .env("CI", "true")
+        .args(["batch", class.to_str().unwrap(), "--assignment", "tests/fixtures/play/never-lose", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let row = |student: &str| gradebook.lines().find(|line| line.starts_with(student)).unwrap().to_string();
+    assert!(row("perfect").contains(",3,"), "{gradebook}");
+    assert!(row("random").contains(",0,"), "{gradebook}");
+    let report = std::fs::read_to_string(out.join("reports/random/report.json")).unwrap();
+    assert!(report.contains("\"play\"") && report.contains("\"seed\": 2026"), "{report}");
+    let html = std::fs::read_to_string(out.join("reports/random/report.html")).unwrap();
+    assert!(html.contains("<section class=\"replay\""));
+}

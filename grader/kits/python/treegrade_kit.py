@@ -775,9 +775,13 @@ def _error_line(kind, message, details=None):
     return (_to_json(error) + "\n").encode("ascii")
 
 
-def _exception_line(name, exc, hint=None):
-    # type: (str, BaseException, Optional[str]) -> bytes
-    """The ``error`` for an exception from the student's code; ``hint`` ends its message."""
+def _exception_line(name, exc, hint=None, kind="exception"):
+    # type: (str, BaseException, Optional[str], str) -> bytes
+    """The ``error`` for an exception from the student's code; ``hint`` ends its message.
+
+    ``kind`` is the protocol's: ``exception``, or a cause the kit knows
+    (``iteration_after_time_up``).
+    """
     import traceback
 
     frames = _student_frames(exc)
@@ -807,10 +811,10 @@ def _exception_line(name, exc, hint=None):
     if hint:
         message += " (hint: %s)" % hint
     if not frames:  # nothing of the student's code ran: the message says it all
-        return _error_line("exception", message)
+        return _error_line(kind, message)
     details = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
     details += "".join(traceback.format_exception_only(type(exc), exc))
-    return _error_line("exception", message, details)
+    return _error_line(kind, message, details)
 
 
 def _vector_line(name, value, game):
@@ -947,6 +951,7 @@ def _search(channel, search, solutions):
                 "the nodes of all iterations together and does not start again with each iteration; once "
                 "TimeUp is raised, return the answer of the last iteration that finished"
                 % (game._iteration_after_time_up, game.budget),
+                kind="iteration_after_time_up",
             )
         return _exception_line(
             name,

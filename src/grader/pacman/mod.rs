@@ -175,6 +175,7 @@ fn judge_replay(result: &mut TestResult, outcome: &ReplayOutcome, failure: Optio
                 kind: FailureKind::Crashed,
                 message: "the agent stopped".to_string(),
                 details: None,
+                cause: None,
             });
             let step = outcome.answered + 1;
             let kind = if failure.kind == FailureKind::Exception || failure.kind == FailureKind::NotImplemented {

@@ -270,8 +270,6 @@ pub struct MoreSolutions {
     pub maxn: Option<fn(&Game) -> VectorAnswer>,
     /// Monte Carlo tree search.
     pub mcts: Option<fn(&Game) -> MctsAnswer>,
-    /// Your agent, for assignments that play whole games (see [`serve_playing`]).
-    pub choose_move: Option<ChooseMove>,
 }
 
 /// Your three searches, one per algorithm, for [`serve`].
@@ -1246,7 +1244,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
                  the nodes of all iterations together and does not start again with each iteration; once the \
                  time is up, return the answer of the last iteration that finished"
             );
-            error_line("exception", &message, None)
+            error_line("iteration_after_time_up", &message, None)
         }
         Err(payload) if payload.is::<TimeUp>() => {
             let budget = game.budget.unwrap_or(0);
@@ -1352,7 +1350,7 @@ fn panic_line(name: &str) -> String {
     }
 }
 
-fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
+fn serve_loop(solutions: Solutions, more: MoreSolutions, choose_move: Option<ChooseMove>, output: File) -> i32 {
     let mut channel = Channel { input: io::stdin().lock(), output, line: String::new(), out: String::new() };
     loop {
         let Some(message) = channel.receive() else {
@@ -1365,7 +1363,7 @@ fn serve_loop(solutions: Solutions, more: MoreSolutions, output: File) -> i32 {
                 channel.send(&line);
             }
             Some("move") => {
-                let (returned, line) = run_move(channel, &message, more.choose_move);
+                let (returned, line) = run_move(channel, &message, choose_move);
                 channel = returned;
                 channel.send(&line);
             }
@@ -1406,7 +1404,7 @@ pub fn serve(solutions: Solutions) -> ! {
 
 /// Serves your searches and your agent to the grader, for assignments that
 /// play whole games: like [`serve`], and every move of a game is asked of
-/// `choose_move` (or give it in [`MoreSolutions`] to [`serve_more`]).
+/// `choose_move` ([`serve_agent`] serves it beside [`MoreSolutions`]).
 ///
 /// ```no_run
 /// # use treegrade_kit::{serve_playing, Answer, Game, Solutions};
@@ -1428,7 +1426,13 @@ pub fn serve(solutions: Solutions) -> ! {
 /// clock counted in nodes (run searches inside [`Game::within_budget`]).
 /// A panic loses that game only.
 pub fn serve_playing(solutions: Solutions, choose_move: ChooseMove) -> ! {
-    serve_more(solutions, MoreSolutions { choose_move: Some(choose_move), ..MoreSolutions::default() })
+    serve_agent(solutions, MoreSolutions::default(), choose_move)
+}
+
+/// Serves your searches, the searches beyond them and your agent: what
+/// [`serve_more`] and [`serve_playing`] do together.
+pub fn serve_agent(solutions: Solutions, more: MoreSolutions, choose_move: ChooseMove) -> ! {
+    serve_all(solutions, more, Some(choose_move))
 }
 
 /// Serves your three searches and the searches beyond them (iterative
@@ -1447,6 +1451,10 @@ pub fn serve_playing(solutions: Solutions, choose_move: ChooseMove) -> ! {
 /// }
 /// ```
 pub fn serve_more(solutions: Solutions, more: MoreSolutions) -> ! {
+    serve_all(solutions, more, None)
+}
+
+fn serve_all(solutions: Solutions, more: MoreSolutions, choose_move: Option<ChooseMove>) -> ! {
     let output = protocol_output();
     install_panic_hook();
     // Under a tight memory limit a large stack may be refused: try smaller
@@ -1457,13 +1465,13 @@ pub fn serve_more(solutions: Solutions, more: MoreSolutions) -> ! {
         let worker = std::thread::Builder::new()
             .name("treegrade-kit".to_string())
             .stack_size(stack_size)
-            .spawn(move || serve_loop(solutions, more, thread_output));
+            .spawn(move || serve_loop(solutions, more, choose_move, thread_output));
         if let Ok(handle) = worker {
             status = Some(handle.join().unwrap_or(101));
             break;
         }
     }
-    let status = status.unwrap_or_else(|| serve_loop(solutions, more, output));
+    let status = status.unwrap_or_else(|| serve_loop(solutions, more, choose_move, output));
     let _ = io::stdout().flush();
     std::process::exit(status)
 }
