@@ -329,7 +329,7 @@ for line in sys.stdin:
     elif m["type"] == "pacman":
         game = m["game"]
         send({"type": "ready"})
-    elif m["type"] == "move":
+    elif m["type"] == "pacman_move":
         if game == 1:
             print("thinking...", flush=True)
         elif game == 2:
@@ -338,7 +338,7 @@ for line in sys.stdin:
         reply = json.loads(sys.stdin.readline())
         assert reply == {"type": "illegal", "message": "Illegal action Jump"}, reply
         send({"type": "action", "action": "East"})
-    elif m["type"] == "final":
+    elif m["type"] == "pacman_final":
         send({"type": "ready"})
     elif m["type"] == "bye":
         break
