@@ -126,7 +126,7 @@ pub fn lock(out: &Path) -> io::Result<std::fs::File> {
         Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
             io::ErrorKind::WouldBlock,
             format!(
-                "another treegrade batch is writing into {} (it holds {}): wait for it to finish, or give another --out",
+                "another treegrade batch or tournament is writing into {} (it holds {}): wait for it to finish, or give another --out",
                 out.display(),
                 path.display()
             ),

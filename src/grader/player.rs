@@ -5,14 +5,18 @@
 //! and serves it through an [`Oracle`] for moves, with the move's node
 //! budget: the program enters nodes as in any search (the grader counts
 //! them), is told `timeup` when the budget is spent, and answers with its
-//! move. The wall-clock limit of a move stays as a safety net. A program
+//! move. The time limit of a move stays as a safety net; it counts the
+//! program's own CPU time, so that an agent is not charged for a machine
+//! kept busy by other games, with [`WALL_CLOCK_NET`] times the limit of
+//! wall clock as the last net (for a program that waits). A program
 //! that enters no node searched a copy of the rules of its own: only the
 //! wall clock bounded it, and its moves say so ([`Clock::Wall`]).
 //!
 //! One program serves every move of every game it plays, so an interpreter
 //! starts once. Between its moves it is stopped (SIGSTOP), so it can
-//! neither think on its opponent's time nor slow the opponent down. A failure that stops it (a crash, a timeout, a protocol
-//! error) costs the game it happened in; a fresh program plays the next.
+//! neither think on its opponent's time nor slow the opponent down. A
+//! failure that stops it (a crash, a timeout, a protocol error) costs the
+//! game it happened in; a fresh program plays the next.
 
 use std::time::{Duration, Instant};
 
@@ -28,6 +32,10 @@ use crate::tree::NodeIndex;
 /// Seeds sent to programs fit in 53 bits, so that every language's JSON
 /// numbers (JavaScript's, the Rust kit's doubles) read them exactly.
 const SEED_BITS: u64 = (1 << 53) - 1;
+
+/// A move ends at this many times its time limit of wall clock, whatever
+/// CPU time the program has used.
+pub const WALL_CLOCK_NET: u32 = 3;
 
 /// A program at play, started on its first move.
 pub struct ProgramAgent {
@@ -85,6 +93,9 @@ impl Agent for ProgramAgent {
             .map_err(|message| Fault::new(FaultKind::Crashed, format!("the game could not be served: {message}")))?;
         let program = self.running(deadline, limit)?;
         program.resume();
+        // The limit is the agent's own CPU time: on a machine busy with other
+        // games (or a neighbour's fork bomb) it is not charged for waiting.
+        program.count_cpu(limit, deadline + limit * (WALL_CLOCK_NET - 1));
         let mut oracle = Oracle::for_move(&*tree).with_budget(turn.limits.budget);
         let root = tree.id(NodeIndex::ROOT);
         let request = encode(&ToProgram::Move {
@@ -101,6 +112,7 @@ impl Agent for ProgramAgent {
             time_limit: limit.as_secs_f64(),
         });
         let outcome = session::converse(program, &mut oracle, &request, deadline);
+        program.stop_counting_cpu();
         let entered = oracle.visited().len() as u64;
         let clock = if entered == 0 {
             Clock::Wall

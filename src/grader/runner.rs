@@ -140,7 +140,32 @@ pub struct RunningProgram {
     /// The sandbox it runs in, to kill what it leaves behind.
     #[cfg_attr(windows, allow(dead_code))]
     policy: Option<Policy>,
+    /// While set, a deadline counts the program's own CPU time (see
+    /// [`RunningProgram::count_cpu`]).
+    #[cfg_attr(windows, allow(dead_code))]
+    cpu_clock: Option<CpuClock>,
 }
+
+/// A limit counted in the CPU time a program's processes use, with a
+/// wall-clock deadline as the last net: a program slowed by others' work on a
+/// busy machine (another game in parallel, a neighbour's fork bomb) still
+/// gets its whole limit of thinking, and one that waits without computing is
+/// stopped at the net.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(windows, allow(dead_code))]
+struct CpuClock {
+    /// CPU time the program may use.
+    limit: Duration,
+    /// Its processes' CPU time when counting began.
+    started: Duration,
+    /// The wall-clock deadline that holds whatever the CPU time says.
+    net: Instant,
+}
+
+/// How often a program past its wall-clock deadline but within its CPU
+/// time is looked at again.
+#[cfg(unix)]
+const CPU_CLOCK_RECHECK: Duration = Duration::from_millis(50);
 
 impl RunningProgram {
     /// Starts the program in its own process group (its own session through
@@ -216,7 +241,55 @@ impl RunningProgram {
             merge_stdout: false,
             scratch: vec![0; READ_CHUNK_BYTES],
             policy: spec.policy.clone(),
+            cpu_clock: None,
         })
+    }
+
+    /// From now until [`stop_counting_cpu`], a deadline that passes while
+    /// the program's processes have used less than `limit` of CPU time since
+    /// this call is extended, up to `net`: the limit is the program's own
+    /// thinking, not the machine's load. Where CPU time cannot be read (no
+    /// `/proc`), deadlines stay wall-clock ones.
+    ///
+    /// [`stop_counting_cpu`]: RunningProgram::stop_counting_cpu
+    pub fn count_cpu(&mut self, limit: Duration, net: Instant) {
+        self.cpu_clock = self.cpu_time().map(|started| CpuClock { limit, started, net });
+    }
+
+    /// Deadlines are wall-clock ones again.
+    pub fn stop_counting_cpu(&mut self) {
+        self.cpu_clock = None;
+    }
+
+    /// CPU time (user and system) of the program's processes: the first one,
+    /// everything below it, and the children they have reaped.
+    #[cfg(unix)]
+    fn cpu_time(&self) -> Option<Duration> {
+        let root = self.child.id();
+        let mut ticks = process_cpu_ticks(root)?;
+        for pid in descendants(root) {
+            ticks += process_cpu_ticks(pid).unwrap_or(0);
+        }
+        let per_second = rustix::param::clock_ticks_per_second().max(1);
+        Some(Duration::from_secs_f64(ticks as f64 / per_second as f64))
+    }
+
+    #[cfg(windows)]
+    fn cpu_time(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Where a passed `deadline` is extended by the CPU clock: the instant
+    /// to wait until instead, or `None` when the program has had its time.
+    #[cfg(unix)]
+    fn extended(&self, now: Instant) -> Option<Instant> {
+        let clock = self.cpu_clock?;
+        if now >= clock.net {
+            return None;
+        }
+        let used = self.cpu_time()?.saturating_sub(clock.started);
+        let left = clock.limit.checked_sub(used).filter(|left| !left.is_zero())?;
+        Some((now + left.min(CPU_CLOCK_RECHECK)).min(clock.net))
     }
 
     /// Sends one line (newline included), giving up at `deadline`.
@@ -391,10 +464,8 @@ impl RunningProgram {
     #[cfg(unix)]
     fn pump(&mut self, deadline: Instant, writing: bool) -> Result<(), Interrupted> {
         let now = Instant::now();
-        if now >= deadline {
-            return Err(Interrupted::TimedOut);
-        }
-        let ready = self.wait_ready(duration_to_timespec(deadline - now), writing)?;
+        let until = if now < deadline { deadline } else { self.extended(now).ok_or(Interrupted::TimedOut)? };
+        let ready = self.wait_ready(duration_to_timespec(until - now), writing)?;
         if ready.stdout {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
             let merge = self.merge_stdout;
@@ -760,6 +831,17 @@ fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
+/// A process's CPU time in clock ticks: its own user and system time and
+/// that of the children it has reaped (`/proc/PID/stat` fields 14 to 17).
+#[cfg(unix)]
+fn process_cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces: count from after it.
+    let fields: Vec<&str> = stat.get(stat.rfind(')')? + 1..)?.split_whitespace().collect();
+    // After the name, field 3 (the state) is at index 0, so field N is at N - 3.
+    fields.get(11..15)?.iter().map(|field| field.parse::<u64>().ok()).sum()
+}
+
 /// How many processes (zombies included) run as `uid`.
 pub fn processes_of_user(uid: u32) -> usize {
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
@@ -929,6 +1011,35 @@ mod tests {
         program.send("hello\n", soon(2000)).unwrap();
         assert_eq!(program.receive(soon(2000)).unwrap(), "got hello");
         assert!(matches!(program.receive(soon(2000)), Err(Interrupted::Ended(end)) if end == "exited with status 0"));
+    }
+
+    /// Waiting costs no CPU time: under the CPU clock a program that sleeps
+    /// past its wall-clock deadline still answers, up to the net.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_clock_does_not_charge_waiting() {
+        let mut program = RunningProgram::start(&shell("sleep 0.6; echo late")).unwrap();
+        program.count_cpu(Duration::from_millis(200), soon(5000));
+        assert_eq!(program.receive(soon(200)).unwrap(), "late");
+        program.stop_counting_cpu();
+        let mut sleeper = RunningProgram::start(&shell("sleep 30")).unwrap();
+        sleeper.count_cpu(Duration::from_millis(200), soon(700));
+        let started = Instant::now();
+        assert!(matches!(sleeper.receive(soon(200)), Err(Interrupted::TimedOut)));
+        assert!(started.elapsed() >= Duration::from_millis(600), "the net, not the deadline: {:?}", started.elapsed());
+    }
+
+    /// Computing costs CPU time: a busy program is stopped once it has used
+    /// its limit, long before the net.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_clock_stops_a_busy_program() {
+        let mut program = RunningProgram::start(&shell("while :; do :; done")).unwrap();
+        program.count_cpu(Duration::from_millis(300), soon(20_000));
+        let started = Instant::now();
+        assert!(matches!(program.receive(soon(300)), Err(Interrupted::TimedOut)));
+        assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+        assert!(program.cpu_time().unwrap() >= Duration::from_millis(300));
     }
 
     #[test]

@@ -235,7 +235,7 @@ fn a_second_batch_into_the_same_folder_is_refused() {
     let output = batch(&assignment, &class, &out, &[]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("another treegrade batch is writing into"), "{stderr}");
+    assert!(stderr.contains("another treegrade batch or tournament is writing into"), "{stderr}");
     drop(held);
     let output = batch(&assignment, &class, &out, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
