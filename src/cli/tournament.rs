@@ -39,7 +39,8 @@ pub struct TournamentArgs {
     /// Nodes an agent may enter per move (the clock counted in nodes); none by default.
     #[arg(long, value_name = "NODES")]
     budget: Option<u32>,
-    /// The wall-clock limit of a move in seconds, the safety net.
+    /// The time limit of a move in seconds, the safety net: the agent's own CPU
+    /// time, and at most three times that of wall clock.
     #[arg(long, value_name = "S", default_value = "10")]
     move_time_limit: f64,
     /// Random plies at the start of each game.
