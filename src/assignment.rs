@@ -125,7 +125,7 @@ pub struct Play {
     pub seed: u64,
     /// Nodes the submission may enter per move (the clock counted in nodes).
     pub budget: Option<u32>,
-    /// The wall-clock limit of a move, the safety net.
+    /// The time limit of a move (the agent's CPU time), the safety net.
     pub move_time_limit: Duration,
     /// A game still going after this many plies is a draw.
     pub max_plies: u32,

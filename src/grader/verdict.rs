@@ -221,7 +221,7 @@ pub struct PlayDetails {
     pub openings: u32,
     /// The node budget of a move.
     pub budget: Option<u32>,
-    /// The wall-clock limit of a move, in milliseconds.
+    /// The time limit of a move (the agent's CPU time), in milliseconds.
     pub move_time_limit_ms: u64,
     /// The submission's results.
     pub tally: crate::play::Tally,

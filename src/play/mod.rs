@@ -105,7 +105,7 @@ pub struct MoveLimits {
 }
 
 impl MoveLimits {
-    /// The wall-clock limit of a move unless a question says otherwise.
+    /// The time limit of a move (the agent's CPU time) unless a question says otherwise.
     pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
 }
 

@@ -57,7 +57,7 @@ pub struct Settings {
     pub seed: u64,
     /// Nodes per move (the clock counted in nodes).
     pub budget: Option<u32>,
-    /// The wall-clock limit of a move, in milliseconds.
+    /// The time limit of a move (the agent's CPU time), in milliseconds.
     pub move_time_limit_ms: u64,
     /// The evaluation served with every node.
     pub eval: Option<String>,

@@ -182,7 +182,7 @@ pub struct Play {
     pub openings: u32,
     /// Nodes per move (null: no node budget).
     pub budget: Option<u32>,
-    /// The wall-clock limit of a move, in milliseconds.
+    /// The time limit of a move (the agent's CPU time), in milliseconds.
     pub move_time_limit_ms: u64,
     /// The submission's results.
     pub results: PlayResults,
