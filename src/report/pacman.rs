@@ -40,6 +40,7 @@ fn play_lines(play: &PlayOutcome) -> Vec<String> {
     for criterion in &play.criteria {
         lines.push(criterion_line(criterion));
     }
+    lines.extend(not_played_line(play));
     for game in &play.games {
         lines.push(format!(
             "game {:>2} (seed {}): {:<9} score {:>6}, {:>4} moves; {}",
@@ -52,6 +53,18 @@ fn play_lines(play: &PlayOutcome) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// Why the last games were not played, when they were not.
+fn not_played_line(play: &PlayOutcome) -> Option<String> {
+    (play.not_played > 0).then(|| {
+        let first = play.games.len() + 1;
+        let last = play.games.len() + play.not_played as usize;
+        let which = if first == last { format!("game {first} was") } else { format!("games {first} to {last} were") };
+        format!(
+            "{which} not played: a minimum could no longer be met, so the test earns nothing whatever they would give"
+        )
+    })
 }
 
 /// `wins 9: 1 short of 10; 2 of 3 points`.
@@ -127,6 +140,9 @@ pub fn html(out: &mut String, test: &TestResult) {
         let _ = writeln!(out, "<li>{}</li>", escape(line));
     }
     let _ = writeln!(out, "</ul>");
+    if let Some(line) = not_played_line(play) {
+        let _ = writeln!(out, "<p>{}</p>", escape(&line));
+    }
     for game in &play.games {
         let frames = &game.frames[game.frames.len().saturating_sub(MOST_FRAMES)..];
         let mut data = String::new();

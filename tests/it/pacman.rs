@@ -363,3 +363,70 @@ for line in sys.stdin:
     assert_eq!(test["credit"], serde_json::json!({"earned": 1, "possible": 3}));
     assert_eq!(report["score"], 1.0);
 }
+
+/// Once a minimum can no longer be met the test earns nothing, so the games
+/// left are not played: an agent that times out needs 10 games without a
+/// timeout to earn anything, and after its first it gets no more games
+/// (nor costs each one its time limit). The report says why.
+#[test]
+fn games_stop_once_a_minimum_is_out_of_reach() {
+    let course = tempfile::tempdir().unwrap();
+    std::fs::write(
+        course.path().join("assignment.yaml"),
+        "title: t\nquestions:\n  - {id: q1, points: 2, pacman: [tiny.yaml]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        course.path().join("tiny.yaml"),
+        "pacman:\n  layout: |\n    %%%%%\n    %P.G%\n    %%%%%\n  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  \
+         time_limit: {move: 1, game: 5}\n  play:\n    games: 10\n    not_timed_out: {minimum: 10}\n    \
+         wins: {thresholds: [1, 2]}\n",
+    )
+    .unwrap();
+    const CLIENT: &str = r#"
+import sys, json, time
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        send({"type": "hello", "protocol": 1})
+    elif m["type"] == "pacman":
+        send({"type": "ready"})
+    elif m["type"] == "pacman_move":
+        time.sleep(3)
+    elif m["type"] == "bye":
+        break
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course.path())
+        .arg("--submission")
+        .arg(dir.path())
+        .args(["--format", "json", "--", "python3", "-c", CLIENT])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let test = test_of(&report, "q1/tiny");
+    let games = test["pacman"]["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{test}");
+    assert_eq!(games[0]["end"], "timed-out");
+    assert_eq!(test["pacman"]["not_played"], 9, "{test}");
+    assert_eq!(test["credit"], serde_json::json!({"earned": 0, "possible": 2}));
+    assert_eq!(report["score"], 0.0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
+    let text = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course.path())
+        .arg("--submission")
+        .arg(dir.path())
+        .args(["--", "python3", "-c", CLIENT])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("games 2 to 10 were not played: a minimum could no longer be met"), "{text}");
+}

@@ -31,6 +31,10 @@ pub struct PlayOutcome {
     pub win_rate_interval: Option<[f64; 2]>,
     /// Games that did not time out.
     pub not_timed_out: u32,
+    /// Games left unplayed because a minimum could no longer be met: the
+    /// test earns nothing whatever they would give (absent when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_played: u32,
     /// Each criterion of the test.
     pub criteria: Vec<CriterionOutcome>,
     /// Threshold points earned.
@@ -178,4 +182,8 @@ pub struct StepCheck {
     pub expected_explored: Vec<usize>,
     /// The position, drawn as CS188 draws it.
     pub board: String,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }

@@ -41,8 +41,25 @@ pub fn play(
         let (summary, failure) = play_game(test, &board, name, game, spec.games, seed, player);
         games.push(summary);
         failures.extend(failure);
+        if minimum_out_of_reach(spec, &games) {
+            // The test earns nothing whatever the other games give: an agent
+            // that times out every game would otherwise cost every game's limit.
+            break;
+        }
     }
     (score(test, spec, games), failures)
+}
+
+/// Whether a minimum can no longer be met, whatever the games still to play
+/// give: more timeouts than the minimum of games without one allows, or
+/// too few games left to reach the minimum of wins. (An average score has
+/// no bound, so its minimum is always within reach.)
+fn minimum_out_of_reach(spec: &PlaySpec, games: &[GameSummary]) -> bool {
+    let left = f64::from(spec.games) - games.len() as f64;
+    let timeouts = games.iter().filter(|game| game.end == GameEnd::TimedOut).count() as f64;
+    let wins = games.iter().filter(|game| game.end == GameEnd::Won).count() as f64;
+    let most_not_timed_out = f64::from(spec.games) - timeouts;
+    spec.not_timed_out.misses_minimum(most_not_timed_out) || spec.wins.misses_minimum(wins + left)
 }
 
 /// One game, to its end.
@@ -213,7 +230,8 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
     let (average_score, score_interval) = mean_interval(&scores);
     let wins = games.iter().filter(|game| game.end == GameEnd::Won).count() as u32;
     let timeouts = games.iter().filter(|game| game.end == GameEnd::TimedOut).count() as u32;
-    let not_timed_out = spec.games - timeouts;
+    let not_played = spec.games.saturating_sub(games.len() as u32);
+    let not_timed_out = spec.games - not_played - timeouts;
     let mut criteria = Vec::new();
     for (kind, criterion) in spec.criteria() {
         if criterion.minimum.is_none() && criterion.at.is_empty() {
@@ -243,10 +261,11 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
         score_interval,
         wins,
         win_rate_interval: {
-            let rate = Rate::wilson(u64::from(wins), u64::from(spec.games));
+            let rate = Rate::wilson(u64::from(wins), u64::from(spec.games - not_played));
             Some([rate.low, rate.high])
         },
         not_timed_out,
+        not_played,
         criteria,
         earned,
         possible: spec.points(),
