@@ -414,18 +414,27 @@ mod tests {
         builder.build().unwrap()
     }
 
+    /// The trace of a student whose search returned `value` and `action`
+    /// after entering `visited` (the engine's outcome or a variant's).
+    fn trace_of<'t>(
+        tree: &'t Tree,
+        value: f64,
+        action: Option<NodeIndex>,
+        visited: &'t [NodeIndex],
+    ) -> StudentTrace<'t> {
+        StudentTrace {
+            value: Some(value),
+            action: action.map(|child| tree.action(child)),
+            visited,
+            ..Default::default()
+        }
+    }
+
     /// The diagnosis of a student who ran `student_settings` with `slips`.
     fn diagnosis_of(settings: SearchSettings, student_settings: SearchSettings, slips: Slips) -> Option<&'static str> {
         let tree = tree();
         let outcome = variant::search(&tree, &student_settings, slips).unwrap();
-        let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace {
-            value: Some(outcome.value),
-            action,
-            visited: &outcome.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = trace_of(&tree, outcome.value, outcome.action, &outcome.visited);
         diagnose(&tree, &settings, &trace).map(|d| d.bug)
     }
 
@@ -444,14 +453,7 @@ mod tests {
         // On so small a tree several window mistakes look alike; no pruning is among them.
         let tree = tree();
         let outcome = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
-        let action = outcome.action.map(|c| tree.action(c));
-        let trace = StudentTrace {
-            value: Some(outcome.value),
-            action,
-            visited: &outcome.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = trace_of(&tree, outcome.value, outcome.action, &outcome.visited);
         let fitting = reproducing(&tree, None, &strict_alphabeta(), &trace, None);
         assert!(fitting.iter().any(|candidate| candidate.bug == "no-pruning"), "{fitting:?}");
     }
@@ -592,13 +594,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let outcome =
             variant::search(&tree, &settings, Slips { chance: ChanceSlip::Uniform, ..Slips::default() }).unwrap();
-        let trace = StudentTrace {
-            value: Some(outcome.value),
-            action: None,
-            visited: &outcome.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = StudentTrace { action: None, ..trace_of(&tree, outcome.value, outcome.action, &outcome.visited) };
         assert_eq!(diagnose(&tree, &settings, &trace).map(|d| d.bug), Some("ignore-probabilities"));
     }
 
@@ -619,14 +615,7 @@ mod tests {
         let at = |depth| SearchSettings { depth: Some(depth), ..SearchSettings::new(Algorithm::Minimax) };
         for (student_depth, bug) in [(3, "depth-too-deep"), (1, "depth-too-shallow")] {
             let outcome = search(&tree, &at(student_depth)).unwrap();
-            let action = outcome.action.map(|c| tree.action(c));
-            let trace = StudentTrace {
-                value: Some(outcome.value),
-                action,
-                visited: &outcome.visited,
-                vector: None,
-                ..Default::default()
-            };
+            let trace = trace_of(&tree, outcome.value, outcome.action, &outcome.visited);
             assert_eq!(diagnose(&tree, &at(2), &trace).map(|d| d.bug), Some(bug));
         }
     }
@@ -638,9 +627,7 @@ mod tests {
         let trace = StudentTrace {
             value: Some(42.0),
             action: Some("B"),
-            visited: &outcome.visited,
-            vector: None,
-            ..Default::default()
+            ..trace_of(&tree, outcome.value, outcome.action, &outcome.visited)
         };
         assert_eq!(diagnose(&tree, &strict_alphabeta(), &trace), None);
     }
@@ -661,14 +648,7 @@ mod tests {
         let tree = tied_tree();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
-        let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace {
-            value: Some(minimax.value),
-            action,
-            visited: &minimax.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = trace_of(&tree, minimax.value, minimax.action, &minimax.visited);
         let fitting = reproducing(&tree, None, &settings, &trace, None);
         let both: Vec<Candidate> =
             fitting.into_iter().filter(|c| c.bug == "no-pruning" || c.bug == "prune-on-equal").collect();
@@ -688,14 +668,7 @@ mod tests {
         let tree = tied_tree();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
         let minimax = search(&tree, &SearchSettings::new(Algorithm::Minimax)).unwrap();
-        let action = minimax.action.map(|child| tree.action(child));
-        let trace = StudentTrace {
-            value: Some(minimax.value),
-            action,
-            visited: &minimax.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = trace_of(&tree, minimax.value, minimax.action, &minimax.visited);
         assert!(reproducing(&tree, None, &settings, &trace, None).len() > MOST_NAMED);
         assert_eq!(diagnose(&tree, &settings, &trace), None);
     }
@@ -726,15 +699,11 @@ mod tests {
         // The reference's search, with W negated at the min root: only the counts differ.
         let (tree, settings) = mcts_min_root();
         let reference = search(&tree, &settings).unwrap();
-        let action = reference.action.map(|child| tree.action(child));
         let counts = reported(&tree, &reference, |w| -w);
         let trace = StudentTrace {
-            value: Some(reference.value),
-            action,
-            visited: &reference.visited,
             counts: Some(&counts),
             draws: Some(reference.mcts().unwrap().draws),
-            ..Default::default()
+            ..trace_of(&tree, reference.value, reference.action, &reference.visited)
         };
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         assert_eq!((diagnosis.bug, diagnosis.alternatives.len()), ("mcts-rewards-wrong-side", 0), "{diagnosis:?}");
@@ -748,14 +717,9 @@ mod tests {
         // it gives the reference's answer wherever the program was checked.
         let (tree, settings) = mcts_min_root();
         let reference = search(&tree, &settings).unwrap();
-        let action = reference.action.map(|child| tree.action(child));
-        let draws = Some(reference.mcts().unwrap().draws);
         let trace = StudentTrace {
-            value: Some(reference.value),
-            action,
-            visited: &reference.visited,
-            draws,
-            ..Default::default()
+            draws: Some(reference.mcts().unwrap().draws),
+            ..trace_of(&tree, reference.value, reference.action, &reference.visited)
         };
         let counts = reported(&tree, &reference, |w| w);
         let expected = StudentTrace { counts: Some(&counts), ..trace };
@@ -794,14 +758,7 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Minimax);
         let slips = crate::engine::variant::Slips { root_as_max: true, ..Default::default() };
         let outcome = crate::engine::variant::search(&tree, &settings, slips).unwrap();
-        let action = outcome.action.map(|child| tree.action(child));
-        let trace = StudentTrace {
-            value: Some(outcome.value),
-            action,
-            visited: &outcome.visited,
-            vector: None,
-            ..Default::default()
-        };
+        let trace = trace_of(&tree, outcome.value, outcome.action, &outcome.visited);
         let diagnosis = diagnose(&tree, &settings, &trace).expect("a diagnosis");
         let mut named = vec![diagnosis.bug];
         named.extend(&diagnosis.alternatives);
