@@ -300,23 +300,52 @@ fn the_kits_game_state_behaves_as_cs188s() {
     assert_eq!(test["status"], "passed", "{}", test["reason"]);
 }
 
+/// A course of one Pacman test worth `points`: a 3 by 5 board, one random
+/// ghost, a second a move; `play` is the test's `play:` block.
+fn tiny_course(points: u32, play: &str) -> tempfile::TempDir {
+    let course = tempfile::tempdir().unwrap();
+    std::fs::write(
+        course.path().join("assignment.yaml"),
+        format!("title: t\nquestions:\n  - {{id: q1, points: {points}, pacman: [tiny.yaml]}}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        course.path().join("tiny.yaml"),
+        format!(
+            "pacman:\n  layout: |\n    %%%%%\n    %P.G%\n    %%%%%\n  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  \
+             time_limit: {{move: 1, game: 5}}\n  play:\n    {play}\n"
+        ),
+    )
+    .unwrap();
+    course
+}
+
+/// One `check` of `client` (Python speaking the protocol itself) on
+/// `course`: its JSON report, and the text report of the same run.
+fn check_client(course: &Path, client: &str) -> (serde_json::Value, String) {
+    let (submission, reports) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let text = reports.path().join("report.txt");
+    let output = treegrade()
+        .arg("check")
+        .arg("--assignment")
+        .arg(course)
+        .arg("--submission")
+        .arg(submission.path())
+        .args(["--format", "json", "--report"])
+        .arg(format!("text={}", text.display()))
+        .args(["--", "python3", "-c", client])
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&output.stdout).unwrap();
+    (report, std::fs::read_to_string(&text).unwrap())
+}
+
 /// A program that breaks the Pacman protocol in one game and sleeps past
 /// the move limit in another loses those games, each charged as what it
 /// was, and a fresh program plays the next game.
 #[test]
 fn a_broken_or_slow_game_ends_alone() {
-    let course = tempfile::tempdir().unwrap();
-    std::fs::write(
-        course.path().join("assignment.yaml"),
-        "title: t\nquestions:\n  - {id: q1, points: 3, pacman: [tiny.yaml]}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        course.path().join("tiny.yaml"),
-        "pacman:\n  layout: |\n    %%%%%\n    %P.G%\n    %%%%%\n  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  \
-         time_limit: {move: 1, game: 5}\n  play:\n    games: 3\n    wins: {thresholds: [1, 2, 3]}\n",
-    )
-    .unwrap();
+    let course = tiny_course(3, "games: 3\n    wins: {thresholds: [1, 2, 3]}");
     const CLIENT: &str = r#"
 import sys, json, time
 def send(m):
@@ -343,17 +372,7 @@ for line in sys.stdin:
     elif m["type"] == "bye":
         break
 "#;
-    let dir = tempfile::tempdir().unwrap();
-    let output = treegrade()
-        .arg("check")
-        .arg("--assignment")
-        .arg(course.path())
-        .arg("--submission")
-        .arg(dir.path())
-        .args(["--format", "json", "--", "python3", "-c", CLIENT])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (report, _) = check_client(course.path(), CLIENT);
     let test = test_of(&report, "q1/tiny");
     let games = test["pacman"]["games"].as_array().unwrap();
     let ends: Vec<&str> = games.iter().map(|g| g["end"].as_str().unwrap()).collect();
@@ -370,19 +389,7 @@ for line in sys.stdin:
 /// (nor costs each one its time limit). The report says why.
 #[test]
 fn games_stop_once_a_minimum_is_out_of_reach() {
-    let course = tempfile::tempdir().unwrap();
-    std::fs::write(
-        course.path().join("assignment.yaml"),
-        "title: t\nquestions:\n  - {id: q1, points: 2, pacman: [tiny.yaml]}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        course.path().join("tiny.yaml"),
-        "pacman:\n  layout: |\n    %%%%%\n    %P.G%\n    %%%%%\n  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  \
-         time_limit: {move: 1, game: 5}\n  play:\n    games: 10\n    not_timed_out: {minimum: 10}\n    \
-         wins: {thresholds: [1, 2]}\n",
-    )
-    .unwrap();
+    let course = tiny_course(2, "games: 10\n    not_timed_out: {minimum: 10}\n    wins: {thresholds: [1, 2]}");
     const CLIENT: &str = r#"
 import sys, json, time
 def send(m):
@@ -398,18 +405,8 @@ for line in sys.stdin:
     elif m["type"] == "bye":
         break
 "#;
-    let dir = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
-    let output = treegrade()
-        .arg("check")
-        .arg("--assignment")
-        .arg(course.path())
-        .arg("--submission")
-        .arg(dir.path())
-        .args(["--format", "json", "--", "python3", "-c", CLIENT])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (report, text) = check_client(course.path(), CLIENT);
     let test = test_of(&report, "q1/tiny");
     let games = test["pacman"]["games"].as_array().unwrap();
     assert_eq!(games.len(), 1, "{test}");
@@ -418,15 +415,5 @@ for line in sys.stdin:
     assert_eq!(test["credit"], serde_json::json!({"earned": 0, "possible": 2}));
     assert_eq!(report["score"], 0.0);
     assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
-    let text = treegrade()
-        .arg("check")
-        .arg("--assignment")
-        .arg(course.path())
-        .arg("--submission")
-        .arg(dir.path())
-        .args(["--", "python3", "-c", CLIENT])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("games 2 to 10 were not played: a minimum could no longer be met"), "{text}");
 }
