@@ -55,11 +55,15 @@ pub fn play(
 /// too few games left to reach the minimum of wins. (An average score has
 /// no bound, so its minimum is always within reach.)
 fn minimum_out_of_reach(spec: &PlaySpec, games: &[GameSummary]) -> bool {
-    let left = f64::from(spec.games) - games.len() as f64;
-    let timeouts = games.iter().filter(|game| game.end == GameEnd::TimedOut).count() as f64;
-    let wins = games.iter().filter(|game| game.end == GameEnd::Won).count() as f64;
-    let most_not_timed_out = f64::from(spec.games) - timeouts;
-    spec.not_timed_out.misses_minimum(most_not_timed_out) || spec.wins.misses_minimum(wins + left)
+    let left = spec.games - games.len() as u32;
+    let most_not_timed_out = spec.games - ended(games, GameEnd::TimedOut);
+    let most_wins = ended(games, GameEnd::Won) + left;
+    spec.not_timed_out.misses_minimum(f64::from(most_not_timed_out)) || spec.wins.misses_minimum(f64::from(most_wins))
+}
+
+/// How many of `games` ended as `end`.
+fn ended(games: &[GameSummary], end: GameEnd) -> u32 {
+    games.iter().filter(|game| game.end == end).count() as u32
 }
 
 /// One game, to its end.
@@ -228,10 +232,9 @@ pub(super) fn frame(state: &PacmanState, eaten: Option<(u16, u16)>) -> Frame {
 fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOutcome {
     let scores: Vec<f64> = games.iter().map(|game| game.score as f64).collect();
     let (average_score, score_interval) = mean_interval(&scores);
-    let wins = games.iter().filter(|game| game.end == GameEnd::Won).count() as u32;
-    let timeouts = games.iter().filter(|game| game.end == GameEnd::TimedOut).count() as u32;
+    let wins = ended(&games, GameEnd::Won);
     let not_played = spec.games.saturating_sub(games.len() as u32);
-    let not_timed_out = spec.games - not_played - timeouts;
+    let not_timed_out = games.len() as u32 - ended(&games, GameEnd::TimedOut);
     let mut criteria = Vec::new();
     for (kind, criterion) in spec.criteria() {
         if criterion.minimum.is_none() && criterion.at.is_empty() {
@@ -254,16 +257,14 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
         });
     }
     let earned = if criteria.iter().all(|c| c.met_minimum) { criteria.iter().map(|c| c.points).sum() } else { 0 };
+    let win_rate = Rate::wilson(u64::from(wins), games.len() as u64);
     PlayOutcome {
         layout: test.layout_name.clone(),
         games,
         average_score,
         score_interval,
         wins,
-        win_rate_interval: {
-            let rate = Rate::wilson(u64::from(wins), u64::from(spec.games - not_played));
-            Some([rate.low, rate.high])
-        },
+        win_rate_interval: Some([win_rate.low, win_rate.high]),
         not_timed_out,
         not_played,
         criteria,
