@@ -143,22 +143,29 @@ fn result_path(out: &Path, student: &str) -> PathBuf {
 
 /// Every result in the folder, sorted by student.
 pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
-    let mut results = Vec::new();
-    let dir = out.join("results");
+    let mut results: Vec<StoredResult> = read_json_files(&out.join("results"))?;
+    results.sort_by(|a, b| a.student.cmp(&b.student));
+    Ok(results)
+}
+
+/// Every `.json` file of `dir` that reads as a `T`, in no particular order
+/// (none when `dir` is missing). A file cut short or of another shape is
+/// left out: it is written again, as anything not yet done is.
+pub fn read_json_files<T: serde::de::DeserializeOwned>(dir: &Path) -> io::Result<Vec<T>> {
+    let mut found = Vec::new();
     if !dir.is_dir() {
-        return Ok(results);
+        return Ok(found);
     }
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "json")
+        if path.extension().is_some_and(|extension| extension == "json")
             && let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(result) = serde_json::from_str::<StoredResult>(&text)
+            && let Ok(value) = serde_json::from_str::<T>(&text)
         {
-            results.push(result);
+            found.push(value);
         }
     }
-    results.sort_by(|a, b| a.student.cmp(&b.student));
-    Ok(results)
+    Ok(found)
 }
 
 /// Writes a student's reports, then their result (the result last: it marks the student done).

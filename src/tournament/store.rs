@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::{Entrant, Settings};
 use crate::assignment::OpponentAgent;
 use crate::batch::hex;
-use crate::batch::output::write_atomically;
+use crate::batch::output::{read_json_files, write_atomically};
 use crate::batch::shard::Shard;
 use crate::play::GameRecord;
 
@@ -96,20 +96,7 @@ pub fn write_pair(out: &Path, pair: &PairFile) -> io::Result<()> {
 
 /// Every whole pair file of a folder.
 pub fn read_pairs(out: &Path) -> io::Result<Vec<PairFile>> {
-    let mut pairs = Vec::new();
-    let dir = out.join(GAMES);
-    if !dir.is_dir() {
-        return Ok(pairs);
-    }
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|extension| extension == "json")
-            && let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(pair) = serde_json::from_str::<PairFile>(&text)
-        {
-            pairs.push(pair);
-        }
-    }
+    let mut pairs: Vec<PairFile> = read_json_files(&out.join(GAMES))?;
     pairs.sort_by(|a, b| (&a.first, &a.second).cmp(&(&b.first, &b.second)));
     Ok(pairs)
 }
