@@ -460,30 +460,29 @@ fn deepening_conventions(settings: &SearchSettings) -> Vec<Candidate> {
         ("v > beta", "v < alpha", "v >= beta", "v <= alpha")
     };
     let setting = settings.prune_on_equal;
-    list.push(beyond(
-        settings,
-        "prune-on-equal",
-        "prune-on-equal/inverted-at-max",
-        BeyondSlip::ConventionInvertedAtMax,
-        &format!(
-            "your max nodes prune by the other convention than your min nodes: with game.prune_on_equal \
-             {setting}, as in this test, a max node prunes when {right_max} (you prune when {wrong_max}); the \
+    // One convention at one kind of node, the other at the other.
+    let inverted = |node: &str, other: &str, right: &str, wrong: &str| {
+        format!(
+            "your {node} nodes prune by the other convention than your {other} nodes: with game.prune_on_equal \
+             {setting}, as in this test, a {node} node prunes when {right} (you prune when {wrong}); the \
              two go together, v >= beta at a max node with v <= alpha at a min node when game.prune_on_equal \
              is true, v > beta with v < alpha when it is false"
+        )
+    };
+    for (key, slip, explanation) in [
+        (
+            "prune-on-equal/inverted-at-max",
+            BeyondSlip::ConventionInvertedAtMax,
+            inverted("max", "min", right_max, wrong_max),
         ),
-    ));
-    list.push(beyond(
-        settings,
-        "prune-on-equal",
-        "prune-on-equal/inverted-at-min",
-        BeyondSlip::ConventionInvertedAtMin,
-        &format!(
-            "your min nodes prune by the other convention than your max nodes: with game.prune_on_equal \
-             {setting}, as in this test, a min node prunes when {right_min} (you prune when {wrong_min}); the \
-             two go together, v >= beta at a max node with v <= alpha at a min node when game.prune_on_equal \
-             is true, v > beta with v < alpha when it is false"
+        (
+            "prune-on-equal/inverted-at-min",
+            BeyondSlip::ConventionInvertedAtMin,
+            inverted("min", "max", right_min, wrong_min),
         ),
-    ));
+    ] {
+        list.push(beyond(settings, "prune-on-equal", key, slip, &explanation));
+    }
     list
 }
 
