@@ -295,7 +295,7 @@ fn generated_position(
         let mut random = SplitMix64::new(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let tree = base.game.unfold(&base.options).map_err(&refused)?;
         let span = u64::from(game.plies.1 - game.plies.0) + 1;
-        let plies = game.plies.0 + (random.next_u64() % span) as u32;
+        let plies = side_to_move_of(n, game.plies.0 + (random.next_u64() % span) as u32, game.plies);
         let mut node = crate::tree::NodeIndex::ROOT;
         let mut path = Vec::new();
         for _ in 0..plies {
@@ -322,6 +322,9 @@ fn generated_position(
         }));
         let path_name = PathBuf::from(format!("(generated for {student})"));
         match plan_one(assignment, question, name.clone(), path_name, false, test_tree) {
+            Ok(test) if wants_tie(n, draw, &test) && !later_child_ties_best(&test) => {
+                last = "no position drawn has a later root child tying the best".to_string();
+            }
             Ok(test) if test.reference.visited.len() <= game.max_nodes => return Ok(test),
             Ok(test) => {
                 last = format!(
@@ -334,6 +337,43 @@ fn generated_position(
         }
     }
     Err(refused(format!("no position of {} fits after {MOST_DRAWS} draws: {last}", base.name)))
+}
+
+/// The plies to advance for a question's `n`-th position: each position
+/// of a student's set moves the other side from the one before (its parity
+/// follows `n`), so that depth cuts fall on positions of both sides to move
+/// and a search that values a cut from the wrong side's view is seen.
+/// Kept within `range`; a range of one ply keeps its ply.
+fn side_to_move_of(n: u32, plies: u32, range: (u32, u32)) -> u32 {
+    if plies % 2 == n % 2 {
+        plies
+    } else if plies < range.1 {
+        plies + 1
+    } else if plies > range.0 {
+        plies - 1
+    } else {
+        plies
+    }
+}
+
+/// Whether the draw of a question's `n`-th position must have a later root
+/// child tying the best: the first position of each student's set does,
+/// for its first half of draws, so that a search keeping the last of equal
+/// children is seen (the rest of the draws take any position). Only
+/// minimax and alpha-beta choose among the root's children by value.
+fn wants_tie(n: u32, draw: u64, test: &PlannedTest) -> bool {
+    use crate::engine::Algorithm;
+    n == 0 && draw < MOST_DRAWS / 2 && matches!(test.settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta)
+}
+
+/// Whether a search that keeps the last of equal root children answers
+/// `test` differently from the reference (true only for minimax and
+/// alpha-beta, whose root chooses among children by value).
+fn later_child_ties_best(test: &PlannedTest) -> bool {
+    use crate::engine::variant::{self, Slips};
+    let Ok(served) = test.tree.unfold() else { return false };
+    let slips = Slips { last_best_at_root: true, ..Slips::default() };
+    variant::search(&*served, &test.settings, slips).is_ok_and(|outcome| outcome.action != test.reference.action)
 }
 
 /// Whether any selected question generates trees.

@@ -171,6 +171,78 @@ fn a_search_without_move_ordering_fails_only_q4() {
     assert!(stdout.contains("likely cause: you search the children in the game's order"), "{stdout}");
 }
 
+/// The games reference in Python with `find` replaced by `replace` (which
+/// must occur exactly once, so that a change to the reference that breaks
+/// the mutant fails here), written as a submission into `dir`.
+fn games_mutant(dir: &Path, find: &str, replace: &str) {
+    let reference = std::fs::read_to_string(common::repo().join("reference/games/python/search.py")).unwrap();
+    assert_eq!(reference.matches(find).count(), 1, "`{find}` occurs once in the games reference");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("search.py"), reference.replacen(find, replace, 1)).unwrap();
+}
+
+/// Each question's points as the text report prints them ("Question q2: 4.375/5").
+fn question_points(stdout: &str, question: &str) -> String {
+    let prefix = format!("Question {question}: ");
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix(&prefix))
+        .find(|rest| rest.ends_with("/5"))
+        .unwrap_or_else(|| panic!("no points for {question}: {stdout}"))
+        .to_string()
+}
+
+/// Bugs that once kept full marks on the games assignment lose points: the
+/// root keeping the last of equal children (q2 and q4 each have a position
+/// where a later root child ties the best), a search that assumes the root
+/// has children (q1 has a game already over), and a cut valued from the
+/// mover's view (q2 and q4 cut at positions of both sides to move).
+#[test]
+fn bugs_that_escaped_the_games_assignment_lose_points() {
+    let scratch = Scratch::new();
+    let last_tie = scratch.path().join("last-tie");
+    games_mutant(
+        &last_tie,
+        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best):",
+        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best) or (ply == 0 and value == best):",
+    );
+    let (status, stdout, _) = check_games(&last_tie);
+    assert_eq!(status, 1, "{stdout}");
+    for question in ["q2", "q4"] {
+        assert_ne!(question_points(&stdout, question), "5/5", "{question}: {stdout}");
+    }
+    assert!(stdout.contains("FAIL  q2/c4-tie-at-root") && stdout.contains("FAIL  q4/order-ttt-tie"), "{stdout}");
+
+    let no_terminal_root = scratch.path().join("no-terminal-root");
+    games_mutant(
+        &no_terminal_root,
+        "    return search(game.root, 0)\n\n\ndef alphabeta",
+        "    if game.depth == 0:\n        return game.evaluate(game.root), None\n    pick = max if game.player(game.root) == \"max\" else min\n    \
+         scored = [(search(child, 1)[0], action) for action, child in game.successors(game.root)]\n    \
+         return pick(scored, key=lambda pair: pair[0])\n\n\ndef alphabeta",
+    );
+    let (status, stdout, _) = check_games(&no_terminal_root);
+    assert_eq!(status, 1, "{stdout}");
+    assert_ne!(question_points(&stdout, "q1"), "5/5", "{stdout}");
+    assert!(stdout.contains("ERROR q1/ttt-game-over"), "{stdout}");
+    assert!(stdout.contains("min() arg is an empty sequence"), "the student's own error is shown: {stdout}");
+
+    let mover_view = scratch.path().join("mover-view");
+    games_mutant(
+        &mover_view,
+        "        return game.evaluate(node)\n    return None",
+        "        value = game.evaluate(node)\n        return -value if game.player(node) == \"min\" else value\n    return None",
+    );
+    let (status, stdout, _) = check_games(&mover_view);
+    assert_eq!(status, 1, "{stdout}");
+    let failed_with_cuts = stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with("FAIL  q2/") || line.trim_start().starts_with("FAIL  q4/"))
+        .count();
+    assert!(failed_with_cuts >= 3, "cuts at both sides to move in q2 and q4: {stdout}");
+    assert_ne!(question_points(&stdout, "q4"), "5/5", "{stdout}");
+}
+
 /// `init --assignment games` writes the games starter; it gets 0 with a message per test.
 #[test]
 fn the_games_starter_gets_zero_with_a_message_per_test() {
@@ -186,7 +258,7 @@ fn the_games_starter_gets_zero_with_a_message_per_test() {
     assert!(stdout.contains("Total: 0/20"), "{stdout}");
     let errors = stdout.lines().filter(|line| line.trim_start().starts_with("ERROR")).count();
     let explained = stdout.lines().filter(|line| line.contains("is not implemented yet")).count();
-    assert_eq!(errors, 18, "{stdout}");
+    assert_eq!(errors, 22, "{stdout}");
     assert_eq!(errors, explained, "{stdout}");
 }
 
@@ -289,6 +361,36 @@ fn generated_game_positions_are_each_students_own() {
     };
     let alice = positions("alice");
     assert!(alice[0].starts_with("ttt after the moves "), "{alice:?}");
+    // Each position of a set moves the other side from the one before.
+    for student in ["alice", "bob", "carol"] {
+        let plies: Vec<usize> = positions(student)
+            .iter()
+            .take(3)
+            .map(|description| description.trim_start_matches("ttt after the moves ").split('-').count() % 2)
+            .collect();
+        assert_eq!(plies, [0, 1, 0], "{student}: the side to move alternates");
+    }
+    // The first position of a set has a later root child tying the best.
+    let scratch = Scratch::new();
+    let last_tie = scratch.path().join("last-tie");
+    games_mutant(
+        &last_tie,
+        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best):",
+        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best) or (ply == 0 and value == best):",
+    );
+    for student in ["alice", "bob", "carol"] {
+        let output = Command::cargo_bin("treegrade")
+            .unwrap()
+            .env("TREEGRADE_SECRET", "a course's secret")
+            .env("NO_COLOR", "1")
+            .args(["check", "--assignment", assignment.to_str().unwrap(), "--submission"])
+            .arg(&last_tie)
+            .args(["--student", student, "-q", "q1"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("FAIL  q1/generated-1"), "{student}: {stdout}");
+    }
     assert!(alice[4].starts_with("pig after the moves "), "{alice:?}");
     assert_eq!(alice, positions("alice"), "the same student, the same positions");
     assert_ne!(alice, positions("bob"), "another student, other positions");
