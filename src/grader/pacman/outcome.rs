@@ -65,7 +65,8 @@ pub enum GameEnd {
 pub struct GameSummary {
     /// 1 first.
     pub game: u32,
-    /// The seed of its ghosts and of the student's `random`.
+    /// The seed of its ghosts and of the student's `random` (with the
+    /// shared stream: the test's, seeded once before game 1).
     pub seed: i64,
     /// How it ended.
     pub end: GameEnd,
@@ -75,6 +76,9 @@ pub struct GameSummary {
     pub moves: u32,
     /// How it ended, in words.
     pub how: String,
+    /// Whether treegrade's safety net ended it, not a rule of CS188's (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub safety_net: bool,
     /// Every position of the game, for the HTML replay.
     #[serde(skip)]
     pub frames: Vec<Frame>,
