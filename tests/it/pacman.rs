@@ -417,3 +417,118 @@ for line in sys.stdin:
     assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
     assert!(text.contains("games 2 to 10 were not played: a minimum could no longer be met"), "{text}");
 }
+
+/// The moves of a game as CS188's `moveHistory` lists them, one letter each
+/// (Pacman, then each ghost in turn): every frame after the first is one
+/// agent's move; the mover faces the way it moved, or did not move (Stop,
+/// after which CS188 keeps the agent's direction). A scared ghost that runs
+/// into Pacman goes home facing nowhere: its move shows as `?`.
+fn move_letters(frames: &[treegrade::grader::pacman::outcome::Frame]) -> String {
+    let agents = frames[0].agents.len();
+    frames
+        .windows(2)
+        .enumerate()
+        .map(|(index, pair)| {
+            let agent = index % agents;
+            let (before, after, start) = (pair[0].agents[agent], pair[1].agents[agent], frames[0].agents[agent]);
+            if (before.0, before.1) == (after.0, after.1) {
+                'X'
+            } else if agent > 0 && after.3 == 'X' && (after.0, after.1) == (start.0, start.1) {
+                '?'
+            } else {
+                after.3
+            }
+        })
+        .collect()
+}
+
+/// Whether `letters` are CS188's `expected` moves, a `?` standing for any.
+fn same_moves(letters: &str, expected: &str) -> Option<usize> {
+    let differs = |(a, b): (char, char)| a != b && a != '?';
+    letters.chars().zip(expected.chars()).position(differs).or_else(|| {
+        let (mine, theirs) = (letters.chars().count(), expected.chars().count());
+        (mine != theirs).then_some(mine.min(theirs))
+    })
+}
+
+/// `ties.yaml`: the fixture's board, one RandomGhost, `games` games of its
+/// ReflexAgent from seed 7, with `random` as the play test's mode.
+fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
+    let dir = repo().join("tests/fixtures/cs188-random-ties");
+    let board = std::fs::read_to_string(dir.join("board.lay")).unwrap();
+    let layout: String = board.lines().map(|line| format!("    {line}\n")).collect();
+    let yaml = format!(
+        "pacman:\n  layout_name: board\n  layout: |\n{layout}  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  seed: 7\n  \
+         play:\n    games: 4\n    wins: {{thresholds: [4]}}\n    random: {random}\n"
+    );
+    let test = treegrade::load::pacman::load_pacman_str(&yaml, Path::new("ties.yaml")).unwrap();
+    treegrade::grader::pacman::PlannedPacman {
+        question: 0,
+        name: "q1/ties".into(),
+        path: "ties.yaml".into(),
+        hidden: false,
+        test: std::sync::Arc::new(test),
+    }
+}
+
+/// The CS188 kit on the fixture's agent, started directly.
+fn random_ties_player() -> treegrade::grader::runner::ProgramSpec {
+    treegrade::grader::runner::ProgramSpec {
+        command: ["python3", "-S", "-u"]
+            .into_iter()
+            .map(String::from)
+            .chain([repo().join("grader/kits/cs188/treegrade_cs188.py").display().to_string()])
+            .collect(),
+        dir: repo().join("tests/fixtures/cs188-random-ties"),
+        env: vec![
+            ("PYTHONPATH".into(), repo().join("grader/kits/python").into()),
+            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ],
+        policy: None,
+    }
+}
+
+fn played(random: &str) -> treegrade::grader::pacman::outcome::PlayOutcome {
+    let results = treegrade::grader::pacman::run_tests(&random_ties_player(), &[random_ties_test(random)]);
+    match results[0].pacman.as_deref() {
+        Some(treegrade::grader::pacman::outcome::PacmanOutcome::Play(play)) => play.clone(),
+        other => panic!("{other:?}: {:?} {}", results[0].reason, results[0].stderr),
+    }
+}
+
+/// A reflex agent that breaks ties with `random.choice` (and draws with
+/// `shuffle`, `randint`, `util.flipCoin`, `randrange`, `uniform` and
+/// `sample`) plays CS188's own games move for move: four games recorded
+/// from CS188's code (`cs188-games.json`), on one stream seeded once, the
+/// agent's draws and the ghost's interleaved as CS188's one process draws
+/// them. Run again, the same games.
+#[test]
+fn a_reflex_agent_breaking_ties_at_random_plays_cs188s_recorded_games_move_for_move() {
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/cs188-random-ties/cs188-games.json")).unwrap(),
+    )
+    .unwrap();
+    let play = played("shared");
+    let games = recorded["games"].as_array().unwrap();
+    assert_eq!(play.games.len(), games.len());
+    for (game, cs188) in play.games.iter().zip(games) {
+        let letters = move_letters(&game.frames);
+        let expected = cs188["moves"].as_str().unwrap();
+        let first = same_moves(&letters, expected);
+        assert_eq!(first, None, "game {}: the moves differ from move {first:?}:\n{letters}\n{expected}", game.game);
+        assert_eq!(game.score as f64, cs188["score"].as_f64().unwrap(), "game {}", game.game);
+        let won = game.end == treegrade::grader::pacman::outcome::GameEnd::Won;
+        assert_eq!(won, cs188["win"].as_bool().unwrap(), "game {}", game.game);
+        assert_eq!(u64::from(game.moves), cs188["pacman_moves"].as_u64().unwrap(), "game {}", game.game);
+        assert_eq!(game.seed, 7, "one stream, seeded once");
+    }
+    let again = played("shared");
+    let letters = |play: &treegrade::grader::pacman::outcome::PlayOutcome| -> Vec<String> {
+        play.games.iter().map(|game| move_letters(&game.frames)).collect()
+    };
+    assert_eq!(letters(&again), letters(&play), "a rerun plays the same games");
+    // A stream per game: each game stands alone, and they are not CS188's.
+    let per_game = played("per-game");
+    assert_eq!(per_game.games.iter().map(|game| game.seed).collect::<Vec<_>>(), [7, 8, 9, 10]);
+    assert!(same_moves(&move_letters(&per_game.games[1].frames), games[1]["moves"].as_str().unwrap()).is_some());
+}
