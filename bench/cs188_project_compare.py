@@ -78,7 +78,11 @@ def cs188_verdict(dist, student_dir, timeout):
                     "wins": int(wins.group(1)) if wins else None,
                     "scores": [float(x) for x in scores.group(1).split(", ")] if scores else None,
                     "record": record.group(1).split(", ") if record else None,
-                    "timed_out": "timed out" in block[0] or "ran out of time" in block[0],
+                    # CS188's own words (on stderr) when its time rules end a game.
+                    "timed_out": any(
+                        words in block[0]
+                        for words in ("timed out on a single move", "ran out of time", "exceeded the maximum number of warnings")
+                    ),
                 }
         return {"points": points, "details": details, "seconds": round(time.time() - start, 1)}
 

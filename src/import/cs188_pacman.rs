@@ -25,9 +25,7 @@ use std::time::Duration;
 use super::cs188::{Fields, ImportError, ImportErrorKind, parse_fields};
 use crate::engine::Algorithm;
 use crate::game::pacman::staff::staff_answer;
-use crate::game::pacman::test::{
-    AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep,
-};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Board, Direction, GhostKind, Layout, StopRule};
 use crate::game::python_random::PythonRandom;
 use crate::thresholds::Thresholds;

@@ -11,9 +11,7 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::engine::Algorithm;
-use crate::game::pacman::test::{
-    AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep,
-};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Direction, GhostKind, Layout};
 use crate::thresholds::Thresholds;
 

@@ -228,14 +228,33 @@ fn test_cases_alone_import_with_the_layouts_beside_them_and_files_without_are_re
     assert!(stdout.contains("the layout `openClassic` is not in the distribution (looked for"), "{stdout}");
 }
 
-/// Correct solutions in three styles get every point; the run's games are
-/// the same on every run (seeded per game).
+/// Correct solutions in three styles get every point, and q1 and q5 play
+/// CS188's own games: each game's score and result as CS188's autograder
+/// printed them for the same file (`cs188-games.json`). The games are the
+/// same on every run.
 #[test]
 fn correct_solutions_get_25_and_the_same_games_every_run() {
     let Some(course) = course() else { return };
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/cs188-project/cs188-games.json")).unwrap(),
+    )
+    .unwrap();
     for name in ["dispatcher", "helpers", "closures"] {
         let report = check(course, name, &[]);
         assert_eq!(report["score"], 25.0, "{name}: {:?}", points(&report));
+        for question in ["q1", "q5"] {
+            let games = test_of(&report, &format!("{question}/{question}-grade-agent"))["pacman"]["games"].clone();
+            let scores: Vec<f64> = games.as_array().unwrap().iter().map(|g| g["score"].as_f64().unwrap()).collect();
+            let record: Vec<&str> =
+                games.as_array().unwrap().iter().map(|g| if g["end"] == "won" { "Win" } else { "Loss" }).collect();
+            let cs188 = &recorded["students"][name][question];
+            assert_eq!(serde_json::json!(scores), cs188["scores"], "{name} {question}: CS188's Scores: line");
+            assert_eq!(serde_json::json!(record), cs188["record"], "{name} {question}: CS188's Record: line");
+            let lines = &test_of(&report, &format!("{question}/{question}-grade-agent"))["pacman"]["cs188"];
+            let shown: Vec<String> = scores.iter().map(|score| format!("{score:.1}")).collect();
+            assert_eq!(lines[1], format!("Scores:        {}", shown.join(", ")), "{name} {question}");
+            assert_eq!(lines[3], format!("Record:        {}", record.join(", ")), "{name} {question}");
+        }
     }
     let first = check(course, "dispatcher", &["q1"]);
     let again = check(course, "dispatcher", &["q1"]);

@@ -298,6 +298,7 @@ pub(super) fn frame(state: &PacmanState, eaten: Option<(u16, u16)>) -> Frame {
 /// The games' figures against the test's criteria, as CS188's `EvalAgentTest` grades them.
 fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOutcome {
     let scores: Vec<f64> = games.iter().map(|game| game.score as f64).collect();
+    let cs188 = super::outcome::cs188_lines(&games);
     let (average_score, score_interval) = mean_interval(&scores);
     let wins = ended(&games, GameEnd::Won);
     let not_played = spec.games.saturating_sub(games.len() as u32);
@@ -337,6 +338,8 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
         criteria,
         earned,
         possible: spec.points(),
+        random: spec.random.name().to_string(),
+        cs188,
         rows: test.layout.rows.clone(),
     }
 }
