@@ -169,10 +169,10 @@ pub fn html(out: &mut String, test: &TestResult) {
         let _ = write!(data, "],\"skipped\":{skipped}}}");
         let _ = writeln!(
             out,
-            "<details class=\"game\"><summary>Game {} (seed {}): {}, score {}, {} moves</summary>\n\
+            "<details class=\"game\"><summary>Game {}{}: {}, score {}, {} moves</summary>\n\
              <p class=\"how\">{}</p>\n<div class=\"replay\" data-game=\"{}\"></div>\n</details>",
             game.game,
-            game.seed,
+            if play.random == "per-game" { format!(" (seed {})", game.seed) } else { String::new() },
             end_word(game.end).trim_end_matches(','),
             game.score,
             game.moves,

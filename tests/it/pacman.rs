@@ -551,3 +551,42 @@ fn a_reflex_agent_breaking_ties_at_random_plays_cs188s_recorded_games_move_for_m
     assert_eq!(per_game.games.iter().map(|game| game.seed).collect::<Vec<_>>(), [7, 8, 9, 10]);
     assert!(same_moves(&move_letters(&per_game.games[1].frames), games[1]["moves"].as_str().unwrap()).is_some());
 }
+
+/// The student's `random`, served from the grader's stream, is CPython's
+/// `random` number for number: every function of the module (`choice`,
+/// `randint`, `randrange`, `shuffle`, `sample`, `uniform`, `gauss`,
+/// `randbytes`, wide `getrandbits`...), and `seed`, `getstate` and
+/// `setstate` act on the shared stream. The agent draws before its first
+/// move, when nothing else has drawn from the stream seeded with 7.
+#[test]
+fn the_students_random_is_cpythons_number_for_number() {
+    let dir = repo().join("tests/fixtures/cs188-random-draws");
+    let mut planned = random_ties_test("shared");
+    let mut test = (*planned.test).clone();
+    if let treegrade::game::pacman::test::PacmanTestKind::Play(play) = &mut test.kind {
+        play.games = 1;
+    }
+    test.game_time_limit = std::time::Duration::from_secs(5);
+    planned.test = std::sync::Arc::new(test);
+    let mut spec = random_ties_player();
+    spec.dir = dir.clone();
+    let results = treegrade::grader::pacman::run_tests(&spec, &[planned]);
+    let served = results[0].stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
+    let served = served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].reason, results[0].stderr));
+    let script = format!(
+        "import sys, json, random\nsys.path.insert(0, {:?})\nimport multiAgents\nrandom.seed(7)\n\
+         print(json.dumps(multiAgents.draws()))\n",
+        dir.display().to_string()
+    );
+    let dir_of_game = repo().join("grader/kits/cs188");
+    let output = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .env("PYTHONPATH", &dir_of_game)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let cpython: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let served: serde_json::Value = serde_json::from_str(&served).unwrap();
+    assert_eq!(served, cpython);
+}
