@@ -1,7 +1,7 @@
 """CS188's own autograder and treegrade on a corpus of student files: all five questions.
 
     python3 bench/cs188_project_compare.py CS188_DIST STUDENTS_DIR [--verdicts FILE] [--jobs N]
-                                          [--students a,b] [--rerun]
+                                          [--students a,b] [--rerun] [--twice]
 
 CS188_DIST is a runnable CS188 multiagent distribution (its code, test_cases/
 and layouts/); STUDENTS_DIR holds one folder per student with its
@@ -14,13 +14,17 @@ records again), then grades the same file with treegrade on the course that
 question.
 
 q2 to q4 are all-or-nothing in both and must agree exactly. q1 and q5 are
-points by thresholds over 10 games whose random numbers differ between the
-two graders (CS188's ghosts and students share one stream that treegrade
-cannot replay). Where they differ, the student's q1 or q5 is graded again
-with NOISE other seeds (default 9: seeds 100, 200, ...): the two agree
-within the noise of 10 random games when CS188's points lie within the
-range treegrade gives over those seeds. The script prints one line per
-student, the questions where they differ, and the totals.
+points by thresholds over 10 games, and treegrade plays CS188's own games:
+one Python Mersenne Twister seeded once per test, owned by the grader, the
+student's `random` served from it in CS188's order (docs/format.md section
+10, `random: shared`). So they must agree exactly too: the points, the
+average score, the wins, and each game's score and result (CS188's
+`Scores:` and `Record:` lines against treegrade's games). A student whose
+CS188 run did not complete within its limits (a timed-out game: CS188's
+limits are wall-clock) can differ; such differences are marked. --twice
+grades each student twice with treegrade and checks that the games are the
+same. The script prints one line per student, the questions where they
+differ, and the totals.
 """
 
 import argparse
@@ -67,9 +71,18 @@ def cs188_verdict(dist, student_dir, timeout):
             if block:
                 average = re.search(r"([-\d.]+) average score", block[0])
                 wins = re.search(r"(\d+) wins", block[0])
+                scores = re.search(r"^Scores:\s*(.*)$", block[0], re.M)
+                record = re.search(r"^Record:\s*(.*)$", block[0], re.M)
                 details[question] = {
                     "average": float(average.group(1)) if average else None,
                     "wins": int(wins.group(1)) if wins else None,
+                    "scores": [float(x) for x in scores.group(1).split(", ")] if scores else None,
+                    "record": record.group(1).split(", ") if record else None,
+                    # CS188's own words (on stderr) when its time rules end a game.
+                    "timed_out": any(
+                        words in block[0]
+                        for words in ("timed out on a single move", "ran out of time", "exceeded the maximum number of warnings")
+                    ),
                 }
         return {"points": points, "details": details, "seconds": round(time.time() - start, 1)}
 
@@ -89,41 +102,27 @@ def treegrade_verdict(course, student_dir):
             games = (test.get("pacman") or {}).get("games")
             if games:
                 average = sum(game["score"] for game in games) / len(games)
-                interval = test["pacman"].get("score_interval")
                 wins = sum(1 for game in games if game["end"] == "won")
-                details[question["id"]] = {"average": average, "interval": interval, "wins": wins}
+                details[question["id"]] = {
+                    "average": average,
+                    "wins": wins,
+                    "scores": [float(game["score"]) for game in games],
+                    "record": ["Win" if game["end"] == "won" else "Loss" for game in games],
+                    "games": [(game["score"], game["end"], game["moves"]) for game in games],
+                }
     return {"points": points, "details": details}
 
 
-def reseeded_course(course, question, seed):
-    """A copy of the course whose play test of `question` has another seed."""
-    copy = tempfile.mkdtemp(prefix="cs188-seed-")
-    shutil.copytree(course, copy, dirs_exist_ok=True)
-    tests = os.path.join(copy, "tests")
-    for name in os.listdir(tests):
-        if name.startswith(question + "-") and "grade-agent" in name:
-            path = os.path.join(tests, name)
-            text = re.sub(r"(?m)^  seed: -?\d+$", "  seed: %d" % seed, open(path).read())
-            open(path, "w").write(text)
-    return copy
-
-
-def noise_range(course, student_dir, question, seeds):
-    """treegrade's points for one play question over other seeds: (lowest, highest)."""
-    points = []
-    for seed in seeds:
-        copy = reseeded_course(course, question, seed)
-        try:
-            done = subprocess.run(
-                [TREEGRADE, "check", "--assignment", copy, "--submission", student_dir, "-q", question, "--format", "json"],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            points.append(round(float(json.loads(done.stdout)["score"])))
-        finally:
-            shutil.rmtree(copy, ignore_errors=True)
-    return min(points), max(points)
+def play_differences(question, ours, theirs):
+    """How treegrade's games of q1 or q5 differ from CS188's (its points, average, wins, scores, record)."""
+    mine, cs188 = ours["details"].get(question), theirs.get("details", {}).get(question)
+    if not mine or not cs188:
+        return []
+    differences = []
+    for key in ("average", "wins", "scores", "record"):
+        if cs188.get(key) is not None and mine[key] != cs188[key]:
+            differences.append("%s %s %s vs CS188's %s" % (question, key, mine[key], cs188[key]))
+    return differences
 
 
 def main():
@@ -135,7 +134,7 @@ def main():
     parser.add_argument("--students", dest="only")
     parser.add_argument("--rerun", action="store_true")
     parser.add_argument("--timeout", type=int, default=2700)
-    parser.add_argument("--noise", type=int, default=9)
+    parser.add_argument("--twice", action="store_true")
     args = parser.parse_args()
     dist, students = os.path.abspath(args.dist), os.path.abspath(args.students)
     verdicts_file = args.verdicts or os.path.join(os.path.dirname(students), "cs188-verdicts.json")
@@ -156,34 +155,42 @@ def main():
     imported = subprocess.run([TREEGRADE, "import", "cs188", dist, "-o", course], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if imported.returncode != 0:
         sys.exit("import failed:\n" + imported.stdout + imported.stderr)
-    agree = {question: 0 for question in QUESTIONS}
     exact = {question: 0 for question in QUESTIONS}
+    games_exact = {question: 0 for question in ("q1", "q5")}
+    timed_out = 0
+    rerun_same = 0
     for name in names:
         theirs = verdicts[name]
         ours = treegrade_verdict(course, os.path.join(students, name))
+        if args.twice:
+            again = treegrade_verdict(course, os.path.join(students, name))
+            rerun_same += again == ours
         differences = []
         for question in QUESTIONS:
             mine, cs188 = ours["points"].get(question, 0), theirs["points"].get(question, 0)
             if mine == cs188:
                 exact[question] += 1
-                agree[question] += 1
-            elif question in ("q1", "q5") and args.noise > 0:
-                seeds = [100 * (k + 1) for k in range(args.noise)]
-                low, high = noise_range(course, os.path.join(students, name), question, seeds)
-                low, high = min(low, mine), max(high, mine)
-                within = low <= cs188 <= high
-                agree[question] += within
-                differences.append(
-                    "%s %d vs CS188's %d (%s: treegrade gives %d to %d over %d seeds)"
-                    % (question, mine, cs188, "within the noise" if within else "beyond the noise", low, high, args.noise + 1)
-                )
             else:
                 differences.append("%s %d vs CS188's %d" % (question, mine, cs188))
+            if question in games_exact:
+                games = play_differences(question, ours, theirs)
+                games_exact[question] += not games
+                differences.extend(games)
+        slow = any(d.get("timed_out") for d in theirs.get("details", {}).values())
+        timed_out += slow
         total = (sum(ours["points"].values()), sum(theirs["points"].get(q, 0) for q in QUESTIONS))
-        print("%-28s treegrade %2d, CS188 %2d  %s" % (name, total[0], total[1], "; ".join(differences)), flush=True)
+        note = " (CS188 timed a game out: its limits are wall-clock)" if slow and differences else ""
+        print("%-28s treegrade %2d, CS188 %2d  %s%s" % (name, total[0], total[1], "; ".join(differences), note), flush=True)
     print()
     for question in QUESTIONS:
-        print("%s: same points for %d of %d students, agreeing (within noise for q1/q5) for %d" % (question, exact[question], len(names), agree[question]))
+        games = ""
+        if question in games_exact:
+            games = "; the same average, wins and games for %d" % games_exact[question]
+        print("%s: same points for %d of %d students%s" % (question, exact[question], len(names), games))
+    if timed_out:
+        print("%d students had a game that CS188 timed out" % timed_out)
+    if args.twice:
+        print("a second treegrade run gave the same games and points for %d of %d students" % (rerun_same, len(names)))
     shutil.rmtree(course, ignore_errors=True)
 
 

@@ -128,6 +128,43 @@ impl PythonRandom {
         self.next_u32() >> (32 - bits)
     }
 
+    /// `random.getrandbits(bits)` for any number of bits, as CPython
+    /// builds it: 32-bit words, least significant first, the last one
+    /// shifted down to the bits left (no word for 0 bits).
+    pub fn getrandbits_words(&mut self, bits: u64) -> Vec<u32> {
+        let mut words = Vec::with_capacity(bits.div_ceil(32) as usize);
+        let mut left = bits;
+        while left > 0 {
+            let word = self.next_u32();
+            words.push(if left < 32 { word >> (32 - left) } else { word });
+            left = left.saturating_sub(32);
+        }
+        words
+    }
+
+    /// The generator's state as CPython's `getstate()` holds it: the 624
+    /// words, then the index of the next one.
+    pub fn state(&self) -> Vec<u64> {
+        self.state.iter().map(|&word| u64::from(word)).chain(std::iter::once(self.index as u64)).collect()
+    }
+
+    /// `setstate` with what [`PythonRandom::state`] gives: 624 words and an
+    /// index from 0 to 624 (CPython's "invalid state" otherwise).
+    pub fn set_state(&mut self, state: &[u64]) -> Result<(), String> {
+        let [words @ .., index] = state else { return Err("the state is empty".to_string()) };
+        if words.len() != N {
+            return Err(format!("a state has {} numbers, not {}", N + 1, state.len()));
+        }
+        if *index > N as u64 || words.iter().any(|&word| word > u64::from(u32::MAX)) {
+            return Err("invalid state".to_string());
+        }
+        for (slot, &word) in self.state.iter_mut().zip(words) {
+            *slot = word as u32;
+        }
+        self.index = *index as usize;
+        Ok(())
+    }
+
     /// `random.randrange(n)` (and the index `random.choice` takes from a
     /// list of `n`): CPython's rejection sampling over `n.bit_length()` bits.
     pub fn randbelow(&mut self, n: u32) -> u32 {
@@ -168,6 +205,27 @@ mod tests {
             assert_eq!(drawn.map(f64::to_bits), randoms.map(f64::to_bits), "seed {seed}");
             assert_eq!((random.getrandbits(32), random.randbelow(7)), (bits, below), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn wide_getrandbits_and_the_state_are_cpythons() {
+        // `random.seed(3); print(random.getrandbits(70), random.getrandbits(0), random.getrandbits(32))`
+        let mut random = PythonRandom::seeded(3);
+        let wide = random.getrandbits_words(70);
+        let value = wide.iter().rev().fold(0u128, |total, &word| (total << 32) | u128::from(word));
+        assert_eq!(value, 638_121_593_715_607_420_925);
+        assert!(random.getrandbits_words(0).is_empty());
+        assert_eq!(random.getrandbits_words(32), [560_161_641]);
+        let saved = random.state();
+        assert_eq!(saved.len(), 625);
+        let next = random.random();
+        let mut other = PythonRandom::seeded(99);
+        other.set_state(&saved).unwrap();
+        assert_eq!(other.random(), next, "a state set continues where it was taken");
+        assert!(other.set_state(&saved[..10]).is_err());
+        let mut bad = saved.clone();
+        bad[624] = 625;
+        assert_eq!(other.set_state(&bad).unwrap_err(), "invalid state");
     }
 
     #[test]

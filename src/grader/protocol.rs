@@ -243,6 +243,19 @@ pub enum FromProgram {
     },
     /// A Pacman game's start or end was handled.
     Ready {},
+    /// A draw from Python's `random` in a game whose stream the grader
+    /// owns (docs/protocol.md, "Pacman games"): `op` is `random`, `bits`
+    /// (with `k`), `get_state` or `set_state` (with `state`).
+    PyRandom {
+        /// What is asked.
+        op: String,
+        /// `bits`: how many bits.
+        #[serde(default)]
+        k: Option<u64>,
+        /// `set_state`: the 624 words and the index, as CPython's `getstate()` holds them.
+        #[serde(default)]
+        state: Option<Vec<u64>>,
+    },
     /// The student's code failed.
     Error {
         /// `not_implemented` or `exception`.
@@ -291,8 +304,19 @@ pub fn decode(line: &str) -> Result<FromProgram, String> {
     })
 }
 
-const KNOWN_TYPES: [&str; 10] =
-    ["hello", "visit", "evaluate", "random", "iteration", "result", "successor", "action", "ready", "error"];
+const KNOWN_TYPES: [&str; 11] = [
+    "hello",
+    "visit",
+    "evaluate",
+    "random",
+    "iteration",
+    "result",
+    "successor",
+    "action",
+    "ready",
+    "error",
+    "py_random",
+];
 
 /// A Pacman agent in a state, as the protocol sends it.
 #[derive(Clone, Copy, Debug)]
@@ -410,6 +434,10 @@ pub struct PacmanGame<'a> {
     pub seed: i64,
     /// Whether the grader counts explored states (then every successor is asked for at each move).
     pub explored: bool,
+    /// Whether the student's `random` draws from the grader's stream
+    /// (`py_random`) instead of being seeded with `seed` (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shared_random: bool,
     /// The layout's name.
     pub layout_name: &'a str,
     /// The layout's rows, top first.
@@ -439,6 +467,16 @@ pub fn encode_move(step: u32, state: &str, reseed: Option<(i64, u32)>) -> String
             format!("{{\"type\":\"pacman_move\",\"step\":{step},\"random\":[{seed},{draws}],\"state\":{state}}}\n")
         }
         None => format!("{{\"type\":\"pacman_move\",\"step\":{step},\"state\":{state}}}\n"),
+    }
+}
+
+/// The reply to `py_random`: `{"type":"py_random",FIELDS}` (`"value":F`,
+/// `"bits":[W,...]`, `"state":[...]`, or nothing for `set_state`).
+pub fn encode_py_random(fields: &str) -> String {
+    if fields.is_empty() {
+        "{\"type\":\"py_random\"}\n".to_string()
+    } else {
+        format!("{{\"type\":\"py_random\",{fields}}}\n")
     }
 }
 

@@ -348,6 +348,7 @@ pub(super) fn converse(
             Ok(FromProgram::Successor { .. }) => Err(Violation::GameMessage("successor")),
             Ok(FromProgram::Action { .. }) => Err(Violation::GameMessage("action")),
             Ok(FromProgram::Ready {}) => Err(Violation::GameMessage("ready")),
+            Ok(FromProgram::PyRandom { .. }) => Err(Violation::GameMessage("py_random")),
             Err(message) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, message))),
         };
         match reply {

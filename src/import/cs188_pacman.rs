@@ -25,7 +25,7 @@ use std::time::Duration;
 use super::cs188::{Fields, ImportError, ImportErrorKind, parse_fields};
 use crate::engine::Algorithm;
 use crate::game::pacman::staff::staff_answer;
-use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Board, Direction, GhostKind, Layout, StopRule};
 use crate::game::python_random::PythonRandom;
 use crate::thresholds::Thresholds;
@@ -126,6 +126,7 @@ pub fn import_eval_agent_test(text: &str, file: &Path) -> Result<PacmanTest, Imp
         move_time_limit: Duration::from_secs(max_time.max(1)),
         game_time_limit: Duration::from_secs(max_time.max(1)),
         kind: PacmanTestKind::Play(PlaySpec {
+            random: PlayRandom::Shared,
             games,
             score: criterion("scoreMinimum", "scoreThresholds")?,
             not_timed_out: criterion("nonTimeoutMinimum", "nonTimeoutThresholds")?,

@@ -11,7 +11,7 @@ use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::engine::Algorithm;
-use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlaySpec, ReplaySpec, ReplayStep};
+use crate::game::pacman::test::{AgentSpec, PacmanTest, PacmanTestKind, PlayRandom, PlaySpec, ReplaySpec, ReplayStep};
 use crate::game::pacman::{Direction, GhostKind, Layout};
 use crate::thresholds::Thresholds;
 
@@ -57,6 +57,7 @@ struct RawPlay {
     not_timed_out: RawCriterion,
     #[serde(default)]
     wins: RawCriterion,
+    random: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -167,7 +168,17 @@ fn play_spec(
         return Err(fail(at, "`play.games` must be at least 1".into()));
     }
     let criterion = |raw: RawCriterion| Thresholds { minimum: raw.minimum, at: raw.thresholds };
+    let random = match &raw.random {
+        None => PlayRandom::default(),
+        Some(name) => PlayRandom::from_name(&name.value).ok_or_else(|| {
+            fail(
+                spanned_position(name),
+                format!("`play.random` is `shared` (CS188's one stream) or `per-game`, not `{}`", name.value),
+            )
+        })?,
+    };
     Ok(PlaySpec {
+        random,
         games: raw.games,
         score: criterion(raw.score),
         not_timed_out: criterion(raw.not_timed_out),

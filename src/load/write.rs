@@ -544,6 +544,7 @@ pub fn pacman_to_yaml(test: &crate::game::pacman::test::PacmanTest, comment: &[S
             criterion(&mut out, "score", &play.score);
             criterion(&mut out, "not_timed_out", &play.not_timed_out);
             criterion(&mut out, "wins", &play.wins);
+            let _ = writeln!(out, "    random: {}", play.random.name());
         }
         PacmanTestKind::Replay(replay) => {
             out.push_str("  replay:\n");

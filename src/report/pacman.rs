@@ -42,17 +42,26 @@ fn play_lines(play: &PlayOutcome) -> Vec<String> {
     }
     lines.extend(not_played_line(play));
     for game in &play.games {
+        // One stream seeded once serves every game: a seed per game would mislead.
+        let seed = if play.random == "per-game" { format!(" (seed {})", game.seed) } else { String::new() };
         lines.push(format!(
-            "game {:>2} (seed {}): {:<9} score {:>6}, {:>4} moves; {}",
+            "game {:>2}{seed}: {:<9} score {:>6}, {:>4} moves; {}",
             game.game,
-            game.seed,
             end_word(game.end),
             game.score,
             game.moves,
             game.how
         ));
     }
+    if play.random == "shared" && !play.cs188.is_empty() {
+        lines.push(format!("as CS188 prints these games (one stream, seeded once with {}):", seed_of(play)));
+        lines.extend(play.cs188.iter().map(|line| format!("  {line}")));
+    }
     lines
+}
+
+fn seed_of(play: &PlayOutcome) -> i64 {
+    play.games.first().map_or(0, |game| game.seed)
 }
 
 /// Why the last games were not played, when they were not.
@@ -160,10 +169,10 @@ pub fn html(out: &mut String, test: &TestResult) {
         let _ = write!(data, "],\"skipped\":{skipped}}}");
         let _ = writeln!(
             out,
-            "<details class=\"game\"><summary>Game {} (seed {}): {}, score {}, {} moves</summary>\n\
+            "<details class=\"game\"><summary>Game {}{}: {}, score {}, {} moves</summary>\n\
              <p class=\"how\">{}</p>\n<div class=\"replay\" data-game=\"{}\"></div>\n</details>",
             game.game,
-            game.seed,
+            if play.random == "per-game" { format!(" (seed {})", game.seed) } else { String::new() },
             end_word(game.end).trim_end_matches(','),
             game.score,
             game.moves,

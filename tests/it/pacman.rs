@@ -228,14 +228,33 @@ fn test_cases_alone_import_with_the_layouts_beside_them_and_files_without_are_re
     assert!(stdout.contains("the layout `openClassic` is not in the distribution (looked for"), "{stdout}");
 }
 
-/// Correct solutions in three styles get every point; the run's games are
-/// the same on every run (seeded per game).
+/// Correct solutions in three styles get every point, and q1 and q5 play
+/// CS188's own games: each game's score and result as CS188's autograder
+/// printed them for the same file (`cs188-games.json`). The games are the
+/// same on every run.
 #[test]
 fn correct_solutions_get_25_and_the_same_games_every_run() {
     let Some(course) = course() else { return };
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/cs188-project/cs188-games.json")).unwrap(),
+    )
+    .unwrap();
     for name in ["dispatcher", "helpers", "closures"] {
         let report = check(course, name, &[]);
         assert_eq!(report["score"], 25.0, "{name}: {:?}", points(&report));
+        for question in ["q1", "q5"] {
+            let games = test_of(&report, &format!("{question}/{question}-grade-agent"))["pacman"]["games"].clone();
+            let scores: Vec<f64> = games.as_array().unwrap().iter().map(|g| g["score"].as_f64().unwrap()).collect();
+            let record: Vec<&str> =
+                games.as_array().unwrap().iter().map(|g| if g["end"] == "won" { "Win" } else { "Loss" }).collect();
+            let cs188 = &recorded["students"][name][question];
+            assert_eq!(serde_json::json!(scores), cs188["scores"], "{name} {question}: CS188's Scores: line");
+            assert_eq!(serde_json::json!(record), cs188["record"], "{name} {question}: CS188's Record: line");
+            let lines = &test_of(&report, &format!("{question}/{question}-grade-agent"))["pacman"]["cs188"];
+            let shown: Vec<String> = scores.iter().map(|score| format!("{score:.1}")).collect();
+            assert_eq!(lines[1], format!("Scores:        {}", shown.join(", ")), "{name} {question}");
+            assert_eq!(lines[3], format!("Record:        {}", record.join(", ")), "{name} {question}");
+        }
     }
     let first = check(course, "dispatcher", &["q1"]);
     let again = check(course, "dispatcher", &["q1"]);
@@ -416,4 +435,158 @@ for line in sys.stdin:
     assert_eq!(report["score"], 0.0);
     assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
     assert!(text.contains("games 2 to 10 were not played: a minimum could no longer be met"), "{text}");
+}
+
+/// The moves of a game as CS188's `moveHistory` lists them, one letter each
+/// (Pacman, then each ghost in turn): every frame after the first is one
+/// agent's move; the mover faces the way it moved, or did not move (Stop,
+/// after which CS188 keeps the agent's direction). A scared ghost that runs
+/// into Pacman goes home facing nowhere: its move shows as `?`.
+fn move_letters(frames: &[treegrade::grader::pacman::outcome::Frame]) -> String {
+    let agents = frames[0].agents.len();
+    frames
+        .windows(2)
+        .enumerate()
+        .map(|(index, pair)| {
+            let agent = index % agents;
+            let (before, after, start) = (pair[0].agents[agent], pair[1].agents[agent], frames[0].agents[agent]);
+            if (before.0, before.1) == (after.0, after.1) {
+                'X'
+            } else if agent > 0 && after.3 == 'X' && (after.0, after.1) == (start.0, start.1) {
+                '?'
+            } else {
+                after.3
+            }
+        })
+        .collect()
+}
+
+/// Whether `letters` are CS188's `expected` moves, a `?` standing for any.
+fn same_moves(letters: &str, expected: &str) -> Option<usize> {
+    let differs = |(a, b): (char, char)| a != b && a != '?';
+    letters.chars().zip(expected.chars()).position(differs).or_else(|| {
+        let (mine, theirs) = (letters.chars().count(), expected.chars().count());
+        (mine != theirs).then_some(mine.min(theirs))
+    })
+}
+
+/// `ties.yaml`: the fixture's board, one RandomGhost, `games` games of its
+/// ReflexAgent from seed 7, with `random` as the play test's mode.
+fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
+    let dir = repo().join("tests/fixtures/cs188-random-ties");
+    let board = std::fs::read_to_string(dir.join("board.lay")).unwrap();
+    let layout: String = board.lines().map(|line| format!("    {line}\n")).collect();
+    let yaml = format!(
+        "pacman:\n  layout_name: board\n  layout: |\n{layout}  ghosts: [RandomGhost]\n  agent: ReflexAgent\n  seed: 7\n  \
+         play:\n    games: 4\n    wins: {{thresholds: [4]}}\n    random: {random}\n"
+    );
+    let test = treegrade::load::pacman::load_pacman_str(&yaml, Path::new("ties.yaml")).unwrap();
+    treegrade::grader::pacman::PlannedPacman {
+        question: 0,
+        name: "q1/ties".into(),
+        path: "ties.yaml".into(),
+        hidden: false,
+        test: std::sync::Arc::new(test),
+    }
+}
+
+/// The CS188 kit on the fixture's agent, started directly.
+fn random_ties_player() -> treegrade::grader::runner::ProgramSpec {
+    treegrade::grader::runner::ProgramSpec {
+        command: ["python3", "-S", "-u"]
+            .into_iter()
+            .map(String::from)
+            .chain([repo().join("grader/kits/cs188/treegrade_cs188.py").display().to_string()])
+            .collect(),
+        dir: repo().join("tests/fixtures/cs188-random-ties"),
+        env: vec![
+            ("PYTHONPATH".into(), repo().join("grader/kits/python").into()),
+            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ],
+        policy: None,
+    }
+}
+
+fn played(random: &str) -> treegrade::grader::pacman::outcome::PlayOutcome {
+    let results = treegrade::grader::pacman::run_tests(&random_ties_player(), &[random_ties_test(random)]);
+    match results[0].pacman.as_deref() {
+        Some(treegrade::grader::pacman::outcome::PacmanOutcome::Play(play)) => play.clone(),
+        other => panic!("{other:?}: {:?} {}", results[0].reason, results[0].stderr),
+    }
+}
+
+/// A reflex agent that breaks ties with `random.choice` (and draws with
+/// `shuffle`, `randint`, `util.flipCoin`, `randrange`, `uniform` and
+/// `sample`) plays CS188's own games move for move: four games recorded
+/// from CS188's code (`cs188-games.json`), on one stream seeded once, the
+/// agent's draws and the ghost's interleaved as CS188's one process draws
+/// them. Run again, the same games.
+#[test]
+fn a_reflex_agent_breaking_ties_at_random_plays_cs188s_recorded_games_move_for_move() {
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/cs188-random-ties/cs188-games.json")).unwrap(),
+    )
+    .unwrap();
+    let play = played("shared");
+    let games = recorded["games"].as_array().unwrap();
+    assert_eq!(play.games.len(), games.len());
+    for (game, cs188) in play.games.iter().zip(games) {
+        let letters = move_letters(&game.frames);
+        let expected = cs188["moves"].as_str().unwrap();
+        let first = same_moves(&letters, expected);
+        assert_eq!(first, None, "game {}: the moves differ from move {first:?}:\n{letters}\n{expected}", game.game);
+        assert_eq!(game.score as f64, cs188["score"].as_f64().unwrap(), "game {}", game.game);
+        let won = game.end == treegrade::grader::pacman::outcome::GameEnd::Won;
+        assert_eq!(won, cs188["win"].as_bool().unwrap(), "game {}", game.game);
+        assert_eq!(u64::from(game.moves), cs188["pacman_moves"].as_u64().unwrap(), "game {}", game.game);
+        assert_eq!(game.seed, 7, "one stream, seeded once");
+    }
+    let again = played("shared");
+    let letters = |play: &treegrade::grader::pacman::outcome::PlayOutcome| -> Vec<String> {
+        play.games.iter().map(|game| move_letters(&game.frames)).collect()
+    };
+    assert_eq!(letters(&again), letters(&play), "a rerun plays the same games");
+    // A stream per game: each game stands alone, and they are not CS188's.
+    let per_game = played("per-game");
+    assert_eq!(per_game.games.iter().map(|game| game.seed).collect::<Vec<_>>(), [7, 8, 9, 10]);
+    assert!(same_moves(&move_letters(&per_game.games[1].frames), games[1]["moves"].as_str().unwrap()).is_some());
+}
+
+/// The student's `random`, served from the grader's stream, is CPython's
+/// `random` number for number: every function of the module (`choice`,
+/// `randint`, `randrange`, `shuffle`, `sample`, `uniform`, `gauss`,
+/// `randbytes`, wide `getrandbits`...), and `seed`, `getstate` and
+/// `setstate` act on the shared stream. The agent draws before its first
+/// move, when nothing else has drawn from the stream seeded with 7.
+#[test]
+fn the_students_random_is_cpythons_number_for_number() {
+    let dir = repo().join("tests/fixtures/cs188-random-draws");
+    let mut planned = random_ties_test("shared");
+    let mut test = (*planned.test).clone();
+    if let treegrade::game::pacman::test::PacmanTestKind::Play(play) = &mut test.kind {
+        play.games = 1;
+    }
+    test.game_time_limit = std::time::Duration::from_secs(5);
+    planned.test = std::sync::Arc::new(test);
+    let mut spec = random_ties_player();
+    spec.dir = dir.clone();
+    let results = treegrade::grader::pacman::run_tests(&spec, &[planned]);
+    let served = results[0].stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
+    let served = served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].reason, results[0].stderr));
+    let script = format!(
+        "import sys, json, random\nsys.path.insert(0, {:?})\nimport multiAgents\nrandom.seed(7)\n\
+         print(json.dumps(multiAgents.draws()))\n",
+        dir.display().to_string()
+    );
+    let dir_of_game = repo().join("grader/kits/cs188");
+    let output = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .env("PYTHONPATH", &dir_of_game)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let cpython: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let served: serde_json::Value = serde_json::from_str(&served).unwrap();
+    assert_eq!(served, cpython);
 }

@@ -16,11 +16,13 @@ explored states the successors are asked for again at every move.
 
 import random
 
+import _random
+
 import game as _game
 from game import AgentState, Configuration, GameStateData, Grid
 from util import manhattanDistance
 
-__all__ = ["GameState", "Game", "Layout"]
+__all__ = ["GameState", "Game", "Layout", "SharedRandom", "install_random"]
 
 # The protocol's letters for moves (docs/protocol.md).
 _NAMES = {"W": "West", "X": "Stop", "E": "East", "N": "North", "S": "South"}
@@ -32,6 +34,112 @@ def _legal_names(letters):
     if names is None:
         names = _LEGAL[letters] = tuple(_NAMES[letter] for letter in letters)
     return names
+
+
+class SharedRandom(random.Random):
+    """Python's ``random.Random``, whose numbers can come from the grader.
+
+    CS188's ``EvalAgentTest`` plays its games in one process, where the
+    student's ``random`` and the ghosts draw from one Mersenne Twister,
+    seeded once. In such games (``shared_random``) the grader owns that
+    stream: :meth:`random` and :meth:`getrandbits` ask it for their numbers
+    (``py_random``), and everything else ``random`` offers (``choice``,
+    ``randint``, ``shuffle``, ``sample``, ``uniform``...) is CPython's own
+    code on top of them, so every draw is the number CS188's process would
+    give. ``seed`` and ``setstate`` set the grader's stream (the generator's
+    state computed here by CPython itself), ``getstate`` reads it. Outside
+    such games (graph tests, CS188's game tests, ``per-game`` play tests)
+    it is an ordinary generator.
+    """
+
+    # The channel while the grader serves the numbers; None otherwise.
+    _served = None
+
+    def random(self):
+        channel = self._served
+        if channel is None:
+            return super().random()
+        return _ask(channel, b'{"type":"py_random","op":"random"}\n')["value"]
+
+    def getrandbits(self, k):
+        channel = self._served
+        if channel is None:
+            return super().getrandbits(k)
+        k = k.__index__()
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k == 0:
+            return 0
+        words = _ask(channel, ('{"type":"py_random","op":"bits","k":%d}\n' % k).encode("ascii"))["bits"]
+        value = 0
+        for word in reversed(words):
+            value = (value << 32) | word
+        return value
+
+    def seed(self, a=None, version=2):
+        super().seed(a, version)
+        self._push_state()
+
+    def setstate(self, state):
+        super().setstate(state)
+        self._push_state()
+
+    def getstate(self):
+        channel = self._served
+        if channel is None:
+            return super().getstate()
+        state = _ask(channel, b'{"type":"py_random","op":"get_state"}\n')["state"]
+        return (self.VERSION, tuple(state), self.gauss_next)
+
+    def _push_state(self):
+        """The generator's state as set here, made the grader's stream's."""
+        channel = self._served
+        if channel is not None:
+            words = ",".join(str(word) for word in _random.Random.getstate(self))
+            _ask(channel, ('{"type":"py_random","op":"set_state","state":[%s]}\n' % words).encode("ascii"))
+
+
+def _ask(channel, request):
+    channel.send(request)
+    reply = channel.receive(True)
+    if reply.get("type") != "py_random":
+        import treegrade_kit
+
+        treegrade_kit._fatal("expected the grader's py_random, got %r" % (reply,))
+    return reply
+
+
+_SHARED = None
+
+
+def install_random():
+    """Puts a :class:`SharedRandom` behind the ``random`` module's functions.
+
+    ``random.random``, ``random.choice`` and the others are the methods of
+    one hidden instance; they are rebound to an instance of ours before the
+    student's code is imported, so that ``from random import choice`` gets
+    ours too.
+    """
+    global _SHARED
+    if _SHARED is not None:
+        return _SHARED
+    hidden = getattr(random, "_inst", None)
+    shared = SharedRandom()
+    if hidden is not None:
+        shared.setstate(hidden.getstate())
+    for name in dir(random):
+        bound = getattr(random, name)
+        if getattr(bound, "__self__", None) is hidden and hidden is not None and callable(bound):
+            setattr(random, name, getattr(shared, name))
+    random._inst = shared
+    _SHARED = shared
+    return shared
+
+
+def serve_random(channel):
+    """The student's ``random`` draws from the grader's stream (``channel``), or (None) is its own again."""
+    shared = install_random()
+    shared._served = channel
 
 
 class _Data(object):

@@ -357,6 +357,7 @@ def _search(channel, message, student):
     observer = _Observer(getattr(student.module, "__file__", None))
     # A search that breaks ties with random.choice gets the same draws on
     # every test and every run, so its grade never changes between runs.
+    cs188_pacman.serve_random(None)
     generator = sys.modules.get("random")
     if generator is not None:
         generator.seed(0)
@@ -407,6 +408,8 @@ def _pacman_game(channel, message, student, pacman):
     if student.failure:
         return _base._error_line("exception", student.failure)
     class_name = message.get("agent")
+    # CS188 creates the agent before it seeds its stream: what __init__ draws is not the games'.
+    cs188_pacman.serve_random(None)
     if pacman.test != message.get("test") or pacman.agent is None:
         pacman.test = message.get("test")
         pacman.agent = None
@@ -424,9 +427,13 @@ def _pacman_game(channel, message, student, pacman):
             return _base._error_line("not_implemented", "%s: not implemented yet (%s)" % (created, exc))
         except Exception as exc:
             return _base._exception_line(created, exc)
-    import random
+    if message.get("shared_random"):
+        # CS188's one stream, seeded once per test: the grader owns it and serves every draw.
+        cs188_pacman.serve_random(channel)
+    else:
+        import random
 
-    random.seed(message.get("seed", 0))
+        random.seed(message.get("seed", 0))
     pacman.game = cs188_pacman.Game(channel, message, _base._fatal)
     agent = pacman.agent
     if "registerInitialState" in dir(agent):
@@ -486,6 +493,7 @@ def main():
     cs188_absent.install()
     student = _Student()
     pacman = _Pacman()
+    cs188_pacman.install_random()
     _base._start(
         lambda channel, message: _search(channel, message, student),
         _HELLO,

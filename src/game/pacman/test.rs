@@ -74,6 +74,40 @@ pub struct PlaySpec {
     pub not_timed_out: Thresholds,
     /// On the number of games won.
     pub wins: Thresholds,
+    /// Where the games' random numbers come from.
+    pub random: PlayRandom,
+}
+
+/// Where a play test's random numbers come from (docs/format.md section 10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayRandom {
+    /// CS188's own: one Python Mersenne Twister seeded once with the test's
+    /// seed before the first game, owned by the grader, from which the
+    /// ghosts and the student's `random` both draw, in the order CS188's
+    /// one process draws (the agent's moves, then each ghost in turn, game
+    /// after game). The games are CS188's own, move for move; a game
+    /// depends on every game before it.
+    #[default]
+    Shared,
+    /// A stream per game (the test's seed plus the game's number minus
+    /// one) for the ghosts, and the student's own `random` seeded with it:
+    /// each game stands alone, but the games are not CS188's.
+    PerGame,
+}
+
+impl PlayRandom {
+    /// The name test files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayRandom::Shared => "shared",
+            PlayRandom::PerGame => "per-game",
+        }
+    }
+
+    /// The mode with this name.
+    pub fn from_name(name: &str) -> Option<PlayRandom> {
+        [PlayRandom::Shared, PlayRandom::PerGame].into_iter().find(|mode| mode.name() == name)
+    }
 }
 
 impl PlaySpec {

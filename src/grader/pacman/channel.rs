@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::server::{Serving, StateServer};
 use crate::game::pacman::test::PacmanTest;
+use crate::game::python_random::PythonRandom;
 use crate::grader::protocol::{
-    FromProgram, PacmanGame, decode, encode_final, encode_illegal, encode_move, encode_pacman_game, encode_states,
+    FromProgram, PacmanGame, decode, encode_final, encode_illegal, encode_move, encode_pacman_game, encode_py_random,
+    encode_states,
 };
 use crate::grader::runner::{ProgramSpec, RunningProgram};
 use crate::grader::session::{
@@ -33,6 +35,9 @@ pub struct GameStart<'a> {
     pub games: u32,
     /// The seed of the student's `random` for this game.
     pub seed: i64,
+    /// Whether the student's `random` draws from the grader's stream
+    /// instead (the `stream` the exchanges of the game are given).
+    pub shared_random: bool,
 }
 
 /// Why a game's exchange ended without the answer it waited for.
@@ -56,17 +61,20 @@ impl<'s> Player<'s> {
     }
 
     /// Sends a game's start (the kit creates the agent if it has none for
-    /// this test, seeds the student's `random`, and calls
-    /// `registerInitialState`), and waits for `ready`.
+    /// this test, seeds the student's `random` or has it draw from
+    /// `stream`, and calls `registerInitialState`), and waits for `ready`.
+    /// In this and the other exchanges, `stream` (where the grader owns the
+    /// student's random numbers) serves the kit's `py_random` requests.
     pub fn start_game(
         &mut self,
         test: &PacmanTest,
         start: GameStart<'_>,
         server: &mut StateServer<'_>,
+        stream: Option<&mut PythonRandom>,
         state: u32,
         deadline: Instant,
     ) -> Result<(), Stopped> {
-        let GameStart { name, game, games, seed } = start;
+        let GameStart { name, game, games, seed, shared_random } = start;
         let args: serde_json::Map<String, serde_json::Value> = test.agent.arguments.iter().cloned().collect();
         let starts: Vec<(u16, u16)> =
             std::iter::once(test.layout.pacman).chain(test.layout.ghosts.iter().copied()).collect();
@@ -81,13 +89,14 @@ impl<'s> Player<'s> {
                 games,
                 seed,
                 explored: server.serving() == Serving::Counted,
+                shared_random,
                 layout_name: &test.layout_name,
                 layout: &test.layout.rows,
                 starts: &starts[..server.state(state).agents.len()],
             },
             &encoded,
         );
-        match self.exchange(&line, server, deadline)? {
+        match self.exchange(&line, server, stream, deadline)? {
             Answer::Ready => Ok(()),
             Answer::Action(_) => Err(self.protocol("your program answered a game's start with an `action`")),
         }
@@ -100,6 +109,7 @@ impl<'s> Player<'s> {
     pub fn ask_move(
         &mut self,
         server: &mut StateServer<'_>,
+        stream: Option<&mut PythonRandom>,
         step: u32,
         state: u32,
         reseed: Option<(i64, u32)>,
@@ -107,17 +117,23 @@ impl<'s> Player<'s> {
     ) -> Result<serde_json::Value, Stopped> {
         let mut encoded = String::new();
         server.push(state, &mut encoded);
-        match self.exchange(&encode_move(step, &encoded, reseed), server, deadline)? {
+        match self.exchange(&encode_move(step, &encoded, reseed), server, stream, deadline)? {
             Answer::Action(action) => Ok(action),
             Answer::Ready => Err(self.protocol("your program answered a move with `ready` instead of an `action`")),
         }
     }
 
     /// Tells the kit that the game is over (it calls the agent's `final`).
-    pub fn end_game(&mut self, server: &mut StateServer<'_>, state: u32, deadline: Instant) -> Result<(), Stopped> {
+    pub fn end_game(
+        &mut self,
+        server: &mut StateServer<'_>,
+        stream: Option<&mut PythonRandom>,
+        state: u32,
+        deadline: Instant,
+    ) -> Result<(), Stopped> {
         let mut encoded = String::new();
         server.push(state, &mut encoded);
-        match self.exchange(&encode_final(&encoded), server, deadline)? {
+        match self.exchange(&encode_final(&encoded), server, stream, deadline)? {
             Answer::Ready => Ok(()),
             Answer::Action(_) => Err(self.protocol("your program answered a game's end with an `action`")),
         }
@@ -173,10 +189,16 @@ impl<'s> Player<'s> {
     }
 
     /// Sends `line` and serves the program's successor requests until it answers.
-    fn exchange(&mut self, line: &str, server: &mut StateServer<'_>, deadline: Instant) -> Result<Answer, Stopped> {
+    fn exchange(
+        &mut self,
+        line: &str,
+        server: &mut StateServer<'_>,
+        stream: Option<&mut PythonRandom>,
+        deadline: Instant,
+    ) -> Result<Answer, Stopped> {
         let limit = deadline.saturating_duration_since(Instant::now());
         let program = self.program(deadline)?;
-        let outcome = converse(program, line, server, deadline);
+        let outcome = converse(program, line, server, stream, deadline);
         match outcome {
             Ok(answer) => Ok(answer),
             Err(Trouble::Student(failure)) => Err(Stopped { failure }),
@@ -198,6 +220,25 @@ enum Answer {
     Action(serde_json::Value),
 }
 
+/// Serves a `py_random` request from `stream`: the reply's fields.
+fn draw(stream: &mut PythonRandom, op: &str, k: Option<u64>, state: Option<&[u64]>) -> Result<String, String> {
+    match (op, k, state) {
+        ("random", _, _) => Ok(format!("\"value\":{}", serde_json::Value::from(stream.random()))),
+        ("bits", Some(bits), _) if bits <= 1 << 20 => {
+            let words: Vec<String> = stream.getrandbits_words(bits).iter().map(ToString::to_string).collect();
+            Ok(format!("\"bits\":[{}]", words.join(",")))
+        }
+        ("bits", _, _) => Err("`bits` needs `k`, a number of bits up to 1048576".to_string()),
+        ("get_state", _, _) => {
+            let words: Vec<String> = stream.state().iter().map(ToString::to_string).collect();
+            Ok(format!("\"state\":[{}]", words.join(",")))
+        }
+        ("set_state", _, Some(state)) => stream.set_state(state).map(|()| String::new()),
+        ("set_state", _, None) => Err("`set_state` needs `state`".to_string()),
+        (other, _, _) => Err(format!("unknown `op` `{other}` (random, bits, get_state or set_state)")),
+    }
+}
+
 enum Trouble {
     /// The student's code raised: the program goes on.
     Student(ProgramFailure),
@@ -216,6 +257,7 @@ fn converse(
     program: &mut RunningProgram,
     line: &str,
     server: &mut StateServer<'_>,
+    mut stream: Option<&mut PythonRandom>,
     deadline: Instant,
 ) -> Result<Answer, Trouble> {
     program.send(line, deadline)?;
@@ -238,6 +280,20 @@ fn converse(
                     }
                     Err(message) => program.send(&encode_illegal(&message), deadline)?,
                 }
+                continue;
+            }
+            FromProgram::PyRandom { op, k, state } => {
+                let Some(stream) = stream.as_deref_mut() else {
+                    return Err(Trouble::Fatal(failure(
+                        FailureKind::ProtocolError,
+                        "your program sent `py_random` in a game whose random numbers the grader does not serve"
+                            .to_string(),
+                    )));
+                };
+                let fields = draw(stream, &op, k, state.as_deref()).map_err(|message| {
+                    Trouble::Fatal(failure(FailureKind::ProtocolError, format!("a malformed `py_random`: {message}")))
+                })?;
+                program.send(&encode_py_random(&fields), deadline)?;
                 continue;
             }
             FromProgram::Action { action } => Answer::Action(action),

@@ -41,9 +41,38 @@ pub struct PlayOutcome {
     pub earned: u32,
     /// Threshold points possible.
     pub possible: u32,
+    /// Where the games' random numbers came from: `shared` (CS188's one
+    /// stream) or `per-game`.
+    pub random: String,
+    /// CS188's own summary of the games, line for line as its `runGames`
+    /// prints it (`Average Score:`, `Scores:`, `Win Rate:`, `Record:`).
+    pub cs188: Vec<String>,
     /// The board, for replays: the layout's rows, top first.
     #[serde(skip)]
     pub rows: Vec<String>,
+}
+
+/// The lines CS188's `pacman.runGames` prints after its games, for `games`.
+pub fn cs188_lines(games: &[GameSummary]) -> Vec<String> {
+    if games.is_empty() {
+        return Vec::new();
+    }
+    let scores: Vec<f64> = games.iter().map(|game| game.score as f64).collect();
+    let average = scores.iter().sum::<f64>() / scores.len() as f64;
+    let wins = games.iter().filter(|game| game.end == GameEnd::Won).count();
+    let record: Vec<&str> = games.iter().map(|game| if game.end == GameEnd::Won { "Win" } else { "Loss" }).collect();
+    vec![
+        format!("Average Score: {}", python_float(average)),
+        format!("Scores:        {}", scores.iter().map(|&score| python_float(score)).collect::<Vec<_>>().join(", ")),
+        format!("Win Rate:      {wins}/{} ({:.2})", games.len(), wins as f64 / games.len() as f64),
+        format!("Record:        {}", record.join(", ")),
+    ]
+}
+
+/// A float as Python's `str` writes it (`1251.0`, `1000.9`), for the
+/// magnitudes scores have (Python turns to exponents from 1e16).
+fn python_float(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e16 { format!("{value:.1}") } else { format!("{value}") }
 }
 
 /// How a game ended.
@@ -65,7 +94,8 @@ pub enum GameEnd {
 pub struct GameSummary {
     /// 1 first.
     pub game: u32,
-    /// The seed of its ghosts and of the student's `random`.
+    /// The seed of its ghosts and of the student's `random` (with the
+    /// shared stream: the test's, seeded once before game 1).
     pub seed: i64,
     /// How it ended.
     pub end: GameEnd,
@@ -75,6 +105,9 @@ pub struct GameSummary {
     pub moves: u32,
     /// How it ended, in words.
     pub how: String,
+    /// Whether treegrade's safety net ended it, not a rule of CS188's (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub safety_net: bool,
     /// Every position of the game, for the HTML replay.
     #[serde(skip)]
     pub frames: Vec<Frame>,
@@ -186,4 +219,40 @@ pub struct StepCheck {
 
 fn is_zero(count: &u32) -> bool {
     *count == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(score: i64, end: GameEnd) -> GameSummary {
+        GameSummary {
+            game: 1,
+            seed: 0,
+            end,
+            score,
+            moves: 1,
+            how: String::new(),
+            safety_net: false,
+            frames: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_summary_is_cs188s_line_for_line() {
+        // What CS188 printed for q5 of its distribution's own solution (Average Score: 1000.9 ...).
+        let games: Vec<GameSummary> =
+            [976, 1137, 969].iter().map(|&s| game(s, GameEnd::Won)).chain([game(-488, GameEnd::Lost)]).collect();
+        assert_eq!(
+            cs188_lines(&games),
+            [
+                "Average Score: 648.5",
+                "Scores:        976.0, 1137.0, 969.0, -488.0",
+                "Win Rate:      3/4 (0.75)",
+                "Record:        Win, Win, Win, Loss"
+            ]
+        );
+        assert_eq!(python_float(1000.9), "1000.9");
+        assert_eq!(python_float(1e16 / 3.0), "3333333333333333.5");
+    }
 }

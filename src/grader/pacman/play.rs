@@ -2,28 +2,46 @@
 //! games against the ghosts; points go by thresholds on the average score,
 //! the games not timed out and the wins, nothing when a minimum is missed.
 //!
-//! Unlike CS188, whose ghosts and students share one stream of random
-//! numbers that no other run can repeat, each game has its own seed (the
-//! test's seed plus the game's number minus one): the grader's ghosts draw
-//! from Python's Mersenne Twister seeded with it, and the kit seeds the
-//! student's `random` with it before the game. The same agent gets the same
-//! games, and the same grade, on every run and every machine.
+//! Random numbers ([`PlayRandom`]): by default as CS188 draws them. CS188's
+//! `EvalAgentTest` seeds Python's one Mersenne Twister once, then plays all
+//! its games in one process, the student's `random` and each `RandomGhost`
+//! drawing from it in the order the games ask. Here the grader owns that
+//! stream: it seeds it once per test, draws the ghosts' moves from it, and
+//! serves the student's `random` from it through the protocol (`py_random`),
+//! so that every draw comes in CS188's order: the agent's (during its move,
+//! `registerInitialState` or `final`), then each ghost's, game after game.
+//! The games are CS188's own, move for move, on every run and every machine.
+//! With `per-game`, each game has its own seed (the test's seed plus the
+//! game's number minus one) for the ghosts and for the student's own
+//! `random`: games stand alone, but are not CS188's.
+//!
+//! Limits: CS188's, on the agent's wall-clock time (a move, and its moves of
+//! one game together; `registerInitialState` counts in the game). CS188 sets
+//! no limit on moves; a safety net ends a game after
+//! [`SAFETY_NET_MOVES`] Pacman moves, and the report says so wherever it
+//! did (per-game keeps its older cut of [`MOST_MOVES`]).
 
 use std::time::{Duration, Instant};
 
 use super::channel::{GameStart, Player, Stopped};
 use super::outcome::{CriterionOutcome, Frame, GameEnd, GameSummary, PlayOutcome};
 use super::server::{Serving, StateServer};
-use crate::game::pacman::test::{PacmanTest, PlaySpec};
+use crate::game::pacman::test::{PacmanTest, PlayRandom, PlaySpec};
 use crate::game::pacman::{Board, Direction, PacmanState};
 use crate::game::python_random::PythonRandom;
 use crate::grader::session::ProgramFailure;
 use crate::stats::{Rate, mean_interval};
 
-/// Pacman moves after which a game that has not ended counts as timed out:
-/// CS188 stops such a game when its 120 s run out, which its own speed
-/// reaches after tens of thousands of moves.
+/// With `per-game` random numbers, Pacman moves after which a game that
+/// has not ended counts as timed out.
 pub const MOST_MOVES: u32 = 20_000;
+
+/// With CS188's shared stream, Pacman moves after which treegrade ends a
+/// game that neither side has ended, counting it as timed out. CS188 has
+/// no such rule (only its time limits): this net keeps a program that never
+/// ends a game from holding the grader, and its memory, without end. The
+/// games of CS188's own suite end within a few thousand moves.
+pub const SAFETY_NET_MOVES: u32 = 100_000;
 
 /// Plays the test's games; the failures that ended games come back beside
 /// the outcome (the first is shown in full).
@@ -36,9 +54,19 @@ pub fn play(
     let board = Board::new(test.layout.clone(), test.ghosts.len());
     let mut games = Vec::new();
     let mut failures = Vec::new();
+    // CS188's `random.seed(randomSeed)`, once before the first game.
+    let mut shared = PythonRandom::seeded(i128::from(test.seed));
     for game in 1..=spec.games {
-        let seed = test.seed.saturating_add(i64::from(game) - 1);
-        let (summary, failure) = play_game(test, &board, name, game, spec.games, seed, player);
+        let (seed, mut own, random) = match spec.random {
+            PlayRandom::Shared => (test.seed, None, &mut shared),
+            PlayRandom::PerGame => {
+                let seed = test.seed.saturating_add(i64::from(game) - 1);
+                (seed, Some(PythonRandom::seeded(i128::from(seed))), &mut shared)
+            }
+        };
+        let random = own.as_mut().unwrap_or(random);
+        let game_of = GameOf { test, board: &board, name, game, games: spec.games, seed, mode: spec.random };
+        let (summary, failure) = play_game(&game_of, random, player);
         games.push(summary);
         failures.extend(failure);
         if minimum_out_of_reach(spec, &games) {
@@ -66,18 +94,46 @@ fn ended(games: &[GameSummary], end: GameEnd) -> u32 {
     games.iter().filter(|game| game.end == end).count() as u32
 }
 
-/// One game, to its end.
-fn play_game(
-    test: &PacmanTest,
-    board: &Board,
-    name: &str,
+/// Which game of which test is played, and how.
+struct GameOf<'a> {
+    test: &'a PacmanTest,
+    board: &'a Board,
+    name: &'a str,
     game: u32,
     games: u32,
+    /// The seed shown for the game (the test's, with the shared stream).
     seed: i64,
+    mode: PlayRandom,
+}
+
+impl GameOf<'_> {
+    /// Pacman moves after which the game is ended, and how that is said.
+    fn most_moves(&self) -> (u32, String) {
+        match self.mode {
+            PlayRandom::PerGame => {
+                (MOST_MOVES, format!("timed out: the game had not ended after {MOST_MOVES} Pacman moves"))
+            }
+            PlayRandom::Shared => (
+                SAFETY_NET_MOVES,
+                format!(
+                    "timed out by treegrade's safety net: the game had not ended after {SAFETY_NET_MOVES} Pacman \
+                     moves (CS188 sets no limit on moves and would have played on until the agent's time ran out)"
+                ),
+            ),
+        }
+    }
+}
+
+/// One game, to its end; the ghosts draw from `random`, and with the shared
+/// stream so does the student's `random`.
+fn play_game(
+    of: &GameOf<'_>,
+    random: &mut PythonRandom,
     player: &mut Player<'_>,
 ) -> (GameSummary, Option<ProgramFailure>) {
+    let GameOf { test, board, name, game, games, seed, mode } = *of;
+    let shared = mode == PlayRandom::Shared;
     let mut server = StateServer::new(board, Serving::Prefetched);
-    let mut random = PythonRandom::seeded(i128::from(seed));
     let mut state = board.initial_state();
     let mut id = server.intern(state.clone());
     let mut frames = vec![frame(&state, None)];
@@ -90,23 +146,28 @@ fn play_game(
         score: state.score,
         moves,
         how,
+        safety_net: false,
         frames,
     };
     let started = Instant::now();
-    let start = GameStart { name, game, games, seed };
-    let start = player.start_game(test, start, &mut server, id, clock.deadline(test.game_time_limit));
+    let start = GameStart { name, game, games, seed, shared_random: shared };
+    let start =
+        player.start_game(test, start, &mut server, stream(shared, random), id, clock.deadline(test.game_time_limit));
     clock.charge(started);
     if let Err(stopped) = start {
         let (end, how) = stopped_end(&stopped, "before the first move (registerInitialState)");
         return (ended(end, how, &state, 0, frames), Some(stopped.failure));
     }
     'game: loop {
-        if moves >= MOST_MOVES {
-            let how = format!("timed out: the game had not ended after {MOST_MOVES} Pacman moves");
-            return (ended(GameEnd::TimedOut, how, &state, moves, frames), None);
+        let (most, how) = of.most_moves();
+        if moves >= most {
+            let mut summary = ended(GameEnd::TimedOut, how, &state, moves, frames);
+            summary.safety_net = shared;
+            return (summary, None);
         }
         let asked = Instant::now();
-        let answer = player.ask_move(&mut server, moves, id, None, clock.deadline(test.move_time_limit));
+        let deadline = clock.deadline(test.move_time_limit);
+        let answer = player.ask_move(&mut server, stream(shared, random), moves, id, None, deadline);
         clock.charge(asked);
         let action = match answer {
             Ok(action) => action,
@@ -138,7 +199,7 @@ fn play_game(
             if state.is_over() {
                 break 'game;
             }
-            let Ok(Some(action)) = test.ghosts[ghost - 1].choose(board, &state, ghost, &mut random) else {
+            let Ok(Some(action)) = test.ghosts[ghost - 1].choose(board, &state, ghost, random) else {
                 let how = format!("ended at move {moves}: ghost {ghost} had no legal move");
                 return (ended(GameEnd::Crashed, how, &state, moves, frames), None);
             };
@@ -153,7 +214,7 @@ fn play_game(
     let id = server.intern(state.clone());
     // CS188 tells the agent the game is over (`final`); what it does then changes nothing.
     if player.running() {
-        let _ = player.end_game(&mut server, id, Instant::now() + test.move_time_limit);
+        let _ = player.end_game(&mut server, stream(shared, random), id, Instant::now() + test.move_time_limit);
     }
     let how = if state.win {
         format!("won: ate the last food at move {moves}")
@@ -163,6 +224,12 @@ fn play_game(
     };
     let end = if state.win { GameEnd::Won } else { GameEnd::Lost };
     (ended(end, how, &state, moves, frames), None)
+}
+
+/// The stream to serve the student's `random` from: `random` itself with
+/// the shared stream, none when the student's `random` is its own.
+fn stream(shared: bool, random: &mut PythonRandom) -> Option<&mut PythonRandom> {
+    shared.then_some(random)
 }
 
 /// The agent's time in one game.
@@ -231,6 +298,7 @@ pub(super) fn frame(state: &PacmanState, eaten: Option<(u16, u16)>) -> Frame {
 /// The games' figures against the test's criteria, as CS188's `EvalAgentTest` grades them.
 fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOutcome {
     let scores: Vec<f64> = games.iter().map(|game| game.score as f64).collect();
+    let cs188 = super::outcome::cs188_lines(&games);
     let (average_score, score_interval) = mean_interval(&scores);
     let wins = ended(&games, GameEnd::Won);
     let not_played = spec.games.saturating_sub(games.len() as u32);
@@ -270,6 +338,8 @@ fn score(test: &PacmanTest, spec: &PlaySpec, games: Vec<GameSummary>) -> PlayOut
         criteria,
         earned,
         possible: spec.points(),
+        random: spec.random.name().to_string(),
+        cs188,
         rows: test.layout.rows.clone(),
     }
 }

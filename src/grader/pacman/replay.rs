@@ -45,8 +45,8 @@ pub fn replay(
         Instant::now() + limit.min(test.game_time_limit.saturating_sub(used) + Duration::from_millis(1))
     };
     let started = Instant::now();
-    let start = GameStart { name, game: 1, games: 1, seed: test.seed };
-    let start = player.start_game(test, start, &mut server, id, deadline(used, test.game_time_limit));
+    let start = GameStart { name, game: 1, games: 1, seed: test.seed, shared_random: false };
+    let start = player.start_game(test, start, &mut server, None, id, deadline(used, test.game_time_limit));
     used += started.elapsed();
     let mut stopped = start.err();
     // CS188 seeds Python's one generator before the game and after each Pacman
@@ -58,7 +58,7 @@ pub fn replay(
         }
         server.begin_move();
         let asked = Instant::now();
-        match player.ask_move(&mut server, k as u32, id, Some(reseed), deadline(used, test.move_time_limit)) {
+        match player.ask_move(&mut server, None, k as u32, id, Some(reseed), deadline(used, test.move_time_limit)) {
             Ok(action) => {
                 let action = action.as_str().map_or_else(|| action.to_string(), str::to_string);
                 answers.push(Answer { action, explored: server.explored(), board: board.draw(&state) });
@@ -81,7 +81,7 @@ pub fn replay(
     }
     if stopped.is_none() && player.running() {
         let last = server.intern(state.clone());
-        let _ = player.end_game(&mut server, last, Instant::now() + test.move_time_limit);
+        let _ = player.end_game(&mut server, None, last, Instant::now() + test.move_time_limit);
     }
     let outcome = judge(test, spec, &answers, stopped.as_ref().map(|s| s.timed_out()));
     Ok((outcome, stopped.map(|s| s.failure)))
