@@ -64,6 +64,8 @@ pub struct Arena<'a> {
     pub kits: &'a Path,
     /// The sandbox every program runs in (each in its own).
     pub sandbox: &'a Sandbox,
+    /// The submission's time in all: once up, no opponent's games start.
+    pub time: Option<super::session::SubmissionLimit>,
 }
 
 /// Plays one play question: one test per opponent, scored.
@@ -76,6 +78,10 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
         let name = format!("{}/{}", question.id, opponent.name);
         let started = Instant::now();
         let outcome = match (&mut submission, arena.submission) {
+            _ if arena.time.is_some_and(|time| time.passed()) => {
+                let failure = arena.time.expect("checked above").not_run();
+                Err((failure.kind, failure.message, None))
+            }
             (Some(agent), _) => play_opponent(arena, planned, play, opponent, &name, agent),
             (None, Err(failure)) => Err(build_failed(failure)),
             (None, Ok(_)) => unreachable!("a program exists when the submission built"),

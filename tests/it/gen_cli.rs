@@ -108,7 +108,8 @@ fn discriminating_trees_that_let_a_mistake_pass_are_refused_naming_it() {
     assert_eq!(shallow.status.code(), Some(2));
     insta::assert_snapshot!("gen_discriminating_refused", String::from_utf8_lossy(&shallow.stderr));
     assert!(std::fs::read_dir(&out).map_or(true, |mut files| files.next().is_none()));
-    let deep = run_gen(&out, &["--seed", "7", "--count", "2", "--kinds", "max,min,min", "--depth", "5", "--discriminating"]);
+    let deep =
+        run_gen(&out, &["--seed", "7", "--count", "2", "--kinds", "max,min,min", "--depth", "5", "--discriminating"]);
     assert_eq!(deep.status.code(), Some(0), "{}", String::from_utf8_lossy(&deep.stderr));
     let text = String::from_utf8_lossy(&deep.stdout);
     assert_eq!(text.matches("exposes every known mistake").count(), 2, "{text}");
