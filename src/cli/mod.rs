@@ -32,9 +32,18 @@ pub use context::{Context, SECRET_VARIABLE};
 use crate::engine::Algorithm;
 use crate::load::LoadError;
 
+/// What each exit status means, for `--help` and the manual page (README's
+/// "Exit status" has the same as a table).
+const EXIT_STATUS: &str = "Exit status:
+  0    success: check, every test passed; batch, every submission graded (whatever its grade);
+       play, the game played to its end; tournament, every pair played; the others, done
+  1    check, a test failed; play, an agent lost by failing (a crash, a time out, an illegal move)
+  2    a usage or input error (a bad flag, an invalid file, a refused merge)
+  130  batch or tournament stopped by Ctrl-C or SIGTERM; the finished work is kept: run it again";
+
 /// Reference engine and autograder for adversarial search over YAML game trees.
 #[derive(Debug, Parser)]
-#[command(name = "treegrade", version, about, max_term_width = 100)]
+#[command(name = "treegrade", version, about, max_term_width = 100, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
