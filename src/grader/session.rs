@@ -168,11 +168,6 @@ impl SubmissionLimit {
     }
 }
 
-/// Whether a submission's time is up under these limits.
-fn time_is_up(limits: SessionLimits) -> bool {
-    limits.submission.is_some_and(|limit| limit.passed())
-}
-
 /// Runs every job, in order, restarting the program after fatal failures.
 pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionLimits) -> Vec<SearchRecord> {
     let mut program: Option<RunningProgram> = None;
@@ -183,7 +178,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     for job in jobs {
         let started = Instant::now();
         let deadline = started + limits.per_search;
-        if let Some(limit) = limits.submission.filter(|_| time_is_up(limits)) {
+        if let Some(limit) = limits.submission.filter(SubmissionLimit::passed) {
             records.push(failed_record(limit.not_run()));
             continue;
         }
