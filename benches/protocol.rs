@@ -88,7 +88,7 @@ fn tic_tac_toe(spec: &ProgramSpec) -> (usize, f64) {
     let tree = Served::Game(game.unfold(&UnfoldOptions::default()).expect("it unfolds"));
     let job = SearchJob { name: "ttt", tree: &tree, settings: SearchSettings::new(Algorithm::Minimax), budget: None };
     let started = Instant::now();
-    let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
+    let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600), submission: None });
     let elapsed = started.elapsed().as_secs_f64();
     let record = &records[0];
     assert!(record.answer.is_ok(), "the reference must answer: {:?}\n{}", record.answer, record.stderr);
@@ -167,7 +167,7 @@ fn per_node(spec: &ProgramSpec, tree: &Tree) -> f64 {
     let job =
         SearchJob { name: "bench", tree: &served, settings: SearchSettings::new(Algorithm::Minimax), budget: None };
     let started = Instant::now();
-    let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600) });
+    let records = run_searches(spec, &[job], SessionLimits { per_search: Duration::from_secs(600), submission: None });
     let elapsed = started.elapsed();
     let record = &records[0];
     assert!(record.answer.is_ok(), "the reference must answer: {:?}\n{}", record.answer, record.stderr);

@@ -152,13 +152,18 @@ pub struct GradingSettings {
     pub memory_mb: u64,
     /// How programs are confined.
     pub sandbox: crate::grader::sandbox::SandboxMode,
+    /// The most time one submission's grading may take in all.
+    pub submission_time_limit: std::time::Duration,
 }
 
 /// Grades every submission not already graded with the same inputs.
 ///
 /// `on_event` is called from the writing thread after each submission's
 /// files are on disk. `stop`, once set (e.g. by Ctrl-C), stops new
-/// submissions from starting.
+/// submissions from starting, and the result of any submission still being
+/// graded then is thrown away (a caller that stops the programs too, with
+/// [`crate::grader::runner::stop_all_when`], ends them at once). The
+/// results returned are the submissions finished or unchanged.
 pub fn run_batch(
     grading: &Grading<'_>,
     submissions: &[Submission],
@@ -206,7 +211,11 @@ pub fn run_batch(
                     let Some((submission, fingerprint)) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let graded = grade_one(grading, submission, fingerprint);
+                    let graded = grade_one(grading, submission, fingerprint, config.settings.submission_time_limit);
+                    if stop.load(Ordering::SeqCst) {
+                        // Its programs were stopped part-way: not a grade; the next run grades it.
+                        break;
+                    }
                     if sender.send(graded).is_err() {
                         break;
                     }
@@ -238,11 +247,13 @@ pub fn run_batch(
     Ok(results)
 }
 
-/// Grades one submission in a scratch copy of its folder, and renders its reports.
+/// Grades one submission in a scratch copy of its folder, within
+/// `time_limit` in all, and renders its reports.
 fn grade_one(
     grading: &Grading<'_>,
     submission: &Submission,
     fingerprint: &Result<String, String>,
+    time_limit: std::time::Duration,
 ) -> (StoredResult, Option<output::RenderedReports>) {
     let Grading { assignment, selected, tests, plays, pacman, kits, secret, sandbox, templates } = *grading;
     let mut tests = tests.to_vec();
@@ -271,7 +282,8 @@ fn grade_one(
     }
     // The sandbox grades a private copy of the folder; reports name the student.
     let target = Target { dir: submission.dir.clone(), command: None, name: Some(submission.student.clone()) };
-    let outcome = grade_all(assignment, selected, &Planned { tests: &tests, plays, pacman }, &target, kits, sandbox);
+    let planned = Planned { tests: &tests, plays, pacman, submission_time_limit: Some(time_limit) };
+    let outcome = grade_all(assignment, selected, &planned, &target, kits, sandbox);
     let elapsed = started.elapsed();
     match outcome {
         Ok(report) => {

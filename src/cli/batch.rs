@@ -37,11 +37,15 @@ pub struct BatchArgs {
     /// Where the assignment's hidden tests are (instead of its tests folder).
     #[arg(long, value_name = "DIR")]
     hidden: Option<PathBuf>,
-    /// Per-test time limit in seconds (overrides the assignment's).
-    #[arg(long, value_name = "S")]
+    /// Per-test time limit in seconds, more than 0 and at most 3600 (overrides the assignment's).
+    #[arg(long, value_name = "S", value_parser = parse_timeout, allow_negative_numbers = true)]
     timeout: Option<f64>,
-    /// Memory limit of a student program, in MB.
-    #[arg(long, value_name = "MB", default_value = "1024")]
+    /// The most time one submission's grading may take in all, in seconds (more than 0, at most 86400): past it,
+    /// its remaining tests are not run, and its report says which and why.
+    #[arg(long, value_name = "S", default_value = "60", value_parser = parse_submission_timeout, allow_negative_numbers = true)]
+    submission_timeout: f64,
+    /// Memory limit of a student program, in MB (32 to 65536).
+    #[arg(long, value_name = "MB", default_value = "1024", value_parser = parse_memory, allow_negative_numbers = true)]
     memory: u64,
     /// Sandbox student programs with every layer this machine allows (auto), refuse to grade
     /// when one is missing (strict), or keep only the built-in defences (off).
@@ -78,10 +82,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     let mut assignment =
         load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     if let Some(seconds) = args.timeout {
-        assignment.time_limit = Duration::try_from_secs_f64(seconds)
-            .ok()
-            .filter(|limit| !limit.is_zero())
-            .ok_or_else(|| Failure::Usage(format!("--timeout {seconds}: give a positive number of seconds")))?;
+        assignment.time_limit = Duration::from_secs_f64(seconds);
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let plan = load_and_plan(&assignment, &selected)?;
@@ -93,14 +94,23 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     if let Some(shard) = args.shard {
         submissions.retain(|s| shard.contains(&s.student));
     }
+    crate::batch::shard::write_marker(&args.out, args.shard)
+        .map_err(|e| Failure::Usage(format!("cannot record the shard in {}: {e}", args.out.display())))?;
     let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
     let config = BatchConfig {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         out: args.out.clone(),
         force: args.force,
-        settings: GradingSettings { time_limit: assignment.time_limit, memory_mb: args.memory, sandbox: args.sandbox },
+        settings: GradingSettings {
+            time_limit: assignment.time_limit,
+            memory_mb: args.memory,
+            sandbox: args.sandbox,
+            submission_time_limit: Duration::from_secs_f64(args.submission_timeout),
+        },
     };
     let stop = stop_on_interrupt()?;
+    // Ctrl-C ends the programs being graded at once, not after their tests.
+    crate::grader::runner::stop_all_when(Arc::clone(&stop));
     let progress = Progress::new(submissions.len());
     let secret = context.secret().unwrap_or_default().to_string();
     let sandbox = context.sandbox(args.sandbox).with_memory_mb(args.memory);
@@ -125,6 +135,9 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;
     progress.finish();
+    if stop.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted(interrupted(&results, submissions.len(), &config)));
+    }
     emit(&closing_line(&results, submissions.len(), &config));
     if let Some(times) = usage::cpu_times() {
         let total = (times.own + times.children).as_secs_f64().max(f64::EPSILON);
@@ -135,14 +148,48 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
             100.0 * times.own.as_secs_f64() / total
         );
     }
-    if stop.load(Ordering::SeqCst) {
-        return Err(Failure::Usage("interrupted: the finished rows are in the gradebook; run again to go on".into()));
-    }
     Ok(())
 }
 
+/// The one message of an interrupted batch: what it kept, and how to go on.
+fn interrupted(results: &[StoredResult], total: usize, config: &BatchConfig) -> String {
+    let left = total - results.len();
+    format!(
+        "interrupted: the submissions being graded were stopped and left ungraded. Kept in {}/gradebook.csv: \
+         {} of {total} submissions, graded. Run the same command again to grade the {left} left (those graded \
+         are not graded again).",
+        config.out.display(),
+        results.len()
+    )
+}
+
+fn parse_seconds(text: &str, flag: &str, most: f64) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= most => Ok(seconds),
+        _ => Err(format!("give {flag} in seconds, more than 0 and at most {most}")),
+    }
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    parse_seconds(text, "a test's time limit", 3600.0)
+}
+
+fn parse_submission_timeout(text: &str) -> Result<f64, String> {
+    parse_seconds(text, "a submission's time limit", 86_400.0)
+}
+
+fn parse_memory(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(megabytes) if (32..=65_536).contains(&megabytes) => Ok(megabytes),
+        _ => Err("give a student program's memory limit in MB, a whole number from 32 to 65536".to_string()),
+    }
+}
+
 pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
-    if !args.outputs.is_empty() && args.outputs.iter().all(|output| crate::tournament::is_tournament(output)) {
+    let tournament =
+        !args.outputs.is_empty() && args.outputs.iter().all(|output| crate::tournament::is_tournament(output));
+    check_shards(&args.outputs, tournament)?;
+    if tournament {
         let standings = crate::tournament::merge(&args.outputs, &args.out)
             .map_err(|error| Failure::Usage(format!("merge into {}: {error}", args.out.display())))?;
         emit(&format!(
@@ -162,6 +209,23 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         output::merge(&args.outputs, &args.out, &assignment, &selected).map_err(|e| Failure::Usage(e.to_string()))?;
     emit(&format!("merged {count} students from {} outputs into {}\n", args.outputs.len(), args.out.display()));
     Ok(())
+}
+
+/// Refuses outputs that are given twice, or shards of which one is missing
+/// or doubled: a merged gradebook (or standings) must hold everyone once.
+fn check_shards(outputs: &[PathBuf], tournament: bool) -> Result<(), Failure> {
+    let mut held = Vec::new();
+    for output in outputs {
+        let shard = if tournament {
+            let manifest = crate::tournament::read_manifest(output).map_err(|e| Failure::Usage(e.to_string()))?;
+            manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(Failure::Usage)?
+        } else {
+            crate::batch::shard::read_marker(output).map_err(Failure::Usage)?
+        };
+        let resolved = std::fs::canonicalize(output).unwrap_or_else(|_| output.clone());
+        held.push((output.clone(), resolved, shard));
+    }
+    crate::batch::shard::check_complete(&held).map_err(|problems| Failure::Usage(format!("nothing merged: {problems}")))
 }
 
 /// The first Ctrl-C (or SIGTERM) lets running submissions finish and starts

@@ -107,7 +107,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let planned = grader::Planned { tests: &tests, plays: &plays, pacman: &pacman };
+    let planned = grader::Planned { tests: &tests, plays: &plays, pacman: &pacman, submission_time_limit: None };
     let report = match grader::grade_all(&assignment, &selected, &planned, &target, kits.path(), &sandbox) {
         Ok(report) => report,
         Err(not_gradable) => {

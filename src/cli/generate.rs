@@ -6,7 +6,8 @@ use clap::Args;
 
 use super::{Failure, emit};
 use crate::engine::Algorithm;
-use crate::generator::{GenOptions, generate, mistakes_left};
+use crate::game::DEFAULT_MAX_NODES;
+use crate::generator::{DISCRIMINATING_ATTEMPTS, GenOptions, generate, mistakes_passing, most_nodes};
 use crate::load::write::tree_to_yaml;
 use crate::tree::NodeKind;
 
@@ -16,11 +17,11 @@ pub struct GenArgs {
     /// The seed: the same seed always gives the same trees.
     #[arg(long)]
     seed: u64,
-    /// Plies from the root to the leaves.
-    #[arg(long, default_value = "3")]
+    /// Plies from the root to the leaves: 1 or more.
+    #[arg(long, default_value = "3", value_parser = parse_depth, allow_negative_numbers = true)]
     depth: u32,
-    /// Children per internal node: N, or LO..HI.
-    #[arg(long, default_value = "2..3", value_parser = parse_range::<u32>)]
+    /// Children per internal node: N, or LO..HI, each 1 or more.
+    #[arg(long, default_value = "2..3", value_parser = parse_branching, allow_negative_numbers = true)]
     branching: (u32, u32),
     /// The kind of each ply, repeated: e.g. max,min,min (Pacman and two ghosts) or max,chance.
     #[arg(long, default_value = "max,min", value_parser = parse_kinds)]
@@ -41,7 +42,9 @@ pub struct GenArgs {
     #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
     prune_on_equal: Option<bool>,
     /// Keep only trees on which every known mistake (no pruning, reversed
-    /// children, the other pruning convention, ...) changes the result.
+    /// children, the other pruning convention, ...) changes the result: up
+    /// to 200 are drawn for each; when none does, the mistakes the closest
+    /// still lets pass are named and nothing more is written (exit 2).
     #[arg(long)]
     discriminating: bool,
     /// Draw max^n trees of N players (docs/format.md 8.3): the max and min
@@ -67,6 +70,11 @@ pub struct GenArgs {
     /// How many trees.
     #[arg(long, default_value = "1")]
     count: u64,
+    /// The most nodes a tree may have (leaves included, at the widest
+    /// --branching): larger trees are refused before any is drawn (default
+    /// 2,000,000, as for `solve`).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
     /// The folder to write `gen-SEED-N.yaml` files into.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
@@ -101,7 +109,7 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
     }
     let options = GenOptions {
         seed: args.seed,
-        depth: args.depth.max(1),
+        depth: args.depth,
         branching: args.branching,
         kinds: args.kinds.0.clone(),
         values: args.values,
@@ -117,27 +125,95 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         search_seed: args.search_seed,
         exploration: args.exploration,
     };
+    check_size(&options, args.max_nodes.unwrap_or(DEFAULT_MAX_NODES))?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
     let mut out = String::new();
     for index in 0..args.count {
         let name = format!("gen-{}-{:03}", args.seed, index + 1);
         let tree = generate(&options, index, &name);
+        let note = if args.discriminating {
+            let left = mistakes_passing(&tree);
+            if !left.is_empty() {
+                // What was written stands (each exposes every mistake); say so before refusing.
+                emit(&out);
+                return Err(not_discriminating(&name, &left, index));
+            }
+            ", exposes every known mistake"
+        } else {
+            ""
+        };
         let path = args.out.join(format!("{name}.yaml"));
         std::fs::write(&path, tree_to_yaml(&tree))
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
-        let note = if args.discriminating {
-            match mistakes_left(&tree) {
-                0 => ", exposes every known mistake".to_string(),
-                n => format!(", {n} known mistakes would still pass it"),
-            }
-        } else {
-            String::new()
-        };
         out.push_str(&format!("wrote {} ({} nodes{note})\n", path.display(), tree.len()));
     }
     emit(&out);
     Ok(())
+}
+
+/// Refuses, before any tree is drawn, options whose trees could be larger
+/// than `max_nodes`: a tree is built whole in memory (50 children over 6
+/// plies is 16 billion nodes), and its expectations searched whole.
+fn check_size(options: &GenOptions, max_nodes: usize) -> Result<(), Failure> {
+    let most = most_nodes(options);
+    if most <= max_nodes as u128 {
+        return Ok(());
+    }
+    let size = if most == u128::MAX { "more nodes than can be counted".to_string() } else { grouped(most) + " nodes" };
+    Err(Failure::Usage(format!(
+        "--depth {} with --branching up to {} makes trees of up to {size}, more than the limit of {} nodes: \
+         lower --depth or --branching, or raise the limit with --max-nodes N",
+        options.depth,
+        options.branching.1,
+        grouped(max_nodes as u128)
+    )))
+}
+
+/// The refusal of a `--discriminating` tree that, after every draw, still
+/// lets known mistakes pass.
+fn not_discriminating(name: &str, passing: &[String], index: u64) -> Failure {
+    let written = match index {
+        0 => String::new(),
+        1 => " (the tree before it was written: it exposes every known mistake)".to_string(),
+        n => format!(" (the {n} trees before it were written: each exposes every known mistake)"),
+    };
+    Failure::Usage(format!(
+        "--discriminating: none of the {DISCRIMINATING_ATTEMPTS} trees drawn for {name} exposes every known \
+         mistake; the closest still passes a student who makes {}{written}. Deeper or wider trees \
+         (--depth, --branching) and more ties (--ties) expose more mistakes; without --discriminating the \
+         trees are written as drawn",
+        passing.join(", ")
+    ))
+}
+
+/// A count with thousands separated by commas: 15,943,877,551.
+fn grouped(number: u128) -> String {
+    let digits = number.to_string();
+    let mut text = String::new();
+    for (position, digit) in digits.chars().enumerate() {
+        if position > 0 && (digits.len() - position).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(depth) if depth >= 1 => Ok(depth),
+        _ => Err("give the plies from the root to the leaves, a whole number from 1 (a root and its leaves)".into()),
+    }
+}
+
+fn parse_branching(text: &str) -> Result<(u32, u32), String> {
+    let accepted = "give the children of each internal node, N or LO..HI, whole numbers from 1";
+    match parse_range::<u32>(text) {
+        Ok((low, high)) if low >= 1 => Ok((low, high)),
+        Ok(_) => Err(format!("an internal node has at least 1 child: {accepted}")),
+        Err(problem) => Err(format!("{problem}: {accepted}")),
+    }
 }
 
 fn parse_range<T: std::str::FromStr + PartialOrd + Copy>(text: &str) -> Result<(T, T), String> {

@@ -1,7 +1,10 @@
 //! The `treegrade` command line: parses flags and wires the layers together.
 //!
-//! Exit status everywhere: 0 success, 1 a check failed (grading), 2 a usage
-//! or input error. Errors go to stderr; stdout carries only results.
+//! Exit status: 0 success, 1 a check failed (`check`: a test; `play`: an
+//! agent lost by failing), 2 a usage or input error, 130 interrupted (a
+//! batch or tournament stopped by Ctrl-C or SIGTERM, its finished work
+//! kept). README's "Exit status" says what success is for each command.
+//! Errors go to stderr; stdout carries only results.
 
 mod batch;
 mod check;
@@ -29,9 +32,18 @@ pub use context::{Context, SECRET_VARIABLE};
 use crate::engine::Algorithm;
 use crate::load::LoadError;
 
+/// What each exit status means, for `--help` and the manual page (README's
+/// "Exit status" has the same as a table).
+const EXIT_STATUS: &str = "Exit status:
+  0    success: check, every test passed; batch, every submission graded (whatever its grade);
+       play, the game played to its end; tournament, every pair played; the others, done
+  1    check, a test failed; play, an agent lost by failing (a crash, a time out, an illegal move)
+  2    a usage or input error (a bad flag, an invalid file, a refused merge)
+  130  batch or tournament stopped by Ctrl-C or SIGTERM; the finished work is kept: run it again";
+
 /// Reference engine and autograder for adversarial search over YAML game trees.
 #[derive(Debug, Parser)]
-#[command(name = "treegrade", version, about, max_term_width = 100)]
+#[command(name = "treegrade", version, about, max_term_width = 100, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -102,8 +114,12 @@ pub enum Failure {
     Reported,
     /// A usage problem in words, exit 2.
     Usage(String),
-    /// Checks ran and some failed, exit 1.
+    /// Checks ran and some failed (or, for `play`, an agent lost by
+    /// failing: a crash, a time out, an illegal move), exit 1.
     ChecksFailed,
+    /// Stopped by Ctrl-C or SIGTERM; the message says what was kept and how
+    /// to go on. Exit 130, as a shell reports a process ended by SIGINT.
+    Interrupted(String),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -144,6 +160,10 @@ pub fn main() -> ExitCode {
                 report_load_error(error);
             }
             ExitCode::from(2)
+        }
+        Err(Failure::Interrupted(message)) => {
+            anstream::eprintln!("{message}");
+            ExitCode::from(130)
         }
         Err(Failure::Usage(message)) => {
             anstream::eprintln!("{}error:{} {message}", error_style().render(), error_style().render_reset());

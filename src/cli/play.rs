@@ -106,7 +106,13 @@ pub fn run(args: &PlayArgs, context: &Context) -> Result<(), Failure> {
     };
     let stdin = std::io::stdin();
     let mut session = Session { players, limits, seed: args.seed, delay, input: stdin.lock(), out: std::io::stdout() };
-    session.play(game).map_err(|error| Failure::Usage(format!("cannot write to the terminal: {error}")))
+    let ending =
+        session.play(game).map_err(|error| Failure::Usage(format!("cannot write to the terminal: {error}")))?;
+    match ending {
+        Ending::Over => Ok(()),
+        // Not a usage error: the game was played, and an agent failed in it.
+        Ending::Failed => Err(Failure::ChecksFailed),
+    }
 }
 
 /// A built-in game's name, else a game file.
@@ -165,6 +171,16 @@ struct Session<I, O> {
     out: O,
 }
 
+/// How a game in the terminal ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ending {
+    /// Played to its end (won, lost or drawn), or the person quit.
+    Over,
+    /// An agent lost by failing (a crash, a time out, an illegal move), or
+    /// the game's rules failed: exit status 1.
+    Failed,
+}
+
 /// What the person typed.
 enum Command {
     Move(usize),
@@ -174,7 +190,7 @@ enum Command {
 
 impl<I: BufRead, O: Write> Session<I, O> {
     /// Plays from the start to the end (or until the person quits).
-    fn play(&mut self, start: Arc<dyn Game>) -> std::io::Result<()> {
+    fn play(&mut self, start: Arc<dyn Game>) -> std::io::Result<Ending> {
         // The positions before each ply, the plies, and whether a person made each.
         let mut before: Vec<Arc<dyn Game>> = Vec::new();
         let mut history: Vec<String> = Vec::new();
@@ -185,21 +201,24 @@ impl<I: BufRead, O: Write> Session<I, O> {
         loop {
             let position = match Position::of(Arc::clone(&game)) {
                 Ok(position) => position,
-                Err(message) => return writeln!(self.out, "the game's rules failed: {message}"),
+                Err(message) => {
+                    writeln!(self.out, "the game's rules failed: {message}")?;
+                    return Ok(Ending::Failed);
+                }
             };
             let last = history.last().zip(movers.last()).map(|(action, mover)| format!("{mover} played {action}"));
             self.show(&position, last.as_deref())?;
             let kind = position.kind();
             let actions = position.actions();
             let pick = match kind {
-                NodeKind::Terminal => return self.end(&position),
+                NodeKind::Terminal => return self.end(&position).map(|()| Ending::Over),
                 NodeKind::Chance => chance_pick(chance.draw(), position.probabilities()) as usize,
                 NodeKind::Max | NodeKind::Min => {
                     let seat = Seat::to_move(kind).expect("a player moves here");
                     match &mut self.players[seat.index()] {
                         Player::Person => match self.ask(&actions, seat)? {
                             Command::Move(pick) => pick,
-                            Command::Quit => return Ok(()),
+                            Command::Quit => return Ok(Ending::Over),
                             Command::Undo => {
                                 match undo(&mut before, &mut history, &self.players) {
                                     Some(earlier) => {
@@ -229,20 +248,17 @@ impl<I: BufRead, O: Write> Session<I, O> {
                                 Ok(choice) => match actions.iter().position(|action| *action == choice.action) {
                                     Some(pick) => pick,
                                     None => {
-                                        return writeln!(
+                                        writeln!(
                                             self.out,
                                             "{name} played `{}`, which is not a legal move: it loses",
                                             crate::shown::shown_line(&choice.action)
-                                        );
+                                        )?;
+                                        return Ok(Ending::Failed);
                                     }
                                 },
                                 Err(fault) => {
-                                    return writeln!(
-                                        self.out,
-                                        "{name} loses by {}: {}",
-                                        fault.kind.words(),
-                                        fault.message
-                                    );
+                                    writeln!(self.out, "{name} loses by {}: {}", fault.kind.words(), fault.message)?;
+                                    return Ok(Ending::Failed);
                                 }
                             }
                         }

@@ -132,6 +132,13 @@ pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
         PairEvent::Played(a, b, [w, d, l]) => eprintln!("played {a} vs {b}: {w}-{d}-{l}"),
     })
     .map_err(|error| Failure::Usage(format!("tournament into {}: {error}", args.out.display())))?;
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(Failure::Interrupted(format!(
+            "interrupted: the games finished are kept in {}; run the same command again to play the pairs \
+             left (those played are not played again)",
+            args.out.display()
+        )));
+    }
     emit(&closing(&standings, &args.out));
     Ok(())
 }

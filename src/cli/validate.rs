@@ -119,7 +119,7 @@ fn check_assignment(dir: &Path) -> bool {
             match failure {
                 Failure::Input(errors) => errors.iter().for_each(report_load_error),
                 Failure::Usage(message) => eprintln!("error: {message}"),
-                Failure::ChecksFailed | Failure::Reported => {}
+                Failure::ChecksFailed | Failure::Reported | Failure::Interrupted(_) => {}
             }
             false
         }

@@ -47,7 +47,14 @@ impl Candidate {
 /// tree (so a student making them would pass it): 0 for a tree that catches
 /// every one of them.
 pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
-    let Ok(reference) = search(tree, settings) else { return 0 };
+    passing_mistakes(tree, settings).len()
+}
+
+/// The classic mistakes (their keys, e.g. `first-best-last`) that produce
+/// exactly the reference's value, action and visited order on this tree: a
+/// student making one of them would pass it.
+pub fn passing_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<&'static str> {
+    let Ok(reference) = search(tree, settings) else { return Vec::new() };
     candidates(tree, settings)
         .iter()
         .filter(|candidate| candidate.classic)
@@ -58,7 +65,8 @@ pub fn undetected_mistakes(tree: &Tree, settings: &SearchSettings) -> usize {
                     && outcome.action == reference.action
             })
         })
-        .count()
+        .map(|candidate| candidate.key)
+        .collect()
 }
 
 /// The mistakes that make sense for these settings, most specific first.

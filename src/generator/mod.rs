@@ -3,16 +3,19 @@
 //!
 //! Trees are made from a ChaCha stream (identical on every platform and
 //! release) seeded by the seed and the tree's index. With
-//! `discriminating`, several candidates are drawn and the first on which
-//! every known mistake (see [`crate::engine::mistakes`]) changes the result
-//! is kept, so a wrong searcher cannot pass it by luck.
+//! `discriminating`, up to [`DISCRIMINATING_ATTEMPTS`] candidates are drawn
+//! and the first on which every known mistake (see
+//! [`crate::engine::mistakes`]) changes the result is kept, so a wrong
+//! searcher cannot pass it by luck; when none does, the one that exposes the
+//! most is returned and [`mistakes_passing`] names what it lets through
+//! (`treegrade gen` then refuses it; a course's `generate` block keeps it).
 
 use std::collections::BTreeMap;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::mistakes::undetected_mistakes;
+use crate::engine::mistakes::{passing_mistakes, undetected_mistakes};
 use crate::engine::{self, Algorithm, SearchSettings};
 use crate::tree::{
     ChildSpec, Expectation, NodeBody, NodeKind, NodeSpec, PlayerSpecs, SearchDefaults, Site, Tree, TreeBuilder,
@@ -115,7 +118,7 @@ impl GenOptions {
 }
 
 /// Candidates drawn per tree when looking for a discriminating one.
-const DISCRIMINATING_ATTEMPTS: u64 = 200;
+pub const DISCRIMINATING_ATTEMPTS: u64 = 200;
 
 /// Candidates drawn per tree when looking for one that is not fragile.
 const ROBUST_ATTEMPTS: u64 = 100;
@@ -164,14 +167,46 @@ pub fn is_fragile(tree: &Tree) -> bool {
 
 /// Known mistakes that a tree fails to expose, over every algorithm it expects.
 pub fn mistakes_left(tree: &Tree) -> usize {
-    tree.expectations()
-        .keys()
-        .filter_map(|name| name.parse::<Algorithm>().ok())
+    classic_expectations(tree).map(|settings| undetected_mistakes(tree, &settings)).sum()
+}
+
+/// The settings of each search of section 3 that the tree's `expect` block holds.
+fn classic_expectations(tree: &Tree) -> impl Iterator<Item = SearchSettings> + '_ {
+    let expected = tree.expectations().keys().filter_map(|name| name.parse::<Algorithm>().ok());
+    expected
         .filter(|algorithm| Algorithm::CLASSIC.contains(algorithm))
-        .map(|algorithm| {
-            undetected_mistakes(tree, &SearchSettings::resolve(algorithm, tree.search_defaults(), None, None))
-        })
-        .sum()
+        .map(|algorithm| SearchSettings::resolve(algorithm, tree.search_defaults(), None, None))
+}
+
+/// The known mistakes that a tree fails to expose, each with the searches
+/// of its `expect` block that it would still pass
+/// (`first-best-last (alphabeta, minimax)`).
+pub fn mistakes_passing(tree: &Tree) -> Vec<String> {
+    let mut passing: Vec<(&'static str, Vec<Algorithm>)> = Vec::new();
+    for settings in classic_expectations(tree) {
+        for key in passing_mistakes(tree, &settings) {
+            match passing.iter_mut().find(|(known, _)| *known == key) {
+                Some((_, algorithms)) => algorithms.push(settings.algorithm),
+                None => passing.push((key, vec![settings.algorithm])),
+            }
+        }
+    }
+    let names = |algorithms: Vec<Algorithm>| algorithms.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+    passing.into_iter().map(|(key, algorithms)| format!("{key} ({})", names(algorithms))).collect()
+}
+
+/// The most nodes (leaves included) a tree of these options can have: every
+/// internal node with the most children `branching` allows. Saturates
+/// rather than overflows (a depth of 40 is far past any limit).
+pub fn most_nodes(options: &GenOptions) -> u128 {
+    let widest = u128::from(options.branching.1.max(options.branching.0).max(1));
+    let mut level = 1u128;
+    let mut total = 1u128;
+    for _ in 0..options.depth {
+        level = level.saturating_mul(widest);
+        total = total.saturating_add(level);
+    }
+    total
 }
 
 /// One stream per (seed, tree, attempt).
@@ -332,6 +367,30 @@ mod tests {
         assert!(tree.nodes().iter().filter(|n| n.kind != NodeKind::Terminal).all(|n| n.eval.is_some()));
         assert_eq!(tree.search_defaults().depth, Some(2));
         assert!(tree.expectations().contains_key("expectimax") && !tree.expectations().contains_key("minimax"));
+    }
+
+    #[test]
+    fn the_most_nodes_counts_every_level_at_the_widest_branching() {
+        let options = |depth, branching| GenOptions { depth, branching, ..GenOptions::default() };
+        assert_eq!(most_nodes(&options(1, (2, 3))), 1 + 3);
+        assert_eq!(most_nodes(&options(6, (50, 50))), (0..=6).map(|p| 50u128.pow(p)).sum::<u128>());
+        assert_eq!(most_nodes(&options(3, (1, 1))), 4);
+        assert_eq!(most_nodes(&options(u32::MAX, (3, 3))), u128::MAX);
+    }
+
+    #[test]
+    fn a_shape_that_cannot_expose_a_mistake_names_it() {
+        // MAX is only the root, and MIN nodes' children are leaves: eager
+        // evaluation at MAX nodes below the root cannot show.
+        let options = GenOptions {
+            seed: 7,
+            kinds: vec![NodeKind::Max, NodeKind::Min, NodeKind::Min],
+            discriminating: true,
+            ..GenOptions::default()
+        };
+        let passing = mistakes_passing(&generate(&options, 0, "t"));
+        assert!(passing.iter().any(|name| name.starts_with("eager-children/max/below-root (")), "{passing:?}");
+        assert!(passing.iter().any(|name| name.contains("minimax")), "{passing:?}");
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use plan::{Assignment, Language, PlannedTest};
 use sandbox::{RunPlan, Sandbox, SandboxMode};
-use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits};
+use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits, SubmissionLimit};
 use verdict::GradeReport;
 
 /// What to grade: a submission folder, optionally with an explicit command.
@@ -99,7 +99,8 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
-    grade_all(assignment, selected, &Planned { tests, plays: &[], pacman: &[] }, target, kits, sandbox)
+    let planned = Planned { tests, plays: &[], pacman: &[], submission_time_limit: None };
+    grade_all(assignment, selected, &planned, target, kits, sandbox)
 }
 
 /// What a grading run does: searches against the reference, and games.
@@ -111,6 +112,9 @@ pub struct Planned<'a> {
     pub plays: &'a [playing::PlannedPlay],
     /// The Pacman tests (docs/format.md 10), played after the searches.
     pub pacman: &'a [pacman::PlannedPacman],
+    /// The most time the whole grading may take (`batch
+    /// --submission-timeout`); `None`: no limit beyond each test's.
+    pub submission_time_limit: Option<Duration>,
 }
 
 /// Grades one submission on the planned tests and plays in `sandbox`: the
@@ -136,7 +140,8 @@ pub fn grade_all(
     // A Pacman game may take its test's whole limit: the budget counts each game as a search.
     let games: usize = planned.pacman.iter().map(pacman::PlannedPacman::games).sum();
     let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves + games, per_search)?;
-    let limits = SessionLimits { per_search: assignment.time_limit };
+    let submission = planned.submission_time_limit.map(|limit| SubmissionLimit::new(started, limit));
+    let limits = SessionLimits { per_search: assignment.time_limit, submission };
     // Each test's tree for its search; a game's is unfolded for this submission alone.
     let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
     let records = match &staged.program {
@@ -153,7 +158,7 @@ pub fn grade_all(
     if let Some(spec) = spec {
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }
-    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox };
+    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox, time: submission };
     let mut played: Vec<(usize, verdict::TestResult)> = planned
         .plays
         .iter()
@@ -162,7 +167,7 @@ pub fn grade_all(
         .collect();
     let pacman_results = match &staged.program {
         _ if planned.pacman.is_empty() => Vec::new(),
-        Ok(spec) => pacman::run_tests(spec, planned.pacman),
+        Ok(spec) => pacman::run_tests(spec, planned.pacman, submission),
         Err(failure) => planned.pacman.iter().map(|test| pacman::not_run(test, failure)).collect(),
     };
     played.extend(planned.pacman.iter().map(|test| test.question).zip(pacman_results));

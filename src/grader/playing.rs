@@ -64,6 +64,8 @@ pub struct Arena<'a> {
     pub kits: &'a Path,
     /// The sandbox every program runs in (each in its own).
     pub sandbox: &'a Sandbox,
+    /// The submission's time in all: once up, no opponent's games start.
+    pub time: Option<super::session::SubmissionLimit>,
 }
 
 /// Plays one play question: one test per opponent, scored.
@@ -75,10 +77,12 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
     for opponent in &play.opponents {
         let name = format!("{}/{}", question.id, opponent.name);
         let started = Instant::now();
-        let outcome = match (&mut submission, arena.submission) {
-            (Some(agent), _) => play_opponent(arena, planned, play, opponent, &name, agent),
-            (None, Err(failure)) => Err(build_failed(failure)),
-            (None, Ok(_)) => unreachable!("a program exists when the submission built"),
+        let out_of_time = arena.time.filter(super::session::SubmissionLimit::passed).map(|time| time.not_run());
+        let outcome = match (out_of_time, &mut submission, arena.submission) {
+            (Some(failure), _, _) => Err((failure.kind, failure.message, None)),
+            (None, Some(agent), _) => play_opponent(arena, planned, play, opponent, &name, agent),
+            (None, None, Err(failure)) => Err(build_failed(failure)),
+            (None, None, Ok(_)) => unreachable!("a program exists when the submission built"),
         };
         let result = match outcome {
             Ok((details, measured)) => {

@@ -25,7 +25,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 #[cfg(unix)]
 use std::process::{ChildStderr, ChildStdout};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
@@ -110,6 +111,38 @@ impl OutputCapture {
     }
 }
 
+/// The flag that, once set, stops every program at once (see [`stop_all_when`]).
+static STOP_ALL: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// The longest a wait on a program sleeps between looks at the stop flag,
+/// once one is installed: how soon a batch stops after Ctrl-C.
+const STOP_CHECK: Duration = Duration::from_millis(50);
+
+/// From now on, once `flag` is set (a batch's Ctrl-C or SIGTERM), every
+/// running program is stopped at its next wait (within [`STOP_CHECK`]):
+/// its wait ends as if the program had died, and the program is killed
+/// with its process group and sandbox as after any end; no program starts
+/// any more. Grading that was cut short is not a grade: the caller must
+/// throw its result away. Installed once per process.
+pub fn stop_all_when(flag: Arc<AtomicBool>) {
+    let _ = STOP_ALL.set(flag);
+}
+
+/// Whether [`stop_all_when`]'s flag is set.
+pub fn stopping() -> bool {
+    STOP_ALL.get().is_some_and(|flag| flag.load(Ordering::SeqCst))
+}
+
+/// How long a wait may sleep before the stop flag is looked at again.
+fn until_stop_check(wait: Duration) -> Duration {
+    if STOP_ALL.get().is_some() { wait.min(STOP_CHECK) } else { wait }
+}
+
+/// What a program's wait ends with when grading is stopped.
+fn stopped() -> Interrupted {
+    Interrupted::Ended("was stopped because grading was interrupted".to_string())
+}
+
 /// A started student program.
 #[derive(Debug)]
 pub struct RunningProgram {
@@ -173,6 +206,9 @@ impl RunningProgram {
     /// `spin_env`), through the sandbox's trampoline when `spec.policy` asks
     /// for one.
     pub fn start(spec: &ProgramSpec) -> io::Result<RunningProgram> {
+        if stopping() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "grading was interrupted"));
+        }
         let (program, args) = spec
             .command
             .split_first()
@@ -347,7 +383,7 @@ impl RunningProgram {
     pub fn finish(mut self, grace: Duration) -> OutputCapture {
         self.stdin = None;
         let deadline = Instant::now() + grace;
-        while self.exit_status.is_none() && Instant::now() < deadline {
+        while self.exit_status.is_none() && Instant::now() < deadline && !stopping() {
             // In slices: a process it left behind may hold its pipes open after it exited.
             let slice = (Instant::now() + Duration::from_millis(10)).min(deadline);
             if self.pump(slice, false).is_err() && !self.stdout_open && !self.stderr_open {
@@ -463,9 +499,12 @@ impl RunningProgram {
     /// `deadline`, then reads whatever arrived.
     #[cfg(unix)]
     fn pump(&mut self, deadline: Instant, writing: bool) -> Result<(), Interrupted> {
+        if stopping() {
+            return Err(stopped());
+        }
         let now = Instant::now();
         let until = if now < deadline { deadline } else { self.extended(now).ok_or(Interrupted::TimedOut)? };
-        let ready = self.wait_ready(duration_to_timespec(until - now), writing)?;
+        let ready = self.wait_ready(duration_to_timespec(until_stop_check(until - now)), writing)?;
         if ready.stdout {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
             let merge = self.merge_stdout;
@@ -497,11 +536,14 @@ impl RunningProgram {
     #[cfg(windows)]
     fn pump(&mut self, deadline: Instant, _writing: bool) -> Result<(), Interrupted> {
         use std::sync::mpsc::RecvTimeoutError;
+        if stopping() {
+            return Err(stopped());
+        }
         let now = Instant::now();
         if now >= deadline {
             return Err(Interrupted::TimedOut);
         }
-        let mut next = match self.output.recv_timeout(deadline - now) {
+        let mut next = match self.output.recv_timeout(until_stop_check(deadline - now)) {
             Ok(arrived) => Some(arrived),
             Err(RecvTimeoutError::Timeout) => return Ok(()),
             Err(RecvTimeoutError::Disconnected) => {
@@ -580,7 +622,7 @@ impl RunningProgram {
     /// Says how the program ended, waiting briefly for it to exit.
     fn describe_end(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_millis(500);
-        while self.exit_status.is_none() && Instant::now() < deadline {
+        while self.exit_status.is_none() && Instant::now() < deadline && !stopping() {
             self.poll_exit();
             if self.exit_status.is_none() {
                 // Drain stderr meanwhile: the last words usually explain the end.

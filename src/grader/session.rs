@@ -127,6 +127,45 @@ pub struct SearchSteps {
 pub struct SessionLimits {
     /// Wall-clock limit per search; the handshake counts towards the first.
     pub per_search: Duration,
+    /// The limit on the whole submission's grading, if any.
+    pub submission: Option<SubmissionLimit>,
+}
+
+/// The most time a whole submission's grading may take (`batch
+/// --submission-timeout`): once it has passed, no further test starts. A
+/// test already running keeps its own limit, so a submission takes at most
+/// this plus one test's limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubmissionLimit {
+    /// When the time is up.
+    pub until: Instant,
+    /// The time it allowed.
+    pub limit: Duration,
+}
+
+impl SubmissionLimit {
+    /// A limit of `limit` from `started`.
+    pub fn new(started: Instant, limit: Duration) -> SubmissionLimit {
+        SubmissionLimit { until: started + limit, limit }
+    }
+
+    /// Whether the time is up: the next test is not run.
+    pub fn passed(&self) -> bool {
+        Instant::now() >= self.until
+    }
+
+    /// Why a test was not run, for the student.
+    pub fn not_run(&self) -> ProgramFailure {
+        failure(
+            FailureKind::TimedOut,
+            format!(
+                "not run: the tests before this one used up the {} that grading one submission may take in all \
+                 (the batch's --submission-timeout), so the tests left were not run; make each test \
+                 finish well within its own time limit",
+                format_limit(self.limit)
+            ),
+        )
+    }
 }
 
 /// Runs every job, in order, restarting the program after fatal failures.
@@ -139,6 +178,10 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
     for job in jobs {
         let started = Instant::now();
         let deadline = started + limits.per_search;
+        if let Some(limit) = limits.submission.filter(SubmissionLimit::passed) {
+            records.push(failed_record(limit.not_run()));
+            continue;
+        }
         if program.is_none() {
             if failed_starts >= MAX_FAILED_STARTS {
                 records.push(not_restarted(last_start_failure.as_ref()));
@@ -206,13 +249,18 @@ fn not_restarted(last: Option<&ProgramFailure>) -> SearchRecord {
         Some(failure) => (failure.kind, failure.message.clone()),
         None => (FailureKind::NotStarted, "your program did not start".to_string()),
     };
+    failed_record(ProgramFailure {
+        kind,
+        message: format!("{message} (not started again: it failed to start {MAX_FAILED_STARTS} times in a row)"),
+        details: None,
+        cause: None,
+    })
+}
+
+/// The record of a search that was not served, and why.
+fn failed_record(failure: ProgramFailure) -> SearchRecord {
     SearchRecord {
-        answer: Err(ProgramFailure {
-            kind,
-            message: format!("{message} (not started again: it failed to start {MAX_FAILED_STARTS} times in a row)"),
-            details: None,
-            cause: None,
-        }),
+        answer: Err(failure),
         visited: Vec::new(),
         time_up: false,
         steps: SearchSteps::default(),

@@ -42,7 +42,7 @@ use crate::grader::{Staged, Target, stage};
 use crate::play::{Agent, MoveLimits, SeriesSetup, play_series};
 
 pub use standings::Standings;
-pub use store::{Manifest, PairFile, is_tournament, merge};
+pub use store::{Manifest, PairFile, is_tournament, merge, read_manifest};
 
 /// Everything that decides a tournament's games (and so its fingerprints).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -155,6 +155,30 @@ fn shards_merge_into_the_full_gradebook() {
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(essentials(&gradebook(&merged)), essentials(&gradebook(&full)));
     assert!(merged.join("reports/alice/report.json").is_file());
+    // A shard missing, given twice, or a full output among shards: nothing is merged.
+    let refused = scratch.path().join("refused");
+    let mut messages = String::new();
+    for (label, outputs) in [
+        ("merge shard-1 shard-1", vec![&shards[0], &shards[0]]),
+        ("merge shard-1 shard-3", vec![&shards[0], &shards[2]]),
+        ("merge shard-1 shard-2 shard-3 full", vec![&shards[0], &shards[1], &shards[2], &full]),
+    ] {
+        let output = Command::cargo_bin("treegrade")
+            .unwrap()
+            .current_dir(scratch.path())
+            .arg("merge")
+            .args(outputs.iter().map(|path| path.file_name().unwrap()))
+            .arg("--out")
+            .arg(&refused)
+            .arg("--assignment")
+            .arg(&assignment)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{label}");
+        messages.push_str(&format!("$ {label}\n{}", String::from_utf8_lossy(&output.stderr)));
+        assert!(!refused.join("gradebook.csv").exists(), "{label}");
+    }
+    insta::assert_snapshot!("merge_refuses_incomplete_shards", messages);
 }
 
 #[test]
@@ -194,6 +218,149 @@ fn a_killed_batch_keeps_its_finished_rows() {
     let log = String::from_utf8_lossy(&resumed.stderr);
     assert!(log.matches("unchanged").count() >= rows.len(), "finished students are not regraded: {log}");
     assert_eq!(gradebook(&out).len(), 6);
+}
+
+/// The reference, but each search hangs for 100 s once started (after the
+/// handshake: a program that never starts is not started again anyway).
+fn hanging_in_every_search(reference: &str) -> String {
+    let hanging = reference.replace(
+        "def at_depth_limit(game, ply):\n",
+        "def at_depth_limit(game, ply):\n    import time; time.sleep(100)\n",
+    );
+    assert_ne!(hanging, reference, "the mutation applies");
+    hanging
+}
+
+/// SIGTERM (as Ctrl-C) stops a batch at once, even while a student's
+/// program hangs in a test with a long limit: the program is ended, the
+/// finished rows kept, the hanging student left ungraded, and one message
+/// says so and how to go on (exit 130). A rerun grades only what is left.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_batch_stops_at_once_and_says_how_to_go_on() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = scratch.path().join("class");
+    let reference = std::fs::read_to_string(repo().join("reference/python/search.py")).unwrap();
+    for (name, source) in [("alice", reference.clone()), ("zed", hanging_in_every_search(&reference))] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join("search.py"), source).unwrap();
+    }
+    let out = scratch.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("treegrade"))
+        .env("CI", "true")
+        .args(["batch".as_ref(), class.as_os_str(), "--assignment".as_ref(), assignment.as_os_str()])
+        .args([
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--jobs".as_ref(),
+            "1".as_ref(),
+            "--timeout".as_ref(),
+            "100".as_ref(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // alice is graded first; then zed's program hangs for its 100 s.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline && !out.join("results/alice.json").is_file() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("the batch was still running 20 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stopped_in = signalled.elapsed();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stopped_in < Duration::from_secs(5), "stopped {stopped_in:?} after SIGTERM: {stderr}");
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(output.stdout.is_empty(), "no closing line on stdout: {}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(stderr.matches("interrupted").count(), 1, "one message: {stderr}");
+    assert!(!stderr.contains("error:") && !stderr.contains("graded 2 of 2"), "{stderr}");
+    let out_name = out.display().to_string();
+    let message = stderr.lines().find(|line| line.starts_with("interrupted:")).unwrap().replace(&out_name, "OUT");
+    insta::assert_snapshot!("batch_interrupted_message", message);
+    let rows = gradebook(&out);
+    assert_eq!(rows.iter().map(|row| row[0].as_str()).collect::<Vec<_>>(), ["alice"], "{rows:?}");
+    assert!(!out.join("results/zed.json").exists(), "zed's cut-short grading is not a grade");
+    // Resumed (with the short limit): alice is kept, zed graded.
+    let resumed = batch(&assignment, &class, &out, &["--timeout", "100", "--submission-timeout", "3"]);
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{log}");
+    assert_eq!(gradebook(&out).len(), 2, "{log}");
+}
+
+/// A hanging student costs the batch at most its --submission-timeout
+/// (plus the test then running): the tests left are not run, and the
+/// report names each and says why.
+#[test]
+fn a_hanging_submission_is_stopped_at_its_total_time_limit() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = scratch.path().join("class");
+    let reference = std::fs::read_to_string(repo().join("reference/python/search.py")).unwrap();
+    let hanging = hanging_in_every_search(&reference);
+    std::fs::create_dir_all(class.join("frank")).unwrap();
+    std::fs::write(class.join("frank/search.py"), hanging).unwrap();
+    let out = scratch.path().join("out");
+    let started = Instant::now();
+    let output = batch(&assignment, &class, &out, &["--timeout", "2", "--submission-timeout", "3"]);
+    let took = started.elapsed();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    // Two tests of 2 s each pass the 3 s; without the limit, four tests take 8 s.
+    assert!(took < Duration::from_secs(7), "took {took:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("reports/frank/report.json")).unwrap()).unwrap();
+    let tests: Vec<&serde_json::Value> =
+        report["questions"].as_array().unwrap().iter().flat_map(|q| q["tests"].as_array().unwrap()).collect();
+    let not_run: Vec<&str> = tests
+        .iter()
+        .filter(|test| test["reason"].as_str().is_some_and(|reason| reason.starts_with("not run: ")))
+        .map(|test| test["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(not_run, ["q2/aima-fig5-2", "q2/alphabeta-deep-cutoff"], "{report}");
+    let text = std::fs::read_to_string(out.join("reports/frank/report.txt")).unwrap();
+    assert!(
+        text.contains("not run: the tests before this one used up the 3 s that grading one submission may take in all"),
+        "{text}"
+    );
+}
+
+/// `--timeout`, `--submission-timeout` and `--memory` take a sane range and
+/// say it when refused.
+#[test]
+fn batch_limits_out_of_range_are_refused_with_the_range() {
+    let scratch = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(scratch.path());
+    let class = honest_class(scratch.path(), &["alice".as_ref()]);
+    let out = scratch.path().join("out");
+    let mut messages = String::new();
+    for flags in [
+        ["--memory", "0"],
+        ["--memory", "100000"],
+        ["--timeout", "0"],
+        ["--timeout", "1e9"],
+        ["--timeout", "-1"],
+        ["--submission-timeout", "0"],
+    ] {
+        let output = batch(&assignment, &class, &out, &flags);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        messages.push_str(&format!("$ batch {}\n{}", flags.join(" "), String::from_utf8_lossy(&output.stderr)));
+    }
+    assert!(!out.exists(), "nothing graded");
+    insta::assert_snapshot!("batch_limits_refused", messages);
 }
 
 #[test]

@@ -69,7 +69,8 @@ fn serve_with_budget(program: &str, budget: Option<u32>) -> SearchRecord {
         policy: None,
     };
     let job = SearchJob { name: "budget", tree: &tree, settings: SearchSettings::new(Algorithm::AlphaBeta), budget };
-    let mut records = run_searches(&spec, &[job], SessionLimits { per_search: Duration::from_secs(20) });
+    let mut records =
+        run_searches(&spec, &[job], SessionLimits { per_search: Duration::from_secs(20), submission: None });
     records.pop().expect("one record per search")
 }
 

@@ -352,6 +352,12 @@ fn completions_and_the_manual_page_come_from_the_parser() {
     let man = stdout(&treegrade().arg("man").output().unwrap());
     assert!(man.starts_with(".ie") || man.contains(".TH treegrade 1"), "{man}");
     assert!(man.contains("check"), "{man}");
+    // Both say what each exit status means.
+    let help = stdout(&treegrade().arg("--help").output().unwrap());
+    for text in [&man, &help] {
+        assert!(text.contains("Exit status:") && text.contains("batch, every submission graded"), "{text}");
+        assert!(text.contains("an agent lost by failing") && text.contains("130"), "{text}");
+    }
 }
 
 /// `--test` alone grades the questions that have the named tests: the

@@ -66,6 +66,56 @@ fn max_n_trees_and_the_searches_of_section_8_are_generated_and_validate() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--algorithm mcts needs --iterations"));
 }
 
+/// Options whose trees could outgrow memory are refused before any work,
+/// with the size they would have made and the flag that raises the limit;
+/// a depth or branching of 0 is refused with what the flag accepts.
+#[test]
+fn runaway_and_empty_shapes_are_refused_before_any_work() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("out");
+    let mut messages = String::new();
+    for flags in [
+        &["--seed", "1", "--branching", "50", "--depth", "6"][..],
+        &["--seed", "1", "--depth", "40"],
+        &["--seed", "1", "--depth", "6", "--branching", "4", "--max-nodes", "5000"],
+        &["--seed", "1", "--depth", "0"],
+        &["--seed", "1", "--branching", "0"],
+        &["--seed", "1", "--branching", "0..3"],
+        &["--seed", "1", "--depth", "-1"],
+    ] {
+        let started = std::time::Instant::now();
+        let output = run_gen(&out, flags);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{flags:?} took {:?}", started.elapsed());
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        messages.push_str(&format!("$ gen {}\n{}\n", flags.join(" "), String::from_utf8_lossy(&output.stderr)));
+        assert!(!out.exists(), "{flags:?} wrote {}", out.display());
+    }
+    insta::assert_snapshot!("gen_refused_shapes", messages);
+    // The limit raised, the same tree (5,461 nodes at most) is written.
+    let raised = run_gen(&out, &["--seed", "1", "--depth", "6", "--branching", "4", "--max-nodes", "6000"]);
+    assert_eq!(raised.status.code(), Some(0), "{}", String::from_utf8_lossy(&raised.stderr));
+    assert!(String::from_utf8_lossy(&raised.stdout).contains("(5461 nodes)"));
+}
+
+/// A tree shape on which a known mistake cannot show (MAX only at the
+/// root, MIN nodes' children all leaves) is refused with the mistakes
+/// named, and nothing is written; a deeper one exposes every mistake.
+#[test]
+fn discriminating_trees_that_let_a_mistake_pass_are_refused_naming_it() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("out");
+    let shallow = run_gen(&out, &["--seed", "7", "--count", "5", "--kinds", "max,min,min", "--discriminating"]);
+    assert_eq!(shallow.status.code(), Some(2));
+    insta::assert_snapshot!("gen_discriminating_refused", String::from_utf8_lossy(&shallow.stderr));
+    assert!(std::fs::read_dir(&out).map_or(true, |mut files| files.next().is_none()));
+    let deep =
+        run_gen(&out, &["--seed", "7", "--count", "2", "--kinds", "max,min,min", "--depth", "5", "--discriminating"]);
+    assert_eq!(deep.status.code(), Some(0), "{}", String::from_utf8_lossy(&deep.stderr));
+    let text = String::from_utf8_lossy(&deep.stdout);
+    assert_eq!(text.matches("exposes every known mistake").count(), 2, "{text}");
+    assert!(!text.contains("would still pass"), "{text}");
+}
+
 #[test]
 fn discriminating_trees_say_so() {
     let scratch = tempfile::tempdir().unwrap();

@@ -323,3 +323,35 @@ fn a_class_is_graded_on_a_play_question_with_batch() {
     let html = std::fs::read_to_string(out.join("reports/random/report.html")).unwrap();
     assert!(html.contains("<section class=\"replay\""));
 }
+
+/// `play`'s exit status: 0 for a game played to its end, 1 when an agent
+/// lost by failing (here a program that crashes at its first move), 2 for
+/// a usage error.
+#[test]
+fn play_exits_1_when_an_agent_fails_and_2_on_a_usage_error() {
+    let scratch = Scratch::new();
+    std::fs::create_dir_all(scratch.path().join("crasher")).unwrap();
+    scratch.write("crasher/search.py", "import sys\nsys.exit(3)\n");
+    let play = |args: &[&str]| {
+        let output = assert_cmd::Command::cargo_bin("treegrade")
+            .unwrap()
+            .current_dir(common::repo())
+            .env("NO_COLOR", "1")
+            .env_remove("TREEGRADE_ASSIGNMENT")
+            .arg("play")
+            .args(args)
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let crasher = scratch.path().join("crasher");
+    let (status, text) = play(&["tic-tac-toe", "--watch", crasher.to_str().unwrap(), "random", "--delay", "0"]);
+    assert_eq!(status, Some(1), "{text}");
+    assert!(text.contains("crasher loses by"), "{text}");
+    let (status, text) = play(&["tic-tac-toe", "--watch", "random", "random", "--delay", "0"]);
+    assert_eq!(status, Some(0), "{text}");
+    assert!(text.contains("game over"), "{text}");
+    let (status, _) = play(&["tic-tac-toe", "--against", "nosuch-agent"]);
+    assert_eq!(status, Some(2));
+}

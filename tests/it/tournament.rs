@@ -205,4 +205,11 @@ fn standings_are_the_same_resumed_and_from_shards() {
         treegrade(&["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
     assert_eq!(status, Some(0), "{text}");
     assert_eq!(std::fs::read_to_string(merged.join("standings.csv")).unwrap(), expected, "{text}");
+    // A shard missing or given twice is refused: the standings would lack its games.
+    let refused = scratch.path().join("refused");
+    let (status, text) =
+        treegrade(&["merge", first.to_str().unwrap(), first.to_str().unwrap(), "--out", refused.to_str().unwrap()]);
+    assert_eq!(status, Some(2), "{text}");
+    assert!(text.contains("is given twice; shard 2/2 is missing"), "{text}");
+    assert!(!refused.join("standings.csv").exists());
 }

@@ -26,7 +26,7 @@ use channel::Player;
 use outcome::{GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome, ReplayVerdict};
 
 use super::runner::ProgramSpec;
-use super::session::{FailureKind, ProgramFailure};
+use super::session::{FailureKind, ProgramFailure, SubmissionLimit};
 use super::verdict::{Board, Credit, TestResult, TestStatus};
 use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
 use crate::shown::shown;
@@ -58,7 +58,8 @@ impl PlannedPacman {
 
 /// Runs the tests, public ones in one program and hidden ones in another
 /// (as searches are served), and judges each.
-pub fn run_tests(spec: &ProgramSpec, tests: &[PlannedPacman]) -> Vec<TestResult> {
+/// Once the submission's `time` is up, the tests left are not run.
+pub fn run_tests(spec: &ProgramSpec, tests: &[PlannedPacman], time: Option<SubmissionLimit>) -> Vec<TestResult> {
     let mut results: Vec<Option<TestResult>> = vec![None; tests.len()];
     for hidden in [false, true] {
         let group: Vec<usize> = (0..tests.len()).filter(|&index| tests[index].hidden == hidden).collect();
@@ -67,7 +68,10 @@ pub fn run_tests(spec: &ProgramSpec, tests: &[PlannedPacman]) -> Vec<TestResult>
         }
         let mut player = Player::new(spec);
         for index in group {
-            results[index] = Some(run_one(&tests[index], &mut player));
+            results[index] = Some(match time.filter(SubmissionLimit::passed) {
+                Some(time) => not_run_in_time(&tests[index], &time),
+                None => run_one(&tests[index], &mut player),
+            });
         }
         player.finish();
     }
@@ -80,6 +84,15 @@ pub fn not_run(planned: &PlannedPacman, build: &super::submission::BuildFailure)
     result.status = TestStatus::Error(FailureKind::BuildFailed);
     result.reason = Some(shown(&build.message));
     result.details = Some(shown(&build.output));
+    result
+}
+
+/// The result of a test not run because the submission's time was up.
+fn not_run_in_time(planned: &PlannedPacman, time: &SubmissionLimit) -> TestResult {
+    let failure = time.not_run();
+    let mut result = blank(planned);
+    result.status = TestStatus::Error(failure.kind);
+    result.reason = Some(shown(&failure.message));
     result
 }
 
