@@ -42,7 +42,7 @@ pub struct BatchArgs {
     timeout: Option<f64>,
     /// The most time one submission's grading may take in all, in seconds (more than 0, at most 86400): past it,
     /// its remaining tests are not run, and its report says which and why.
-    #[arg(long, value_name = "S", default_value = "60", value_parser = parse_submission_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", default_value = "300", value_parser = parse_submission_timeout, allow_negative_numbers = true)]
     submission_timeout: f64,
     /// Memory limit of a student program, in MB (32 to 65536).
     #[arg(long, value_name = "MB", default_value = "1024", value_parser = parse_memory, allow_negative_numbers = true)]
