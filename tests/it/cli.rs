@@ -677,3 +677,14 @@ fn a_built_in_agent_at_its_node_limit_says_to_give_it_a_depth() {
     assert!(all.contains("give it a depth, e.g. alphabeta:4"), "{all}");
     assert!(!all.contains("--max-nodes"), "{all}");
 }
+
+/// Counts agree with their nouns: one question, one test file.
+#[test]
+fn one_of_a_thing_is_not_plural() {
+    let scratch = Scratch::new();
+    scratch.write("tree.yaml", "root: A\nnodes: {A: {max: [B, 2]}, B: {min: [1, 3]}}\n");
+    scratch.write("assignment.yaml", "questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [tree.yaml]}\n");
+    let output = treegrade(&["validate", scratch.path().to_str().unwrap()]);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("(assignment: 1 question, 1 test file, 5 points)"), "{stdout}");
+}
