@@ -66,7 +66,9 @@ fn check_runs_on_the_image(binary: &Path, image: &GlibcVersion) -> Result<Option
 /// Refuses another program given as `--binary`, where it runs here
 /// (`setup.sh` runs `treegrade --version` on the image).
 fn check_is_treegrade(binary: &Path) -> Result<(), Failure> {
-    let Ok(output) = std::process::Command::new(binary).arg("--version").output() else { return Ok(()) };
+    // By its path, never looked up on PATH.
+    let path = std::path::absolute(binary).unwrap_or_else(|_| binary.to_path_buf());
+    let Ok(output) = std::process::Command::new(path).arg("--version").output() else { return Ok(()) };
     let said = String::from_utf8_lossy(&output.stdout);
     if said.starts_with("treegrade ") {
         return Ok(());
