@@ -93,6 +93,11 @@ pub fn count_nodes(count: usize) -> String {
     if count == 1 { "1 node".to_string() } else { format!("{count} nodes") }
 }
 
+/// "1 test", "3 tests": a count with its noun, plural but for one.
+pub fn counted(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
 /// Formats a value the way reports print it: shortest round-trip form.
 pub fn format_value(value: f64) -> String {
     format!("{value}")

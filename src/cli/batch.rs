@@ -139,7 +139,8 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         return Err(Failure::Interrupted(interrupted(&results, submissions.len(), &config)));
     }
     emit(&closing_line(&results, submissions.len(), &config));
-    if let Some(times) = usage::cpu_times() {
+    // A run that graded nothing (every submission unchanged) has no share to tell.
+    if let Some(times) = usage::cpu_times().filter(|_| progress.graded.get() > 0) {
         let total = (times.own + times.children).as_secs_f64().max(f64::EPSILON);
         eprintln!(
             "CPU time: grader {:.2} s, student programs and builds {:.2} s (grader {:.1}%)",
@@ -193,10 +194,10 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         let standings = crate::tournament::merge(&args.outputs, &args.out)
             .map_err(|error| Failure::Usage(format!("merge into {}: {error}", args.out.display())))?;
         emit(&format!(
-            "merged {} agents' games from {} outputs into {}/standings.csv\n",
+            "merged {} agents' games from {} outputs into {}\n",
             standings.rows.len(),
             args.outputs.len(),
-            args.out.display()
+            args.out.join("standings.csv").display()
         ));
         return Ok(());
     }
@@ -243,10 +244,10 @@ pub(super) fn stop_on_interrupt() -> Result<Arc<AtomicBool>, Failure> {
 fn closing_line(results: &[StoredResult], total: usize, config: &BatchConfig) -> String {
     let problems = results.iter().filter(|r| r.status != GradingStatus::Ok).count();
     format!(
-        "graded {} of {total} submissions ({problems} with problems): {}/gradebook.csv, {}/summary.md\n",
+        "graded {} of {total} submissions ({problems} with problems): {}, {}\n",
         results.len(),
-        config.out.display(),
-        config.out.display()
+        config.out.join("gradebook.csv").display(),
+        config.out.join("summary.md").display()
     )
 }
 
@@ -255,6 +256,8 @@ struct Progress {
     bar: Option<ProgressBar>,
     total: usize,
     done: std::cell::Cell<usize>,
+    /// Submissions graded in this run (not skipped as unchanged).
+    graded: std::cell::Cell<usize>,
 }
 
 impl Progress {
@@ -268,14 +271,17 @@ impl Progress {
             );
             bar
         });
-        Progress { bar, total, done: std::cell::Cell::new(0) }
+        Progress { bar, total, done: std::cell::Cell::new(0), graded: std::cell::Cell::new(0) }
     }
 
     fn record(&self, event: &Event) {
         self.done.set(self.done.get() + 1);
         let (verb, result) = match event {
             Event::Skipped(result) => ("unchanged", result),
-            Event::Graded(result) => ("graded", result),
+            Event::Graded(result) => {
+                self.graded.set(self.graded.get() + 1);
+                ("graded", result)
+            }
         };
         let line =
             format!("{verb} {}: {}/{} ({})", result.student, result.score, result.max_score, result.status.name());

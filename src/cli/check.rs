@@ -26,7 +26,8 @@ use crate::report::{self, Format};
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The assignment folder, or `games` or `more-searches` for a bundled assignment (default:
-    /// $TREEGRADE_ASSIGNMENT, ./assignment.yaml, or the bundled assignment).
+    /// $TREEGRADE_ASSIGNMENT, ./assignment.yaml, the one `init` wrote into the submission folder, or the
+    /// bundled assignment).
     #[arg(long, value_name = "DIR")]
     assignment: Option<PathBuf>,
     /// The submission folder (default: the current folder).
@@ -38,7 +39,8 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Write the report to FILE (the text report still goes to stdout); `-` is stdout.
+    /// Write the report to FILE (the text report still goes to stdout, saying where the report is); `-` is
+    /// stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Sandbox student programs with every layer this machine allows (auto), refuse to grade
@@ -78,7 +80,7 @@ pub(super) fn student_id(dir: &Path) -> String {
 pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let sandbox = context.sandbox(args.sandbox);
     sandbox.start_probe();
-    let source = AssignmentSource::resolve(args.assignment.as_deref())?;
+    let source = AssignmentSource::resolve_for(args.assignment.as_deref(), Some(&args.submission))?;
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let mut selected = select_questions(&assignment, &args.questions)?;
@@ -139,11 +141,25 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     match args.output.as_deref().filter(|path| *path != Path::new("-")) {
         Some(path) => {
             write_or_emit(Some(path), &render(args.format, false))?;
-            emit(&render(Format::Text, color));
+            emit(&text_beside_a_file(&render(Format::Text, color), args.format, path));
         }
         None => emit(&render(args.format, color && args.format == Format::Text)),
     }
     if report.all_passed() { Ok(()) } else { Err(Failure::ChecksFailed) }
+}
+
+/// The text report shown while `--output` writes `format` to `path`: it
+/// says where that report is, in place of the hint to write an HTML report
+/// when that is the one just written.
+fn text_beside_a_file(text: &str, format: Format, path: &Path) -> String {
+    let mut out: String = text
+        .lines()
+        .filter(|line| format != Format::Html || !report::HTML_HINTS.iter().any(|hint| line.contains(hint)))
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    let name = format.to_possible_value().map_or_else(String::new, |value| value.get_name().to_string());
+    out.push_str(&format!("The {name} report is in {}\n", path.display()));
+    out
 }
 
 /// `FORMAT=FILE` of `--report`.

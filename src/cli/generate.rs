@@ -49,17 +49,17 @@ pub struct GenArgs {
     discriminating: bool,
     /// Draw max^n trees of N players (docs/format.md 8.3): the max and min
     /// plies of --kinds become the players' in turn, leaves and evals vectors.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..), allow_negative_numbers = true)]
     players: Option<u32>,
     /// Also expect the answer of this search of docs/format.md 8
     /// (repeatable): iterative-deepening (up to --cut), maxn, mcts (needs --iterations).
     #[arg(long = "algorithm", value_name = "NAME", value_parser = super::algorithm_parser())]
     algorithms: Vec<Algorithm>,
     /// Iterative deepening's node budget, written into each file's `search` block.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     budget: Option<u64>,
     /// MCTS's iterations, written into each file's `search` block.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     iterations: Option<u32>,
     /// MCTS's seed (the draws' stream, not the trees'), written into each file's `search` block.
     #[arg(long, value_name = "S")]

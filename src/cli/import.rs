@@ -111,7 +111,14 @@ fn write_course(output: &Path, files: &[PathBuf], imported: &[CourseTest]) -> Re
     let questions: Vec<String> = draft
         .questions
         .iter()
-        .map(|q| format!("{} ({} tests, {} points)", q.id, q.tests.len() + q.pacman.len(), q.points))
+        .map(|q| {
+            format!(
+                "{} ({}, {} points)",
+                q.id,
+                crate::compare::counted(q.tests.len() + q.pacman.len(), "test"),
+                q.points
+            )
+        })
         .collect();
     eprintln!("wrote {}: {}", target.display(), questions.join(", "));
     Ok(())

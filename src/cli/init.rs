@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::source::AssignmentSource;
+use super::source::{AssignmentSource, MARKER_FILE};
 use super::{Failure, emit};
 use crate::grader::submission::write_starter;
 
@@ -36,7 +36,10 @@ pub fn run(args: &InitArgs) -> Result<(), Failure> {
         Language::Python => "python",
         Language::Rust => "rust",
     };
-    let written = write_starter(&assignment, language, &args.dir).map_err(|error| Failure::Usage(error.to_string()))?;
+    // The folder names its assignment, so that `check` in it grades that one.
+    let marker = vec![(PathBuf::from(MARKER_FILE), source.marker().into_bytes())];
+    let written =
+        write_starter(&assignment, language, &args.dir, marker).map_err(|error| Failure::Usage(error.to_string()))?;
     let mut out = format!("wrote a {language} starter to {}:\n", args.dir.display());
     for path in written {
         out.push_str(&format!("  {}\n", path.display()));

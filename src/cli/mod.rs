@@ -25,7 +25,7 @@ mod validate;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 pub use context::{Context, SECRET_VARIABLE};
 
@@ -104,6 +104,48 @@ pub fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = Algori
     PossibleValuesParser::new(values).map(|name| name.parse::<Algorithm>().expect("a listed algorithm's name"))
 }
 
+/// The command line as it is parsed: every number flag lets a negative
+/// number reach its parser (clap's own tip for `-1`, "use '-- -1'", is
+/// wrong for a flag's value), and a whole-number flag without a parser of
+/// its own says what it takes ("expects a whole number from 0 to N"). A
+/// flag with its own parser and range sets `allow_negative_numbers` itself
+/// and is left as it is.
+fn command() -> clap::Command {
+    with_number_flags(Cli::command())
+}
+
+fn with_number_flags(command: clap::Command) -> clap::Command {
+    use std::any::TypeId;
+    command.mut_subcommands(with_number_flags).mut_args(|arg| {
+        if !arg.get_action().takes_values() || arg.is_allow_negative_numbers_set() {
+            return arg;
+        }
+        let kind = arg.get_value_parser().type_id();
+        let arg = if kind == TypeId::of::<u64>() {
+            arg.value_parser(|text: &str| whole::<u64>(text, u64::MAX.into()))
+        } else if kind == TypeId::of::<u32>() {
+            arg.value_parser(|text: &str| whole::<u32>(text, u32::MAX.into()))
+        } else if kind == TypeId::of::<usize>() {
+            arg.value_parser(|text: &str| whole::<usize>(text, usize::MAX as u128))
+        } else if kind == TypeId::of::<f64>() {
+            arg
+        } else {
+            return arg;
+        };
+        arg.allow_negative_numbers(true)
+    })
+}
+
+/// A whole number from 0 to `max`, or what the flag expects.
+fn whole<T: TryFrom<u128>>(text: &str, max: u128) -> Result<T, String> {
+    let expected = || format!("expects a whole number from 0 to {max}");
+    let number: u128 = text.trim().parse().map_err(|_| expected())?;
+    if number > max {
+        return Err(expected());
+    }
+    T::try_from(number).map_err(|_| expected())
+}
+
 /// How a command ended.
 #[derive(Debug)]
 pub enum Failure {
@@ -124,7 +166,7 @@ pub enum Failure {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|error| error.exit());
     cli.color.install();
     let context = Context::resolve(cli.color);
     // A course's rules program runs in the sandbox a student's program would.

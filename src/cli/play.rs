@@ -79,7 +79,7 @@ enum Player {
 }
 
 pub fn run(args: &PlayArgs, context: &Context) -> Result<(), Failure> {
-    let game = load_play_game(&game_source(&args.game))?;
+    let game = load_play_game(&game_source(&args.game)?)?;
     let eval = args.eval.clone().or_else(|| game.evaluations().into_iter().next());
     let time = Duration::try_from_secs_f64(args.move_time_limit)
         .ok()
@@ -115,12 +115,16 @@ pub fn run(args: &PlayArgs, context: &Context) -> Result<(), Failure> {
     }
 }
 
-/// A built-in game's name, else a game file.
-fn game_source(game: &str) -> PlayGame {
-    if crate::game::built_in_names().contains(&game) {
-        PlayGame::BuiltIn(game.to_string())
+/// A built-in game's name, else a game file; neither is a usage error
+/// that lists the built-in games.
+pub(super) fn game_source(game: &str) -> Result<PlayGame, Failure> {
+    let built_in = crate::game::built_in_names();
+    if built_in.contains(&game) {
+        Ok(PlayGame::BuiltIn(game.to_string()))
+    } else if Path::new(game).exists() {
+        Ok(PlayGame::File(PathBuf::from(game)))
     } else {
-        PlayGame::File(PathBuf::from(game))
+        Err(Failure::Usage(format!("`{game}` is neither a built-in game ({}) nor a game file", built_in.join(", "))))
     }
 }
 

@@ -11,7 +11,7 @@ use super::batch::stop_on_interrupt;
 use super::check::load_play_game;
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
-use crate::assignment::{OpponentAgent, PlayGame};
+use crate::assignment::OpponentAgent;
 use crate::batch::list_submissions;
 use crate::batch::shard::Shard;
 use crate::grader::sandbox::SandboxMode;
@@ -79,7 +79,7 @@ pub struct TournamentArgs {
 pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
     let sandbox = context.sandbox(args.sandbox).with_memory_mb(args.memory);
     sandbox.start_probe();
-    let game_source = game_source(&args.game);
+    let game_source = super::play::game_source(&args.game)?;
     let game = load_play_game(&game_source)?;
     let languages = match &args.assignment {
         Some(dir) => {
@@ -141,15 +141,6 @@ pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
     }
     emit(&closing(&standings, &args.out));
     Ok(())
-}
-
-/// A built-in game's name, else a game file.
-fn game_source(game: &str) -> PlayGame {
-    if crate::game::built_in_names().contains(&game) {
-        PlayGame::BuiltIn(game.to_string())
-    } else {
-        PlayGame::File(PathBuf::from(game))
-    }
 }
 
 /// The submissions' folders and the baselines, each under a name of its own.
@@ -219,6 +210,7 @@ fn closing(standings: &Standings, out: &Path) -> String {
     for (name, why) in &standings.not_entered {
         text.push_str(&format!("not entered: {name}: {why}\n"));
     }
-    text.push_str(&format!("standings: {}/standings.csv, {}/standings.html\n", out.display(), out.display()));
+    let (csv, html) = (out.join("standings.csv"), out.join("standings.html"));
+    text.push_str(&format!("standings: {}, {}\n", csv.display(), html.display()));
     text
 }

@@ -1,16 +1,17 @@
 //! `treegrade validate`: check tree files and their `expect` blocks, and
 //! assignment folders (a folder holding `assignment.yaml`): its schema, test
-//! paths and globs, points, every tree, and every question's tests searched
-//! by the reference with that question's settings.
+//! paths and globs, points, every file it would run checked as `validate
+//! FILE` checks it (its `expect` blocks against the reference), and every
+//! question's tests searched by the reference with that question's settings.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{Failure, emit, report_load_error};
-use crate::compare::{count_nodes, expectation_differences};
+use crate::compare::{count_nodes, counted, expectation_differences};
 use crate::engine::{Algorithm, SearchSettings};
-use crate::load::assignment::{ASSIGNMENT_FILE, load_assignment};
+use crate::load::assignment::{ASSIGNMENT_FILE, is_assignment_file, load_assignment};
 use crate::load::{LoadError, Loaded, load_file};
 use crate::points::Points;
 
@@ -48,14 +49,19 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
     if bad > 0 {
         let assignments = entries.iter().filter(|entry| matches!(entry, Entry::Assignment(_))).count();
         let what = match (assignments, entries.len() - assignments) {
-            (0, _) => "files",
-            (_, 0) => "assignments",
-            _ => "files and assignments",
+            (0, _) => counted(entries.len(), "file"),
+            (_, 0) => counted(entries.len(), "assignment"),
+            _ => format!("{} files and assignments", entries.len()),
         };
-        eprintln!("{bad} of {} {what} are invalid or disagree with the reference", entries.len());
+        eprintln!("{bad} of {what} {}", is_invalid(bad));
         return Err(Failure::Reported);
     }
     Ok(())
+}
+
+/// What `count` bad files are, agreeing with the count.
+fn is_invalid(count: usize) -> &'static str {
+    if count == 1 { "is invalid or disagrees with the reference" } else { "are invalid or disagree with the reference" }
 }
 
 /// One thing to validate, and what it was read as.
@@ -101,15 +107,26 @@ fn check_assignment(dir: &Path) -> bool {
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     match super::check::load_and_plan(&assignment, &selected) {
         Ok(super::check::Plan { tests, plays, pacman, .. }) => {
+            let files = test_files(&assignment);
+            let bad = files.iter().filter(|file| !check_test_file(file)).count();
+            if bad > 0 {
+                emit(&format!(
+                    "FAIL   {}: {bad} of {} {}\n",
+                    dir.display(),
+                    counted(files.len(), "test file"),
+                    is_invalid(bad)
+                ));
+                return false;
+            }
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
             let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
             let generated =
                 if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
             emit(&format!(
-                "ok     {} (assignment: {} questions, {} test files{generated}{}, {points} points)\n",
+                "ok     {} (assignment: {}, {}{generated}{}, {points} points)\n",
                 dir.display(),
-                assignment.questions.len(),
-                tests.len() + pacman.len(),
+                counted(assignment.questions.len(), "question"),
+                counted(tests.len() + pacman.len(), "test file"),
                 if plays.is_empty() { String::new() } else { format!(", {} played", plays.len()) }
             ));
             true
@@ -123,6 +140,37 @@ fn check_assignment(dir: &Path) -> bool {
             }
             false
         }
+    }
+}
+
+/// Every file the assignment's questions would run, each once: their test
+/// trees (written or given by a game), their Pacman tests, and the game
+/// files that play questions play.
+fn test_files(assignment: &crate::grader::plan::Assignment) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for question in &assignment.questions {
+        let trees = question.tests.iter().map(|test| test.path.clone());
+        let pacman = question.pacman.iter().map(|test| test.path.clone());
+        let played = question.play.iter().filter_map(|play| match &play.game {
+            crate::assignment::PlayGame::File(path) => Some(path.clone()),
+            crate::assignment::PlayGame::BuiltIn(_) => None,
+        });
+        for file in trees.chain(pacman).chain(played) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    files
+}
+
+/// Checks one file of an assignment as `validate FILE` would, against its
+/// own `expect` blocks; says only what is wrong. True when it is valid.
+fn check_test_file(file: &Path) -> bool {
+    let verdict = if is_pacman(file) { check_pacman(file) } else { check_file(file) };
+    match verdict {
+        FileVerdict::Valid { .. } => true,
+        bad => report_file(file, bad),
     }
 }
 
@@ -257,20 +305,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
-/// Reads a YAML file as an assignment when it is named like one or has the
-/// key only an assignment has (`questions`); as a tree otherwise.
+/// Reads a YAML file as an assignment when the loader says it is one; as a tree otherwise.
 fn classify(file: PathBuf) -> Entry {
-    let named = matches!(file.file_name().and_then(|n| n.to_str()), Some("assignment.yaml" | "assignment.yml"));
-    if named || has_questions_key(&file) { Entry::Assignment(file) } else { Entry::Tree(file) }
-}
-
-/// Whether the file is a YAML mapping with a `questions` key. A file that
-/// cannot be read or parsed is not: the tree loader then says what is wrong.
-fn has_questions_key(file: &Path) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        questions: Option<serde::de::IgnoredAny>,
-    }
-    let Ok(text) = std::fs::read_to_string(file) else { return false };
-    serde_saphyr::from_str::<Probe>(&text).is_ok_and(|probe| probe.questions.is_some())
+    if is_assignment_file(&file) { Entry::Assignment(file) } else { Entry::Tree(file) }
 }

@@ -18,7 +18,7 @@ pub mod program;
 pub mod python_random;
 mod unfolding;
 
-pub use unfolding::{DEFAULT_MAX_NODES, Unfolding};
+pub use unfolding::{DEFAULT_MAX_NODES, Unfolding, is_node_limit_fault};
 
 use std::fmt;
 use std::sync::Arc;

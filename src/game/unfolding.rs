@@ -204,11 +204,7 @@ impl<R: Rules> Unfolding<R> {
         }
         let first = arena.records.len();
         if first + moves.len() > self.max_nodes {
-            arena.fault = Some(format!(
-                "the search made more than {} nodes of {}'s tree, so it was stopped rather than left to run \
-                 for hours: set a depth limit (`search: {{depth: N}}`), or raise the limit with --max-nodes",
-                self.max_nodes, self.game
-            ));
+            arena.fault = Some(node_limit_fault(self.max_nodes, &self.game));
             arena.scratch = moves;
             return 0..0;
         }
@@ -394,4 +390,22 @@ impl<R: Rules> GameTree for Unfolding<R> {
     fn fault(&self) -> Option<String> {
         self.arena.borrow().fault.clone().or_else(|| self.rules.fault())
     }
+}
+
+/// The words a search stopped at its node limit starts with.
+const NODE_LIMIT_START: &str = "the search made more than";
+
+/// Why a search was stopped at its node limit, and where the limit is set:
+/// a file's depth, or `solve`'s flags (the only command that takes one).
+fn node_limit_fault(max_nodes: usize, game: &str) -> String {
+    format!(
+        "{NODE_LIMIT_START} {max_nodes} nodes of {game}'s tree, so it was stopped rather than left to run for \
+         hours: set a depth limit (`search: {{depth: N}}` in a file, `--depth N` with `solve`), or raise the \
+         limit with `solve --max-nodes N`"
+    )
+}
+
+/// Whether a fault is [`node_limit_fault`]'s.
+pub fn is_node_limit_fault(message: &str) -> bool {
+    message.starts_with(NODE_LIMIT_START)
 }

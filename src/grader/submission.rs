@@ -36,8 +36,14 @@ pub const CS188_KIT: [(&str, &str); 6] = [
 ];
 
 /// Sets up a student's folder: the assignment's starter for `language`, the
-/// kit beside it, and the handout. Refuses to overwrite existing files.
-pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::Result<Vec<PathBuf>> {
+/// kit beside it, the handout, and `extra` files. Refuses to overwrite
+/// existing files.
+pub fn write_starter(
+    assignment_dir: &Path,
+    language: &str,
+    dest: &Path,
+    extra: Vec<(PathBuf, Vec<u8>)>,
+) -> io::Result<Vec<PathBuf>> {
     let starter = assignment_dir.join("starter").join(language);
     if !starter.is_dir() {
         return Err(io::Error::new(
@@ -62,6 +68,7 @@ pub fn write_starter(assignment_dir: &Path, language: &str, dest: &Path) -> io::
     if handout.is_file() {
         files.push(("README.md".into(), std::fs::read(handout)?));
     }
+    files.extend(extra);
     let existing: Vec<String> =
         files.iter().filter(|(path, _)| dest.join(path).exists()).map(|(path, _)| path.display().to_string()).collect();
     if !existing.is_empty() {

@@ -107,6 +107,22 @@ fn default_count() -> u32 {
     3
 }
 
+/// Whether the file is an assignment rather than a tree: named
+/// `assignment.yaml` (or `.yml`), or a YAML mapping with the key only an
+/// assignment has (`questions`). A file that cannot be read or parsed is
+/// not: the tree loader then says what is wrong.
+pub fn is_assignment_file(file: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        questions: Option<serde::de::IgnoredAny>,
+    }
+    if matches!(file.file_name().and_then(|n| n.to_str()), Some("assignment.yaml" | "assignment.yml")) {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(file) else { return false };
+    serde_saphyr::from_str::<Probe>(&text).is_ok_and(|probe| probe.questions.is_some())
+}
+
 /// Reads `DIR/assignment.yaml` (or a file path given directly).
 pub fn load_assignment(path: &Path) -> Result<Assignment, LoadError> {
     load_assignment_with_hidden(path, None)

@@ -15,6 +15,8 @@ use std::path::Path;
 use zip::CompressionMethod;
 use zip::write::{SimpleFileOptions, ZipWriter};
 
+pub mod elf;
+
 use crate::grader::plan::Assignment;
 use crate::load::{self, assignment::ASSIGNMENT_FILE};
 

@@ -207,7 +207,21 @@ impl BuiltInAgent {
         let tree = Decisive(self.unfold(turn)?);
         let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { algorithm };
         let settings = SearchSettings { depth, ..SearchSettings::new(algorithm) };
-        let outcome = engine::search(&tree, &settings).map_err(|error| error.to_string())?;
+        let outcome = engine::search(&tree, &settings).map_err(|error| {
+            let message = error.to_string();
+            // A search to the end on a big game: the agent's spelling is what to change.
+            if depth.is_none() && crate::game::is_node_limit_fault(&message) {
+                format!(
+                    "{} searches to the end of the game, which made more than {} nodes for one move: give it a \
+                     depth, e.g. {}:4",
+                    self.kind.spelling(),
+                    crate::game::DEFAULT_MAX_NODES,
+                    self.kind.spelling()
+                )
+            } else {
+                message
+            }
+        })?;
         let child = outcome.action.ok_or("the search chose no move")?;
         Ok((tree.action(child).into_owned(), outcome.visited.len() as u64))
     }

@@ -43,6 +43,17 @@ impl DiffLine {
         };
         format!("  {sign} {:>8} {:>6}  {}", column(self.expected_step), column(self.your_step), self.node)
     }
+
+    /// The line with its sign at the margin, as a unified diff has it (a
+    /// Markdown ```diff block colours only lines that start with `+` or
+    /// `-`); the columns line up with [`DiffLine::plain`]'s.
+    pub fn unified(&self) -> String {
+        let plain = self.plain();
+        match self.tag {
+            DiffTag::Expected | DiffTag::Yours => format!("{}  {}", &plain[2..3], &plain[3..]),
+            DiffTag::Same | DiffTag::Gap => plain,
+        }
+    }
 }
 
 /// Changed lines shown at most, after which the diff is cut.

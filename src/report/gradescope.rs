@@ -76,12 +76,12 @@ fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_
     let passed = question.score == question.max_score;
     let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
     let output = if passed {
-        format!("All {} tests passed.", question.tests.len())
+        format!("All {} passed.", crate::compare::counted(question.tests.len(), "test"))
     } else {
         format!(
-            "All or nothing: {failed} of its {} tests failed, so the question earns no points. \
+            "All or nothing: {failed} of its {} failed, so the question earns no points. \
              Its tests are listed below.",
-            question.tests.len()
+            crate::compare::counted(question.tests.len(), "test")
         )
     };
     GradescopeTest {

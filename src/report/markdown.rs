@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{details_plain, status_word};
+use super::{details_unified, status_word};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
 pub fn render(report: &GradeReport) -> String {
@@ -27,7 +27,7 @@ pub fn render(report: &GradeReport) -> String {
     for test in report.tests().filter(|t| t.status != TestStatus::Passed) {
         let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.name);
         let _ = writeln!(out, "```diff");
-        out.push_str(&details_plain(test).replace("```", "'''"));
+        out.push_str(&details_unified(test).replace("```", "'''"));
         let _ = writeln!(out, "```");
     }
     out

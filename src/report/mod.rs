@@ -56,6 +56,8 @@ pub enum Detail {
     Everything,
 }
 
+pub use text::HTML_HINTS;
+
 /// The text report at a level of detail.
 pub fn render_text(report: &GradeReport, color: bool, detail: Detail) -> String {
     text::render_with(report, color, detail)
@@ -132,6 +134,16 @@ fn visible_reason(test: &TestResult) -> Option<String> {
 
 /// The detail block of a failed test: reason, diff, stderr tail (plain text).
 fn details_plain(test: &TestResult) -> String {
+    details_with(test, DiffLine::plain)
+}
+
+/// [`details_plain`] with the diff's signs at the margin (Markdown).
+fn details_unified(test: &TestResult) -> String {
+    details_with(test, DiffLine::unified)
+}
+
+/// The detail block, each diff line written by `diff_line`.
+fn details_with(test: &TestResult, diff_line: fn(&DiffLine) -> String) -> String {
     let mut out = String::new();
     if let Some(reason) = visible_reason(test) {
         out.push_str(&reason);
@@ -153,7 +165,7 @@ fn details_plain(test: &TestResult) -> String {
         out.push_str(DIFF_HEADER);
         out.push('\n');
         for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
-            out.push_str(&line.plain());
+            out.push_str(&diff_line(&line));
             out.push('\n');
         }
     }

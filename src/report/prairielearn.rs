@@ -104,9 +104,9 @@ fn test_entry(question: &QuestionResult, test: &TestResult) -> PrairieTest {
 fn question_entry(question: &QuestionResult) -> PrairieTest {
     let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
     let message = if failed == 0 {
-        format!("all {} tests passed", question.tests.len())
+        format!("all {} passed", crate::compare::counted(question.tests.len(), "test"))
     } else {
-        format!("all or nothing: {failed} of its {} tests failed", question.tests.len())
+        format!("all or nothing: {failed} of its {} failed", crate::compare::counted(question.tests.len(), "test"))
     };
     PrairieTest {
         name: question.id.clone(),

@@ -40,17 +40,20 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
     }
     let games = |test: &TestResult| test.play.is_some() || test.pacman.is_some();
     if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden && !games(test)) {
-        let _ = writeln!(
-            out,
-            "To see each failed search drawn on its tree: treegrade check --format html --output report.html"
-        );
+        let _ = writeln!(out, "{}", HTML_HINTS[0]);
     }
     if report.tests().any(|test| test.status != TestStatus::Passed && games(test)) {
-        let _ =
-            writeln!(out, "To step through each game on its board: treegrade check --format html --output report.html");
+        let _ = writeln!(out, "{}", HTML_HINTS[1]);
     }
     out
 }
+
+/// The closing lines that point to the HTML report; `check` leaves them
+/// out when it writes that report itself, and says where it went instead.
+pub const HTML_HINTS: [&str; 2] = [
+    "To see each failed search drawn on its tree: treegrade check --format html --output report.html",
+    "To step through each game on its board: treegrade check --format html --output report.html",
+];
 
 fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, detail: Detail) {
     let _ = writeln!(out, "{}", question_heading(question));

@@ -541,3 +541,24 @@ fn the_folder_handed_to_a_student_holds_nothing_of_the_hidden_tests() {
     assert!(summary.contains("Safe to hand out: `reports/STUDENT/`"), "{summary}");
     assert!(summary.contains("Instructor only: `instructor/STUDENT/`"), "{summary}");
 }
+
+/// The closing lines name real paths, however `--out` is spelled (a
+/// trailing slash gave `grades//gradebook.csv`), and a rerun that graded
+/// nothing tells no CPU share of the grader (it was 100%: of nothing).
+#[test]
+fn the_closing_lines_name_the_files_and_a_rerun_tells_no_cpu_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let assignment = small_assignment(dir.path());
+    let class = honest_class(dir.path(), &["alice".as_ref()]);
+    let out = format!("{}/", dir.path().join("grades").display());
+    let first = batch(&assignment, &class, Path::new(&out), &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.contains(&format!("{out}gradebook.csv, {out}summary.md")), "{stdout}");
+    assert!(!stdout.contains("//"), "{stdout}");
+    assert!(String::from_utf8_lossy(&first.stderr).contains("CPU time: grader"), "a run that graded tells it");
+    let again = batch(&assignment, &class, Path::new(&out), &[]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("unchanged alice"), "{stderr}");
+    assert!(!stderr.contains("CPU time"), "{stderr}");
+}

@@ -86,6 +86,7 @@ fn output_writes_the_format_and_keeps_text_on_stdout() {
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.starts_with("<?xml") && xml.contains("<testsuite name=\"q2 "), "{xml}");
     assert!(stdout(&output).contains("Question q2: 5/5"));
+    assert!(stdout(&output).ends_with(&format!("The junit report is in {}\n", junit.display())));
 }
 
 #[test]

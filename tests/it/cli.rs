@@ -420,7 +420,7 @@ fn validate_shows_how_an_expectation_disagrees() {
         ),
         "{line}"
     );
-    assert!(text(&output.stderr).contains("1 of 1 files"), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("1 of 1 file is invalid or disagrees"), "{}", text(&output.stderr));
 }
 
 #[test]
@@ -461,6 +461,39 @@ fn validate_checks_an_assignment_folder() {
     let stdout = text(&output.stdout);
     assert!(stdout.starts_with("ok     ") && stdout.contains("(assignment: 4 questions,"), "{stdout}");
     assert!(stdout.contains("20 points)"), "{stdout}");
+}
+
+/// Validating an assignment checks every file it would run against its own
+/// `expect` blocks, as validating the files one by one does: a course whose
+/// test expects a wrong answer is not `ok`.
+#[test]
+fn validate_an_assignment_checks_each_tests_expectations() {
+    let scratch = Scratch::new();
+    let course = scratch.path();
+    std::fs::create_dir_all(course.join("tests")).unwrap();
+    std::fs::write(
+        course.join("assignment.yaml"),
+        "tests_dir: tests\nquestions:\n  - {id: q1, points: 5, algorithm: expectimax, tests: [\"*.yaml\"]}\n",
+    )
+    .unwrap();
+    std::fs::write(course.join("tests/a-good.yaml"), FORMAT_EXAMPLE).unwrap();
+    let wrong = FORMAT_EXAMPLE.replace("{value: 7.25, action: D}", "{value: 8}");
+    std::fs::write(course.join("tests/b-wrong.yaml"), wrong).unwrap();
+    std::fs::write(
+        course.join("tests/c-game.yaml"),
+        "rules: tic-tac-toe\nposition: \"xo./.x./...\"\nexpect:\n  minimax: {value: -1}\n",
+    )
+    .unwrap();
+    let output = treegrade(&["validate", course.to_str().unwrap()]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{}", text(&output.stderr));
+    let bad: Vec<&str> = stdout.lines().filter(|line| line.starts_with("FAIL")).collect();
+    assert_eq!(bad.len(), 3, "each bad file, then the assignment: {stdout}");
+    assert!(bad[0].contains("b-wrong.yaml: expect.expectimax.value: expected 8"), "{stdout}");
+    assert!(bad[1].contains("c-game.yaml: expect.minimax.value: expected -1"), "{stdout}");
+    assert!(bad[2].contains("2 of 3 test files are invalid or disagree with the reference"), "{stdout}");
+    assert!(!stdout.contains("a-good.yaml"), "a good file is not listed: {stdout}");
+    assert!(!stdout.contains("ok "), "{stdout}");
 }
 
 #[test]
@@ -567,4 +600,91 @@ fn a_node_without_eval_that_alphabeta_prunes_is_no_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = text(&output.stderr);
     assert!(stderr.contains("node `D`, which has no `eval`") && stderr.contains("pruned-cut.yaml:6:3"), "{stderr}");
+}
+
+/// A negative number given to a number flag reaches its parser, which says
+/// what the flag takes, instead of clap's tip to write `-- -1` (which
+/// would make `-1` a positional argument).
+#[test]
+fn a_negative_number_is_told_what_the_flag_takes() {
+    let scratch = Scratch::new();
+    let tree = scratch.write("tree.yaml", FORMAT_EXAMPLE);
+    let out = scratch.path().join("out");
+    let cases: [(Vec<&str>, &str); 5] = [
+        (vec!["gen", "--seed", "-1", "-o", out.to_str().unwrap()], "'--seed <SEED>': expects a whole number from 0 to"),
+        (vec!["solve", tree.to_str().unwrap(), "-a", "expectimax", "--depth", "-1"], "expects a whole number from 0"),
+        (vec!["render", tree.to_str().unwrap(), "--depth", "-1", "-o", "x.svg"], "expects a whole number from 0"),
+        (vec!["play", "tic-tac-toe", "--seed", "-1"], "'--seed <S>': expects a whole number from 0"),
+        (vec!["batch", scratch.path().to_str().unwrap(), "--timeout", "-1"], "give a positive number of seconds"),
+    ];
+    for (args, says) in cases {
+        let output = treegrade(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("-- -1"), "{args:?}: {stderr}");
+    }
+    assert!(!out.exists(), "nothing was generated");
+}
+
+/// A game or an assignment that does not exist is named as such, with the
+/// ones there are, rather than as a file that cannot be read.
+#[test]
+fn an_unknown_game_or_assignment_lists_the_ones_there_are() {
+    let scratch = Scratch::new();
+    let games = "`chess` is neither a built-in game (mnk, tic-tac-toe, connect-four, gomoku, pig";
+    for args in [vec!["play", "chess"], vec!["tournament", scratch.path().to_str().unwrap(), "--game", "chess"]] {
+        let mut args = args;
+        let out = scratch.path().join("out");
+        if args[0] == "tournament" {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        let output = treegrade(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(games) && stderr.contains(") nor a game file"), "{stderr}");
+        assert!(!stderr.contains("cannot read"), "{stderr}");
+    }
+    let folder = scratch.path().join("student");
+    let output = treegrade(&["init", "--assignment", "nosuch", folder.to_str().unwrap()]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "no assignment `nosuch`: it is neither a folder nor a bundled assignment (the bundled ones are \
+                         adversarial-search, games, more-searches)"
+        ),
+        "{stderr}"
+    );
+    assert!(!folder.exists(), "nothing was written");
+}
+
+/// `play`'s built-in agent that searches to the end of a big game stops at
+/// its node limit and says how to spell an agent that can play it (`play`
+/// has no `--max-nodes` to point to).
+#[test]
+fn a_built_in_agent_at_its_node_limit_says_to_give_it_a_depth() {
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .args(["play", "connect-four", "--against", "alphabeta", "--as", "second"])
+        .write_stdin("")
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let all = format!("{}{}", text(&output.stdout), text(&output.stderr));
+    assert!(all.contains("alphabeta searches to the end of the game, which made more than 2000000 nodes"), "{all}");
+    assert!(all.contains("give it a depth, e.g. alphabeta:4"), "{all}");
+    assert!(!all.contains("--max-nodes"), "{all}");
+}
+
+/// Counts agree with their nouns: one question, one test file.
+#[test]
+fn one_of_a_thing_is_not_plural() {
+    let scratch = Scratch::new();
+    scratch.write("tree.yaml", "root: A\nnodes: {A: {max: [B, 2]}, B: {min: [1, 3]}}\n");
+    scratch.write("assignment.yaml", "questions:\n  - {id: q1, points: 5, algorithm: minimax, tests: [tree.yaml]}\n");
+    let output = treegrade(&["validate", scratch.path().to_str().unwrap()]);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("(assignment: 1 question, 1 test file, 5 points)"), "{stdout}");
 }

@@ -426,3 +426,44 @@ fn render_draws_the_part_a_search_entered() {
     assert_eq!(status, 2);
     assert!(stderr.contains("there is no node `c3` in the game"), "{stderr}");
 }
+
+/// A folder `init --assignment NAME` wrote knows its assignment: `check`
+/// in it (or `--submission` it from elsewhere) grades that one, not the
+/// default, as its starter's "Run `treegrade check` in this folder" says;
+/// and what its handout cites is in the folder.
+#[test]
+fn a_folder_from_init_is_graded_on_its_own_assignment() {
+    let scratch = Scratch::new();
+    let assignments =
+        [("games", "Game search on real games"), ("more-searches", "Beyond minimax"), ("adversarial-search", "Adv")];
+    for (name, title) in assignments {
+        let dir = scratch.path().join(name);
+        let (status, _, stderr) = treegrade(&["init", "--assignment", name, dir.to_str().unwrap()]);
+        assert_eq!(status, 0, "{stderr}");
+        let handout = std::fs::read_to_string(dir.join("README.md")).unwrap();
+        assert!(!handout.contains("starter/") && !handout.contains("FORMAT.md"), "{name}: {handout}");
+        assert!(handout.contains("`search.py`") && dir.join("search.py").is_file(), "{name}");
+        let check = |current: &std::path::Path, args: &[&str]| {
+            let output = Command::cargo_bin("treegrade")
+                .unwrap()
+                .env("NO_COLOR", "1")
+                .env_remove("TREEGRADE_ASSIGNMENT")
+                .current_dir(current)
+                .arg("check")
+                .args(args)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        };
+        let inside = check(&dir, &[]);
+        assert!(inside.starts_with(title), "{name}: {inside}");
+        let outside = check(scratch.path(), &["--submission", dir.to_str().unwrap()]);
+        assert!(outside.starts_with(title), "{name}: {outside}");
+    }
+    // A folder whose marker names nothing there is refused, with the names there are.
+    let dir = scratch.path().join("games");
+    std::fs::write(dir.join(".treegrade-assignment"), "/no/such/course\n").unwrap();
+    let (status, _, stderr) = treegrade(&["check", "--submission", dir.to_str().unwrap()]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("names the assignment /no/such/course, which is neither"), "{stderr}");
+}

@@ -21,7 +21,7 @@ fn autograder_zip() -> &'static Path {
             .current_dir(dir.path())
             .env("TREEGRADE_SECRET", "course-secret")
             .env_remove("TREEGRADE_ASSIGNMENT")
-            .args(["gradescope", "--out"])
+            .args(["gradescope", "--glibc", &host_glibc(), "--out"])
             .arg(&zip_path)
             .output()
             .unwrap();
@@ -29,6 +29,84 @@ fn autograder_zip() -> &'static Path {
         (dir, zip_path)
     });
     path
+}
+
+/// This machine's glibc version (`2.36`): the tests run the zip's binary
+/// here, a test build linked against it, so it is the image's `--glibc`.
+fn host_glibc() -> String {
+    let output = std::process::Command::new("getconf").arg("GNU_LIBC_VERSION").output().expect("getconf runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.split_whitespace().nth(1).expect("`glibc 2.NN`").to_string()
+}
+
+/// The newest `GLIBC_` version a binary's dynamic symbols ask for, as
+/// binutils reads it (`None` where objdump is missing, outside CI).
+fn objdump_newest_glibc(binary: &Path) -> Option<Vec<u32>> {
+    let Ok(output) = std::process::Command::new("objdump").arg("-T").arg(binary).output() else {
+        crate::common::unavailable("objdump (binutils), to read a binary's glibc needs");
+        return None;
+    };
+    let listing = String::from_utf8_lossy(&output.stdout);
+    let versions = listing.split(|c: char| c.is_whitespace() || c == '(' || c == ')');
+    let parsed = versions.filter_map(|word| {
+        let parts: Option<Vec<u32>> = word.strip_prefix("GLIBC_")?.split('.').map(|p| p.parse().ok()).collect();
+        parts
+    });
+    Some(parsed.max().expect("a glibc binary asks for glibc versions"))
+}
+
+/// The zip's binary runs on every image docs/courses.md names (Ubuntu
+/// 20.04: glibc 2.31): `gradescope` refuses to pack a treegrade that needs
+/// a newer glibc, saying which and how to get one that runs there, and what
+/// it packs needs nothing newer.
+#[test]
+fn the_zips_treegrade_needs_no_glibc_newer_than_2_31() {
+    let this = assert_cmd::cargo::cargo_bin("treegrade");
+    let Some(needed) = objdump_newest_glibc(&this) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let zip_path = dir.path().join("autograder.zip");
+    let output = Command::cargo_bin("treegrade")
+        .unwrap()
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .args(["gradescope", "--out"])
+        .arg(&zip_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if needed > vec![2, 31] {
+        let version: Vec<String> = needed.iter().map(u32::to_string).collect();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("needs glibc {}, newer than the image's 2.31", version.join("."))),
+            "{stderr}"
+        );
+        assert!(stderr.contains("scripts/gradescope-binary") && stderr.contains("--binary"), "{stderr}");
+        assert!(!zip_path.exists(), "no zip is left behind");
+    } else {
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+        let zipped = dir.path().join("zipped-treegrade");
+        let mut binary = archive.by_name("treegrade").unwrap();
+        std::io::copy(&mut binary, &mut std::fs::File::create(&zipped).unwrap()).unwrap();
+        let zipped_needs = objdump_newest_glibc(&zipped).unwrap();
+        assert!(zipped_needs <= vec![2, 31], "{zipped_needs:?}");
+    }
+    // A binary built for glibc 2.31 (scripts/gradescope-binary) is packed as it is.
+    let built = repo().join("target/gradescope/treegrade");
+    if built.is_file() {
+        let output = Command::cargo_bin("treegrade")
+            .unwrap()
+            .env_remove("TREEGRADE_ASSIGNMENT")
+            .args(["gradescope", "--binary"])
+            .arg(&built)
+            .arg("--out")
+            .arg(&zip_path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(String::from_utf8_lossy(&output.stdout).contains("needs glibc 2."), "the report names its glibc");
+        assert!(objdump_newest_glibc(&built).unwrap() <= vec![2, 31]);
+    }
 }
 
 /// `ROOT/source` holds the unpacked zip, as `/autograder/source` would.
@@ -141,7 +219,7 @@ fn a_play_questions_opponent_and_game_are_packaged() {
     let output = Command::cargo_bin("treegrade")
         .unwrap()
         .env_remove("TREEGRADE_ASSIGNMENT")
-        .args(["gradescope", "--assignment"])
+        .args(["gradescope", "--glibc", &host_glibc(), "--assignment"])
         .arg(course.path())
         .arg("--out")
         .arg(&zip_path)

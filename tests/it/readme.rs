@@ -94,6 +94,20 @@ fn expected_status(command: &str) -> i32 {
     if grades_unfinished_work { 1 } else { 0 }
 }
 
+/// `gradescope` refuses to pack a treegrade that needs a newer glibc than
+/// Gradescope's Ubuntu 20.04 (2.31), as a test build on a newer system
+/// does; the refusal must be that one, and the command must then work for
+/// an image with this machine's glibc.
+fn packaged(root: &Path, command: &str, output: Output) -> Output {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.code() != Some(2) || !stderr.contains("newer than the image's 2.31") {
+        return output;
+    }
+    let host = std::process::Command::new("getconf").arg("GNU_LIBC_VERSION").output().unwrap();
+    let host = String::from_utf8_lossy(&host.stdout).split_whitespace().nth(1).unwrap().to_string();
+    run(root, &format!("{command} --glibc {host}"))
+}
+
 #[test]
 fn every_readme_command_runs() {
     let commands = readme_commands();
@@ -102,6 +116,8 @@ fn every_readme_command_runs() {
     let root = checkout_like(&scratch);
     for command in &commands {
         let output = run(&root, command);
+        let output =
+            if command.starts_with("treegrade gradescope") { packaged(&root, command, output) } else { output };
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(

@@ -228,6 +228,9 @@ fn failing_report(scratch: &Scratch) -> PathBuf {
     let (status, stdout, stderr) = treegrade(&[&args[..], &["--output", out.to_str().unwrap()]].concat());
     assert_eq!(status, 1, "the submission fails: {stdout}\n{stderr}");
     assert!(stdout.contains("FAIL"), "the text report still goes to stdout");
+    // It says where the HTML report went, not to run the command that wrote it.
+    assert!(stdout.contains(&format!("The html report is in {}", out.display())), "{stdout}");
+    assert!(!stdout.contains("--format html --output report.html"), "{stdout}");
     out
 }
 

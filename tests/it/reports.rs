@@ -88,6 +88,19 @@ fn every_format_renders_the_same_run() {
     insta::assert_snapshot!("prairielearn", render(&report, Format::Prairielearn, false));
 }
 
+/// GitHub colours a ```diff block's lines that start with `+` or `-`: the
+/// Markdown report's order diff has its signs at the margin, the column
+/// headers and unchanged steps behind a space.
+#[test]
+fn the_markdown_diff_has_its_signs_at_the_margin() {
+    let markdown = render(&mixed_report(), Format::Markdown, false);
+    let block = markdown.split("```diff\n").nth(1).and_then(|rest| rest.split("```").next()).unwrap();
+    let rows: Vec<&str> = block.lines().skip_while(|line| !line.contains("expected  yours")).skip(1).collect();
+    assert!(rows.iter().any(|line| line.starts_with("+ ")), "{block}");
+    assert!(rows.iter().all(|line| line.starts_with(['+', '-', ' '])), "{block}");
+    assert!(!block.contains("  +"), "no sign is indented: {block}");
+}
+
 /// The HTML report's structure: every element with its id and classes and
 /// every text, indented by nesting; styles and scripts by size only, and
 /// each SVG picture by the count of each kind of element in it, so that the
