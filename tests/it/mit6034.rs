@@ -174,3 +174,55 @@ for game in range(2000):
     differences += sum(1 for a, b in zip(lab, kit) if a != b)
 print("boards 2000, differences %d" % differences)
 "#;
+
+/// `read_lab.py`, run on a copy of the lab (as the importer will run it, in
+/// the sandbox): all 44 tests in MIT's order, each described, none unusable;
+/// the lab's named fixtures; the toy trees' endgame answers for both flags;
+/// and the Connect Four heuristics answered on every position to the
+/// test's depth.
+#[test]
+fn the_lab_reader_describes_all_44_tests() {
+    let lab = repo().join("../shared/mit6034-lab3");
+    if !lab.join("tests.py").is_file() {
+        crate::common::unavailable(&format!("the MIT 6.034 lab at {}", lab.display()));
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&lab).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let output = std::process::Command::new("python3")
+        .args(["-W", "ignore"])
+        .arg(repo().join("grader/kits/mit6034/read_lab.py"))
+        .current_dir(scratch.path())
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let read: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(read["lab"], "lab2");
+    let tests = read["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 44);
+    let kinds: Vec<&str> = tests.iter().map(|t| t["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "rule").count(), 22);
+    assert_eq!(kinds.iter().filter(|k| **k == "search").count(), 18);
+    assert_eq!(kinds[40..], ["answer"; 4]);
+    assert!(tests.iter().all(|t| t.get("unusable").is_none()), "{tests:?}");
+    for (number, test) in (1..).zip(tests) {
+        assert_eq!(test["number"], number);
+    }
+    assert_eq!(tests[22]["function"], "dfs_maximizing");
+    assert_eq!(tests[39]["function"], "progressive_deepening");
+    // NEGATE_GAME's endgame function answers the flag: [as MIN, as MAX].
+    assert_eq!(tests[36]["args"][0]["game"]["endgame"]["0"], serde_json::json!([-4, 4]));
+    // Test 30's heuristic on every position to depth 4: 1 + 7 + 49 + 343 + 2401.
+    assert_eq!(tests[29]["args"][1]["heuristic"]["values"].as_object().unwrap().len(), 2801);
+    assert_eq!(tests[25]["args"][0]["game"]["rules"], "student");
+    let trees: Vec<&String> = read["fixtures"]["trees"].as_object().unwrap().keys().collect();
+    assert_eq!(trees, ["GAME1", "GAME_EQUALITY_PRUNING", "GAME_STATIC_ALL_LEVELS"]);
+    let boards = read["fixtures"]["boards"].as_object().unwrap();
+    assert!(
+        ["BOARD_EMPTY", "NEARLY_OVER", "NEARLY_OVER_move0"].iter().all(|name| boards.contains_key(*name)),
+        "{boards:?}"
+    );
+}
