@@ -35,6 +35,15 @@ pub const CS188_KIT: [(&str, &str); 6] = [
     ("cs188_pacman.py", include_str!("../../grader/kits/cs188/cs188_pacman.py")),
 ];
 
+/// The MIT 6.034 games-lab kit (`{kits}/mit6034`): the runner and its stand-ins for the lab's modules.
+pub const MIT6034_KIT: [(&str, &str); 5] = [
+    ("treegrade_mit6034.py", include_str!("../../grader/kits/mit6034/treegrade_mit6034.py")),
+    ("game_api.py", include_str!("../../grader/kits/mit6034/game_api.py")),
+    ("toytree.py", include_str!("../../grader/kits/mit6034/toytree.py")),
+    ("boards.py", include_str!("../../grader/kits/mit6034/boards.py")),
+    ("_fixtures.py", include_str!("../../grader/kits/mit6034/_fixtures.py")),
+];
+
 /// Sets up a student's folder: the assignment's starter for `language`, the
 /// kit beside it, the handout, and `extra` files. Refuses to overwrite
 /// existing files.
@@ -96,6 +105,10 @@ pub fn write_kits() -> io::Result<tempfile::TempDir> {
     std::fs::create_dir_all(dir.path().join("cs188"))?;
     for (file, text) in CS188_KIT {
         std::fs::write(dir.path().join("cs188").join(file), text)?;
+    }
+    std::fs::create_dir_all(dir.path().join("mit6034"))?;
+    for (file, text) in MIT6034_KIT {
+        std::fs::write(dir.path().join("mit6034").join(file), text)?;
     }
     for (file, text) in RUST_KIT {
         let path = dir.path().join("rust").join(file);

@@ -23,6 +23,7 @@ mod gen_cli;
 mod generated;
 mod grader;
 mod gradescope;
+mod mit6034;
 mod more_grading;
 mod more_searches;
 mod mutants;

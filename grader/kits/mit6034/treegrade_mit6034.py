@@ -1,0 +1,495 @@
+"""treegrade_mit6034: runs an unchanged MIT 6.034 games-lab file under treegrade.
+
+The grader starts this script in the student's folder, which holds the
+student's ``lab2.py`` (Fall 2020 on) or ``lab3.py`` (Fall 2017-2019). For
+each search test the kit calls the lab function the test names (its name
+is ``NN-function``, after MIT's test number: ``23-dfs_maximizing``,
+``31-minimax_search_alphabeta``...; without one, the function of the
+search's algorithm) with the arguments MIT's tests pass, on an
+``AbstractGameState`` whose every successor comes from the grader:
+
+- ``generate_next_states()`` and ``is_game_over()`` ask the grader about
+  the state (the first question *enters* it: the grader records the order);
+- ``get_endgame_score(maximize)`` at a game-over state, and the heuristic
+  the test passes (``heuristic_fn(snapshot, maximize)``, answered by the
+  grader's ``evaluate``) are the *static evaluations* MIT counts; the kit
+  records them in order.
+
+The snapshot of a written tree is a ``ToyTree`` (label, score, children,
+served lazily); of a Connect Four tree, a ``ConnectFourBoard`` built from
+the grader's position. The test's root is MAX's or MIN's by its kind,
+which gives ``maximize``.
+
+The kit sends back the search's answer as the protocol's ``result``: the
+score as ``value``, the action of the path's first move as ``action``, and
+for the record the path (node ids), the count the search returned
+(``evaluations``) and the states it evaluated, in order (``evaluated``).
+MIT's tests check the count a search returns; a search whose count is not
+the number of static evaluations it made fails here with both numbers.
+
+The kit is written for treegrade; it uses the standard library only, and
+the ``game_api``, ``toytree`` and ``boards`` modules beside it stand in for
+the lab's.
+"""
+
+import math
+import numbers
+import os
+import re
+import sys
+
+_KIT_DIR = os.path.dirname(os.path.abspath(__file__))
+_STUDENT_DIR = os.path.abspath(os.getcwd())
+# The kit's game_api, toytree and boards come first, so that a student
+# folder that holds the lab's whole distribution still searches the
+# grader's states.
+sys.path[:] = [_KIT_DIR, _STUDENT_DIR] + [p for p in sys.path if p not in ("", _KIT_DIR, _STUDENT_DIR)]
+
+import game_api  # noqa: E402
+import toytree  # noqa: E402
+import treegrade_kit as _base  # noqa: E402  (the Python kit: channel, serving, tracebacks)
+
+KIT = "treegrade-mit6034/1"
+_HELLO = ('{"type":"hello","protocol":%d,"kit":"%s"}\n' % (_base.PROTOCOL, KIT)).encode("ascii")
+# The student's file, under its Fall 2020 name or its Fall 2017-2019 one.
+_MODULES = ("lab2", "lab3")
+_INF = float("inf")
+# The search functions of the lab, and the algorithm each one is graded as.
+_FUNCTIONS = {
+    "dfs_maximizing": "minimax",
+    "minimax_endgame_search": "minimax",
+    "minimax_search": "minimax",
+    "minimax_search_alphabeta": "alphabeta",
+    "progressive_deepening": "iterative-deepening",
+}
+_BY_ALGORITHM = {
+    "minimax": "minimax_search",
+    "alphabeta": "minimax_search_alphabeta",
+    "iterative-deepening": "progressive_deepening",
+}
+_TEST_NAME = re.compile(r"(?:^|/)\d+-([A-Za-z_][A-Za-z0-9_]*)$")
+
+_base._KIT_FILES.update(
+    os.path.normcase(os.path.join(_KIT_DIR, name))
+    for name in ("treegrade_mit6034.py", "game_api.py", "toytree.py", "boards.py", "_fixtures.py")
+)
+
+
+class _Served(object):
+    """One test's tree as the grader serves it, and what the search did with it.
+
+    ``evaluated`` lists ``(node, kind)`` for every static evaluation, in
+    order; in progressive deepening, ``iterations`` holds one such list per
+    depth.
+    """
+
+    def __init__(self, game, endgame):
+        self.game = game
+        self.endgame = endgame  # "fixed": the score ignores the flag; "mover": the wrong flag negates it; None: see start
+        self.ply = {game.root: 0}
+        self.root_kind = None
+        self.boards = False
+        self.evaluated = []
+        self.iterations = []
+        self.snapshots = {}
+
+    def snapshot(self, node):
+        """The snapshot of ``node`` (one object per node, so that identity and equality hold).
+
+        Making it enters nothing: the node is entered when the search first
+        asks about it (its successors, whether the game is over, its board).
+        """
+        known = self.snapshots.get(node)
+        if known is None:
+            known = _ServedBoard(self, node) if self.boards else _ServedTree(self, node)
+            self.snapshots[node] = known
+        return known
+
+    def start(self):
+        """Enters the root, as every search does first: its side and whether it is a board."""
+        game = self.game
+        self.root_kind = game.player(game.root)
+        state = game.state(game.root)
+        self.boards = isinstance(state, dict) and isinstance(state.get("board"), list)
+        if self.endgame is None:  # Connect Four's scores are the mover's; a toy tree's are fixed
+            self.endgame = "mover" if self.boards else "fixed"
+
+    def children(self, node):
+        children = self.game.children(node)
+        for child in children:
+            self.ply.setdefault(child, self.ply.get(node, 0) + 1)
+        return children
+
+    def is_max(self, node):
+        """Whether MAX moves at ``node``: the root's side on even plies."""
+        return (self.ply.get(node, 0) % 2 == 0) == (self.root_kind != "min")
+
+    def endgame_score(self, node, maximize):
+        self.evaluated.append((node, "endgame"))
+        value = self.game.utility(node)
+        if self.endgame == "mover" and bool(maximize) != self.is_max(node):
+            return -value
+        return value
+
+    def heuristic(self, node, maximize):
+        self.evaluated.append((node, "heuristic"))
+        value = self.game.evaluate(node)
+        if self.endgame == "mover" and bool(maximize) != self.is_max(node):
+            return -value
+        return value
+
+    def state(self, node):
+        return game_api.AbstractGameState(
+            self.snapshot(node), _served_is_game_over, _served_next_states, _served_endgame_score
+        )
+
+
+class _ServedTree(toytree.ToyTree):
+    """A ``ToyTree`` whose children the grader serves, when first asked for."""
+
+    def __init__(self, served, node):
+        # Not ToyTree.__init__: children and score are served, not stored.
+        self.label = None
+        self.zipper = []
+        self.sibling_index = None
+        self.sibling = None
+        self._served = served
+        self._node = node
+        self._children = None
+
+    @property
+    def children(self):
+        if self._children is None:
+            served = self._served
+            kids = [served.snapshot(child) for child in served.children(self._node)]
+            for index, kid in enumerate(kids):
+                kid.sibling_index = index
+                kid.sibling = kids[index + 1] if index + 1 < len(kids) else None
+            self._children = kids
+        return self._children
+
+    @children.setter
+    def children(self, value):
+        self._children = value
+
+    @property
+    def score(self):
+        # A leaf's score is its utility; an inner node's, the grader's static value of it.
+        game = self._served.game
+        if game.is_terminal(self._node):
+            return game.utility(self._node)
+        return None
+
+    @score.setter
+    def score(self, value):
+        pass
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "<ToyTree %s>" % self._node
+
+
+class _ServedBoard(game_api.ConnectFourBoard):
+    """A ``ConnectFourBoard`` of the grader's tree: its position is asked for when first read.
+
+    ``x`` of the grader's position (who moved first) is piece 1, as in the
+    lab, where the first player's pieces are 1s.
+    """
+
+    def __init__(self, served, node):
+        self._served = served
+        self._node = node
+        self._loaded = None
+
+    def _position(self):
+        if self._loaded is None:
+            state = self._served.game.state(self._node) or {}
+            rows = [[{"x": 1, "o": 2}.get(cell) for cell in row] for row in state.get("board") or []]
+            pieces = sum(1 for row in rows for cell in row if cell)
+            mover = state.get("to_move") or ("x" if pieces % 2 == 0 else "o")
+            players = ["Player One", "Player Two"] if mover == "x" else ["Player Two", "Player One"]
+            self._loaded = {"board_array": rows, "players": players, "whose_turn": players[0], "prev_move_string": "none"}
+        return self._loaded
+
+    def _field(name):  # noqa: N805  (builds the properties below)
+        def get(self):
+            return self._position()[name]
+
+        def set(self, value):
+            self._position()[name] = value
+
+        return property(get, set)
+
+    board_array = _field("board_array")
+    players = _field("players")
+    whose_turn = _field("whose_turn")
+    prev_move_string = _field("prev_move_string")
+    del _field
+
+    def __deepcopy__(self, memo):
+        # A copy (add_piece, copy) is an ordinary board of the student's own.
+        board = game_api.ConnectFourBoard([list(row) for row in self.board_array], list(self.players), self.whose_turn)
+        board.prev_move_string = self.prev_move_string
+        return board
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "<ConnectFourBoard %s>" % self._node
+
+
+# The student's code sees the lab's class names (is_class_instance compares names).
+_ServedTree.__name__ = "ToyTree"
+_ServedBoard.__name__ = "ConnectFourBoard"
+
+
+def _node_of(snapshot):
+    node = getattr(snapshot, "_node", None)
+    if node is None:
+        raise ValueError(
+            "this state is not one of the test's: search the states that generate_next_states() gives you"
+        )
+    return node
+
+
+def _served_is_game_over(snapshot):
+    return snapshot._served.game.is_terminal(_node_of(snapshot))
+
+
+def _served_next_states(snapshot):
+    served = snapshot._served
+    return [served.snapshot(child) for child in served.children(_node_of(snapshot))]
+
+
+def _served_endgame_score(snapshot, maximize):
+    return snapshot._served.endgame_score(_node_of(snapshot), maximize)
+
+
+class _Heuristic(object):
+    """The heuristic the test passes: the grader's static value, each call a static evaluation."""
+
+    def __init__(self, served):
+        self.served = served
+
+    def __call__(self, snapshot, maximize=True):
+        served = getattr(snapshot, "_served", None)
+        if served is not self.served:
+            given = "an AbstractGameState" if game_api.is_AbstractGameState_instance(snapshot) else _base._describe(snapshot)
+            raise TypeError(
+                "heuristic_fn was given %s: pass it the state's snapshot, heuristic_fn(state.get_snapshot(), "
+                "maximize), as the lab's heuristics take a board or a ToyTree" % given
+            )
+        return self.served.heuristic(_node_of(snapshot), maximize)
+
+
+class _Student(object):
+    """The student's module, imported once, at the first test (prints then go to stderr)."""
+
+    def __init__(self):
+        self.module = None
+        self.failure = None
+        self.loaded = False
+
+    def load(self):
+        if self.loaded:
+            return
+        self.loaded = True
+        names = [name for name in _MODULES if os.path.isfile(os.path.join(_STUDENT_DIR, name + ".py"))]
+        if not names:
+            self.failure = "there is no lab2.py (or lab3.py) in your submission's folder"
+            return
+        try:
+            self.module = __import__(names[0])
+        except SystemExit as exc:
+            self.failure = "%s.py called sys.exit(%r) while it was being imported" % (names[0], exc.code)
+        except BaseException as exc:  # a syntax error, a missing module, a crash at import
+            self.failure = "%s.py could not be imported: %s" % (names[0], _import_error(exc))
+
+
+def _import_error(exc):
+    import traceback
+
+    message = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(_STUDENT_DIR)]
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        message += " (line %d of %s)" % (exc.lineno, os.path.basename(exc.filename or ""))
+    elif frames:
+        message += " (line %d of %s)" % (frames[-1].lineno, os.path.basename(frames[-1].filename))
+    return message.replace(_KIT_DIR + os.sep, "treegrade's ")
+
+
+def _function_of(message):
+    """The lab function a search test runs: from its name, or else from its algorithm."""
+    found = _TEST_NAME.search(str(message.get("test", "")))
+    if found and found.group(1) in _FUNCTIONS:
+        return found.group(1)
+    return _BY_ALGORITHM.get(message.get("algorithm"))
+
+
+def _search(channel, message, student):
+    """Runs one search test through the student's function; returns the line to send."""
+    name = _function_of(message)
+    if name is None:
+        return _base._error_line("not_implemented", "the lab has no function for the algorithm %r" % (message.get("algorithm"),))
+    student.load()
+    if student.failure:
+        return _base._error_line("exception", student.failure)
+    function = getattr(student.module, name, None)
+    if not callable(function):
+        return _base._error_line("not_implemented", "%s.py has no function %s" % (student.module.__name__, name))
+    game = _base.Game(channel, message)
+    served = _Served(game, _endgame_convention(message))
+    if name == "progressive_deepening":
+        game.start_iteration(1)  # the root is entered in the first iteration
+    served.start()
+    root = served.state(game.root)
+    maximize = served.is_max(game.root)
+    heuristic = _Heuristic(served)
+    depth = _INF if game.depth is None else game.depth
+    if name == "dfs_maximizing":
+        args = (root,)
+    elif name == "minimax_endgame_search":
+        args = (root, maximize)
+    elif name == "minimax_search":
+        args = (root, heuristic, depth, maximize)
+    elif name == "minimax_search_alphabeta":
+        args = (root, -_INF, _INF, heuristic, depth, maximize)
+    else:
+        return _progressive(student, function, served, root, heuristic, depth, maximize)
+    try:
+        answer = function(*args)
+    except NotImplementedError:
+        return _base._error_line("not_implemented", "%s is not implemented yet" % name)
+    except Exception as exc:  # the student's bug: report it and serve the next test
+        return _base._exception_line(name, exc)
+    return _answer(name, answer, served, served.evaluated)
+
+
+def _endgame_convention(message):
+    """How a score answers the wrong ``maximize`` flag, when the test says; None: from the game.
+
+    ``fixed``: the flag is ignored (the lab's toy trees); ``mover``: the
+    score is the mover's, so the wrong flag negates it (Connect Four, whose
+    trees are served with boards).
+    """
+    convention = message.get("endgame")
+    return convention if convention in ("fixed", "mover") else None
+
+
+def _answer(name, answer, served, evaluated):
+    """The ``result`` line for a ``(path, score, evaluations)`` answer, or the error that explains it."""
+    if not game_api.is_dfs_return_type(answer):
+        return _base._error_line(
+            "exception",
+            "%s returned %s; it must return (path, score, evaluations): a list of states from the root, "
+            "the score, and the number of static evaluations" % (name, _base._describe(answer)),
+        )
+    path, score, count = answer
+    if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
+        return _base._error_line("exception", "%s returned the score %s, not a finite number" % (name, _base._describe(score)))
+    nodes = [getattr(state.snapshot, "_node", None) for state in path]
+    game = served.game
+    if not nodes or nodes[0] != game.root or any(node is None for node in nodes):
+        return _base._error_line(
+            "exception",
+            "%s returned a path that does not start at the state it was given (the path must begin with "
+            "the root state and follow the states generate_next_states() returned)" % name,
+        )
+    action = None
+    if len(nodes) > 1:
+        successors = dict((child, action) for action, child in game.successors(game.root))
+        action = successors.get(nodes[1])
+    if len(evaluated) != count:
+        return _base._error_line(
+            "exception",
+            "%s returned %s as its number of static evaluations, but it made %d (one per get_endgame_score at a "
+            "game-over state and one per heuristic_fn call at depth 0)" % (name, _count_text(count), len(evaluated)),
+        )
+    result = {
+        "type": "result",
+        "value": float(score),
+        "action": action,
+        "path": nodes,
+        "evaluations": len(evaluated),
+        "evaluated": [node for node, _ in evaluated],
+    }
+    return (_base._to_json(result) + "\n").encode("ascii")
+
+
+def _count_text(count):
+    """A count as the student wrote it: ``7``, or its value and type when it is not a whole number."""
+    if isinstance(count, numbers.Integral) and not isinstance(count, bool):
+        return str(count)
+    return _base._describe(count)
+
+
+def _progressive(student, function, served, root, heuristic, depth, maximize):
+    """``progressive_deepening``: each top-level alpha-beta call is one iteration, declared to the grader."""
+    module = student.module
+    original = getattr(module, "minimax_search_alphabeta", None)
+    nesting = [0]
+
+    def alphabeta(state, *args, **kwargs):
+        if nesting[0] == 0:
+            limit = args[3] if len(args) > 3 else kwargs.get("depth_limit")
+            first = served.game.iteration_depth == limit == 1 and not served.iterations and not served.evaluated
+            deepest = served.game.depth
+            if isinstance(limit, int) and not isinstance(limit, bool) and not 1 <= limit <= (deepest or limit):
+                raise ValueError(
+                    "progressive_deepening called minimax_search_alphabeta with depth_limit=%r: progressive "
+                    "deepening searches to depth 1, then 2, ... up to its depth_limit (%s), each depth on its own"
+                    % (limit, deepest)
+                )
+            if isinstance(limit, int) and not isinstance(limit, bool) and not first:
+                if served.iterations or served.evaluated:
+                    served.iterations.append(served.evaluated)
+                served.evaluated = []
+                served.game.start_iteration(limit)
+        nesting[0] += 1
+        try:
+            return original(state, *args, **kwargs)
+        finally:
+            nesting[0] -= 1
+
+    if callable(original):
+        module.minimax_search_alphabeta = alphabeta
+    try:
+        answer = function(root, heuristic, depth, maximize)
+    except NotImplementedError:
+        return _base._error_line("not_implemented", "progressive_deepening is not implemented yet")
+    except Exception as exc:
+        return _base._exception_line("progressive_deepening", exc)
+    finally:
+        if callable(original):
+            module.minimax_search_alphabeta = original
+    served.iterations.append(served.evaluated)
+    if not game_api.is_class_instance(answer, "AnytimeValue") or not answer.history:
+        return _base._error_line(
+            "exception",
+            "progressive_deepening returned %s; it must return an AnytimeValue holding one "
+            "(path, score, evaluations) per depth, from depth 1" % _base._describe(answer),
+        )
+    for number, (value, evaluated) in enumerate(zip(answer.history, served.iterations), 1):
+        if game_api.is_dfs_return_type(value) and value[2] != len(evaluated):
+            return _base._error_line(
+                "exception",
+                "progressive_deepening's answer at depth %d counts %s static evaluations, but that depth made %d "
+                "(count each depth on its own, not the total so far)" % (number, _count_text(value[2]), len(evaluated)),
+            )
+    return _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
+
+
+def main():
+    student = _Student()
+    _base._start(lambda channel, message: _search(channel, message, student), _HELLO)
+
+
+if __name__ == "__main__":
+    main()
