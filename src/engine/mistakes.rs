@@ -6,7 +6,9 @@
 //! [`undetected_mistakes`] to keep only trees on which every one of them
 //! shows.
 
-use super::variant::{self, Alternation, BeyondSlip, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
+use super::variant::{
+    self, Alternation, BeyondSlip, ChanceSlip, DepthSlip, EvalSlip, OrderingSlip, Slips, VariantOutcome, WindowSlip,
+};
 use super::{Algorithm, SearchSettings, search, values_match};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
@@ -33,6 +35,33 @@ pub struct Candidate {
     /// (two ways of writing one search): named together, they count as one
     /// toward the most a diagnosis names.
     pub same_trace_as: Option<&'static str>,
+    /// The behaviour this mistake shares with others that always leave the
+    /// same trace (a [`BEHAVIOURS`] id), and the code shape by which this
+    /// one produces it: when several fit, the diagnosis names the
+    /// behaviour and lists the shapes, and claims none of them.
+    pub behaviour: Option<(&'static str, &'static str)>,
+}
+
+/// Behaviours that several mistakes produce alike, trace for trace: an id
+/// and what the search does, in a student's words.
+pub const BEHAVIOURS: &[(&str, &str)] = &[
+    (
+        "never-prunes",
+        "your alpha-beta never prunes: it searches every child, as plain minimax does; stop searching a \
+         node's children once its value passes the bound, and give each child the window its earlier \
+         siblings tightened (a max node raises alpha, a min node lowers beta)",
+    ),
+    (
+        "window-never-tightens-below-root",
+        "alpha and beta never tighten below the root: every node below it prunes only against the window \
+         its parent passed down, and does not raise alpha (at a max node) or lower beta (at a min node) as \
+         its children return their values, so later children get a window that is too wide",
+    ),
+];
+
+/// What a behaviour of [`BEHAVIOURS`] does (`None` for an unknown id).
+pub fn behaviour(id: &str) -> Option<&'static str> {
+    BEHAVIOURS.iter().find(|(known, _)| *known == id).map(|(_, text)| *text)
 }
 
 impl Candidate {
@@ -73,6 +102,9 @@ pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candida
     list.extend(turn_mistakes(tree, settings));
     list.extend(depth_mistakes(tree, settings));
     list.extend(chance_mistakes(tree, settings));
+    list.extend(convention_mistakes(settings));
+    list.extend(eval_mistakes(settings));
+    list.extend(ordering_mistakes(settings));
     let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
     list.extend(halves);
     let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
@@ -137,15 +169,33 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "expectation-divided" => "expectation-divided/below-root",
         "swapped-updates/widening/max" => "swapped-updates/widening/max/below-root",
         "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
+        "window-never-tightened" => "window-never-tightened/below-root",
         _ => return None,
+    };
+    // The below-root twins of a window that widens and of one never
+    // updated leave one trace: a window that never tightens below the root.
+    let behaviour = match key {
+        "window-never-tightened/below-root" => Some((WINDOW_BELOW_ROOT, NEVER_UPDATED_BELOW_ROOT)),
+        "swapped-updates/widening/below-root" => Some((WINDOW_BELOW_ROOT, WIDENING)),
+        _ => None,
     };
     Some(Candidate {
         key,
         slips: Slips { spare_root: true, ..candidate.slips },
         same_trace_as: None,
+        behaviour,
         ..candidate.clone()
     })
 }
+
+/// The behaviour of a window that never tightens below the root.
+const WINDOW_BELOW_ROOT: &str = "window-never-tightens-below-root";
+/// The shape of code that never updates the window below the root.
+const NEVER_UPDATED_BELOW_ROOT: &str = "max_value and min_value never update alpha or beta (only the root's own \
+     loop tightens its bound)";
+/// The shape of code whose updates move the other bound away.
+const WIDENING: &str = "the two updates swapped in a way that widens the window (beta = max(beta, v) at a max \
+     node, alpha = min(alpha, v) at a min node)";
 
 /// A candidate with the question's settings and one slip.
 fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation: &str) -> Candidate {
@@ -157,6 +207,7 @@ fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation:
         explanation: explanation.to_string(),
         classic: false,
         same_trace_as: None,
+        behaviour: None,
     }
 }
 
@@ -202,6 +253,7 @@ pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
         Candidate {
             key: "swapped-updates/widening",
             same_trace_as: Some("no-pruning"),
+            behaviour: Some(("never-prunes", WIDENING)),
             ..slip(
                 "swapped-updates",
                 settings,
@@ -209,6 +261,18 @@ pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
                 "your max nodes update beta and your min nodes alpha (beta = max(beta, v), alpha = min(alpha, \
                  v)), which never tightens the window, so nothing is pruned: a max node raises alpha (alpha = \
                  max(alpha, v)) and a min node lowers beta (beta = min(beta, v))",
+            )
+        },
+        Candidate {
+            same_trace_as: Some("no-pruning"),
+            behaviour: Some(("never-prunes", "alpha and beta never updated, not even at the root")),
+            ..slip(
+                "window-never-tightened",
+                settings,
+                window(WindowSlip::NeverTightened),
+                "your search never updates alpha or beta: a max node must raise alpha (alpha = max(alpha, v)) \
+                 and a min node lower beta (beta = min(beta, v)) after each child, so that the later children \
+                 get the tightened window",
             )
         },
     ]
@@ -296,6 +360,28 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
              the grader sees every node those searches enter; run one search, to the depth the test gives",
         ),
     ];
+    list.push(slip(
+        "depth-ignored",
+        settings,
+        depth(DepthSlip::Ignored),
+        "your search does not stop at the depth limit: it goes on below the nodes at the limit down to the \
+         terminals; at a node at ply game.depth (the root is ply 0) return game.evaluate(node), and mind a \
+         limit of 0, which cuts at the root (a test such as `if depth and ...` reads 0 as no limit)",
+    ));
+    if settings.depth == Some(0) {
+        list.push(Candidate {
+            key: "depth-ignored/zero-as-none",
+            ..slip(
+                "depth-ignored",
+                settings,
+                depth(DepthSlip::ZeroIsNone),
+                "your search reads a depth limit of 0 as no limit (a test such as `if depth and ply == depth` \
+                 is false for 0), so it searches below the root: with depth 0 the root itself is at the cut, \
+                 and its value is game.evaluate(root); compare the depth with `is None` or `== 0`, not by its \
+                 truth",
+            )
+        });
+    }
     if tree.has_chance_nodes() {
         list.push(slip(
             "chance-not-a-ply",
@@ -306,6 +392,138 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
         ));
     }
     list
+}
+
+/// Pruning conventions mixed: one kind of node prunes by a convention of
+/// its own whatever the test says, or the two kinds by opposite ones; and
+/// the test's convention read the wrong way round.
+pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.algorithm != Algorithm::AlphaBeta {
+        return Vec::new();
+    }
+    let rule = |node: &str, on_equal: bool| match (node, on_equal) {
+        ("max", true) => "a max node prunes when v >= beta",
+        ("max", false) => "a max node prunes only when v > beta",
+        ("min", true) => "a min node prunes when v <= alpha",
+        _ => "a min node prunes only when v < alpha",
+    };
+    let right = "both kinds follow game.prune_on_equal: v >= beta at a max node and v <= alpha at a min node when \
+                 it is true, v > beta and v < alpha when it is false";
+    let mut list = Vec::new();
+    for (key, max, min) in [
+        ("mixed-convention/max-strict", Some(false), None),
+        ("mixed-convention/max-equal", Some(true), None),
+        ("mixed-convention/min-strict", None, Some(false)),
+        ("mixed-convention/min-equal", None, Some(true)),
+        ("mixed-convention/max-strict-min-equal", Some(false), Some(true)),
+        ("mixed-convention/max-equal-min-strict", Some(true), Some(false)),
+    ] {
+        let fixed: Vec<String> = [("max", max), ("min", min)]
+            .into_iter()
+            .filter_map(|(node, convention)| convention.map(|on_equal| rule(node, on_equal).to_string()))
+            .collect();
+        let explanation = format!(
+            "in your search {} whatever game.prune_on_equal says (this test has it {}): {right}",
+            fixed.join(" and "),
+            settings.prune_on_equal
+        );
+        let slips = Slips { max_convention: max, min_convention: min, ..Slips::default() };
+        list.push(Candidate { key, ..slip("mixed-convention", settings, slips, &explanation) });
+    }
+    let inverted = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
+    list.push(Candidate {
+        key: "prune-on-equal/inverted",
+        ..slip(
+            "prune-on-equal",
+            &inverted,
+            Slips::default(),
+            &format!(
+                "you read game.prune_on_equal the wrong way round: this test has it {}, so {} and {}",
+                settings.prune_on_equal,
+                rule("max", settings.prune_on_equal),
+                rule("min", settings.prune_on_equal)
+            ),
+        )
+    });
+    list
+}
+
+/// Mistakes in reading the evaluation at the depth cut, which is in MAX's
+/// view whoever is to move.
+pub fn eval_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.depth.is_none() {
+        return Vec::new();
+    }
+    let eval = |eval| Slips { eval, ..Slips::default() };
+    vec![
+        slip(
+            "eval-mover-view",
+            settings,
+            eval(EvalSlip::MoverView),
+            "at the depth cut you negate game.evaluate(node) where MIN is to move, as if it were the mover's \
+             score: the evaluation is already in MAX's view at every node, so use it as it is",
+        ),
+        slip(
+            "eval-wrong-player",
+            settings,
+            eval(EvalSlip::Negated),
+            "at the depth cut you take the evaluation for the other side (-game.evaluate(node)): it is \
+             already in MAX's view, the view of every value your search compares, so use it as it is",
+        ),
+    ]
+}
+
+/// Mistakes in ordering the children by static value (docs/format.md 8.1).
+pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.move_ordering != crate::engine::MoveOrdering::Eval {
+        return Vec::new();
+    }
+    let order = |ordering| Slips { ordering, ..Slips::default() };
+    let right = "at a max node greatest static value first, at a min node least first, equal values keeping \
+                 the game's order (a stable sort on the value alone)";
+    let with = |bug, ordering, wrong: &str| slip(bug, settings, order(ordering), &format!("{wrong}: {right}"));
+    vec![
+        with(
+            "ordering-ascending-at-max",
+            OrderingSlip::AscendingEverywhere,
+            "you sort every node's children least static value first, which is right at a min node only; a \
+             max node searches its greatest first",
+        ),
+        with(
+            "ordering-descending-at-min",
+            OrderingSlip::DescendingEverywhere,
+            "you sort every node's children greatest static value first, which is right at a max node only; \
+             a min node searches its least first",
+        ),
+        with(
+            "ordering-root-only",
+            OrderingSlip::RootOnly,
+            "you sort the root's children by static value, but below the root you search the children in \
+             the game's order: every max and min node above the depth cut sorts its children",
+        ),
+        with(
+            "ordering-tuple-ties",
+            OrderingSlip::TupleTies,
+            "you sort by (static value, action) pairs, so children of equal value are ordered by their \
+             actions rather than kept in the game's order",
+        ),
+        Candidate {
+            key: "ordering-tuple-ties/ascending-actions",
+            ..with(
+                "ordering-tuple-ties",
+                OrderingSlip::TupleTiesAscending,
+                "you sort by (value, action) pairs (the value negated at a max node), so children of equal \
+                 value are ordered by their actions rather than kept in the game's order",
+            )
+        },
+        with(
+            "ordering-action-from-unsorted",
+            OrderingSlip::ActionFromUnsorted,
+            "you search the root's children sorted by static value, but return the action at the best \
+             child's position in the unsorted list (game.successors(root)): return the action of the child \
+             you searched",
+        ),
+    ]
 }
 
 /// Mistakes in valuing chance nodes.
@@ -692,6 +910,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         explanation: explanation.to_string(),
         classic: true,
         same_trace_as: None,
+        behaviour: None,
     };
     let setting = |bug, settings, explanation: String| Candidate {
         bug,
@@ -701,6 +920,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         explanation,
         classic: true,
         same_trace_as: None,
+        behaviour: None,
     };
     let mut list = Vec::new();
     if settings.algorithm == Algorithm::AlphaBeta {
@@ -715,7 +935,9 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         let key = if settings.prune_on_equal { "prune-on-equal/never" } else { "prune-on-equal/always" };
         list.push(Candidate { key, ..setting("prune-on-equal", flipped, explanation.to_string()) });
         let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
-        list.push(setting(
+        list.push(Candidate {
+            behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
+            ..setting(
             "no-pruning",
             SearchSettings { algorithm: full, ..*settings },
             "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
@@ -723,7 +945,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
              max node raising alpha and a min node lowering beta (a window never tightened, reset to (-inf, \
              +inf) at every node, or whose bounds are moved the wrong way, never prunes)"
                 .to_string(),
-        ));
+        )});
     }
     if settings.algorithm == Algorithm::Minimax {
         for prune_on_equal in [true, false] {
