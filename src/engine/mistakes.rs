@@ -42,26 +42,85 @@ pub struct Candidate {
     pub behaviour: Option<(&'static str, &'static str)>,
 }
 
-/// Behaviours that several mistakes produce alike, trace for trace: an id
-/// and what the search does, in a student's words.
-pub const BEHAVIOURS: &[(&str, &str)] = &[
+/// Behaviours that several mistakes produce alike, trace for trace: an id,
+/// the narrower behaviours it includes (what a test that shows only part of
+/// it can still confirm), and what the search does, in a student's words.
+pub const BEHAVIOURS: &[(&str, &[&str], &str)] = &[
     (
         "never-prunes",
+        &[],
         "your alpha-beta never prunes: it searches every child, as plain minimax does; stop searching a \
          node's children once its value passes the bound, and give each child the window its earlier \
          siblings tightened (a max node raises alpha, a min node lowers beta)",
     ),
     (
         "window-never-tightens-below-root",
+        &["max-window-never-tightens-below-root", "min-window-never-tightens-below-root"],
         "alpha and beta never tighten below the root: every node below it prunes only against the window \
          its parent passed down, and does not raise alpha (at a max node) or lower beta (at a min node) as \
          its children return their values, so later children get a window that is too wide",
+    ),
+    (
+        "max-window-never-tightens-below-root",
+        &[],
+        "your max nodes below the root never raise alpha as their children return their values: they prune \
+         only against the window their parent passed down, so their later children get a window that is \
+         too wide; a max node raises alpha (alpha = max(alpha, v)) after each child",
+    ),
+    (
+        "min-window-never-tightens-below-root",
+        &[],
+        "your min nodes below the root never lower beta as their children return their values: they prune \
+         only against the window their parent passed down, so their later children get a window that is \
+         too wide; a min node lowers beta (beta = min(beta, v)) after each child",
+    ),
+    (
+        "prunes-on-equal",
+        &["max-prunes-on-equal", "min-prunes-on-equal"],
+        "your search prunes on equality (v >= beta at a max node, v <= alpha at a min node), but this test \
+         has game.prune_on_equal false: prune only when v > beta at a max node, v < alpha at a min node",
+    ),
+    (
+        "prunes-strictly",
+        &["max-prunes-strictly", "min-prunes-strictly"],
+        "your search prunes only on strict inequality (v > beta, v < alpha), but this test has \
+         game.prune_on_equal true: prune when v >= beta at a max node, v <= alpha at a min node",
+    ),
+    (
+        "max-prunes-on-equal",
+        &[],
+        "your max nodes prune on equality (v >= beta), but this test has game.prune_on_equal false: a max \
+         node prunes only when v > beta",
+    ),
+    (
+        "min-prunes-on-equal",
+        &[],
+        "your min nodes prune on equality (v <= alpha), but this test has game.prune_on_equal false: a min \
+         node prunes only when v < alpha",
+    ),
+    (
+        "max-prunes-strictly",
+        &[],
+        "your max nodes prune only when v > beta, but this test has game.prune_on_equal true: a max node \
+         prunes when v >= beta",
+    ),
+    (
+        "min-prunes-strictly",
+        &[],
+        "your min nodes prune only when v < alpha, but this test has game.prune_on_equal true: a min node \
+         prunes when v <= alpha",
     ),
 ];
 
 /// What a behaviour of [`BEHAVIOURS`] does (`None` for an unknown id).
 pub fn behaviour(id: &str) -> Option<&'static str> {
-    BEHAVIOURS.iter().find(|(known, _)| *known == id).map(|(_, text)| *text)
+    BEHAVIOURS.iter().find(|(known, _, _)| *known == id).map(|(_, _, text)| *text)
+}
+
+/// A behaviour and the narrower ones it includes, broadest first.
+pub fn behaviour_and_parts(id: &'static str) -> Vec<&'static str> {
+    let parts = BEHAVIOURS.iter().find(|(known, _, _)| *known == id).map_or(&[][..], |(_, parts, _)| *parts);
+    std::iter::once(id).chain(parts.iter().copied()).collect()
 }
 
 impl Candidate {
@@ -123,6 +182,7 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
             ["swapped-window-arguments/declared/max", "swapped-window-arguments/declared/min"]
         }
         "swapped-updates/widening" => ["swapped-updates/widening/max", "swapped-updates/widening/min"],
+        "window-never-tightened" => ["window-never-tightened/max", "window-never-tightened/min"],
         _ => return Vec::new(),
     };
     [NodeKind::Max, NodeKind::Min]
@@ -134,7 +194,7 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
             } else {
                 Slips { window_only_at: Some(kind), ..candidate.slips }
             };
-            Candidate { key, slips, same_trace_as: None, ..candidate.clone() }
+            Candidate { key, slips, same_trace_as: None, behaviour: None, ..candidate.clone() }
         })
         .collect()
 }
@@ -148,6 +208,7 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-window-arguments" => "swapped-window-arguments/below-root",
         "strict-alternation" => "strict-alternation/below-root",
         "reverse-children" => "reverse-children/below-root",
+        "reverse-children/choice-nodes" => "reverse-children/choice-nodes/below-root",
         "eager-children" => "eager-children/below-root",
         "eager-children/max" => "eager-children/max/below-root",
         "eager-children/min" => "eager-children/min/below-root",
@@ -170,6 +231,8 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-updates/widening/max" => "swapped-updates/widening/max/below-root",
         "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
         "window-never-tightened" => "window-never-tightened/below-root",
+        "window-never-tightened/max" => "window-never-tightened/max/below-root",
+        "window-never-tightened/min" => "window-never-tightened/min/below-root",
         _ => return None,
     };
     // The below-root twins of a window that widens and of one never
@@ -177,6 +240,10 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
     let behaviour = match key {
         "window-never-tightened/below-root" => Some((WINDOW_BELOW_ROOT, NEVER_UPDATED_BELOW_ROOT)),
         "swapped-updates/widening/below-root" => Some((WINDOW_BELOW_ROOT, WIDENING)),
+        "window-never-tightened/max/below-root" => Some(("max-window-never-tightens-below-root", NEVER_UPDATED_AT_MAX)),
+        "window-never-tightened/min/below-root" => Some(("min-window-never-tightens-below-root", NEVER_UPDATED_AT_MIN)),
+        "swapped-updates/widening/max/below-root" => Some(("max-window-never-tightens-below-root", WIDENING_AT_MAX)),
+        "swapped-updates/widening/min/below-root" => Some(("min-window-never-tightens-below-root", WIDENING_AT_MIN)),
         _ => None,
     };
     Some(Candidate {
@@ -193,6 +260,12 @@ const WINDOW_BELOW_ROOT: &str = "window-never-tightens-below-root";
 /// The shape of code that never updates the window below the root.
 const NEVER_UPDATED_BELOW_ROOT: &str = "max_value and min_value never update alpha or beta (only the root's own \
      loop tightens its bound)";
+/// The shapes of code that never updates the window at one kind of node.
+const NEVER_UPDATED_AT_MAX: &str = "max_value never updates alpha";
+const NEVER_UPDATED_AT_MIN: &str = "min_value never updates beta";
+/// The shapes of code whose update at one kind of node moves the other bound away.
+const WIDENING_AT_MAX: &str = "max_value updates beta instead of alpha, widening it (beta = max(beta, v))";
+const WIDENING_AT_MIN: &str = "min_value updates alpha instead of beta, widening it (alpha = min(alpha, v))";
 /// The shape of code whose updates move the other bound away.
 const WIDENING: &str = "the two updates swapped in a way that widens the window (beta = max(beta, v) at a max \
      node, alpha = min(alpha, v) at a min node)";
@@ -428,11 +501,16 @@ pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
             settings.prune_on_equal
         );
         let slips = Slips { max_convention: max, min_convention: min, ..Slips::default() };
-        list.push(Candidate { key, ..slip("mixed-convention", settings, slips, &explanation) });
+        list.push(Candidate {
+            key,
+            behaviour: convention_behaviour(settings.prune_on_equal, max, min).map(|id| (id, mixed_shape(key))),
+            ..slip("mixed-convention", settings, slips, &explanation)
+        });
     }
     let inverted = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
     list.push(Candidate {
         key: "prune-on-equal/inverted",
+        behaviour: Some((both_wrong(settings.prune_on_equal), "game.prune_on_equal read the wrong way round")),
         ..slip(
             "prune-on-equal",
             &inverted,
@@ -446,6 +524,40 @@ pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
         )
     });
     list
+}
+
+/// What a search whose max and min nodes prune by these conventions (`None`:
+/// the test's) shows on a test with `prune_on_equal`: the behaviour of the
+/// kinds that depart from it (`None` where neither does).
+fn convention_behaviour(prune_on_equal: bool, max: Option<bool>, min: Option<bool>) -> Option<&'static str> {
+    let max_wrong = max.is_some_and(|on_equal| on_equal != prune_on_equal);
+    let min_wrong = min.is_some_and(|on_equal| on_equal != prune_on_equal);
+    match (max_wrong, min_wrong, prune_on_equal) {
+        (true, true, _) => Some(both_wrong(prune_on_equal)),
+        (true, false, true) => Some("max-prunes-strictly"),
+        (true, false, false) => Some("max-prunes-on-equal"),
+        (false, true, true) => Some("min-prunes-strictly"),
+        (false, true, false) => Some("min-prunes-on-equal"),
+        (false, false, _) => None,
+    }
+}
+
+/// The behaviour of a search whose max and min nodes both prune by the
+/// other convention than the test's.
+fn both_wrong(prune_on_equal: bool) -> &'static str {
+    if prune_on_equal { "prunes-strictly" } else { "prunes-on-equal" }
+}
+
+/// The code shape of a mixed convention, by its key.
+fn mixed_shape(key: &str) -> &'static str {
+    match key {
+        "mixed-convention/max-strict" => "max nodes always prune only when v > beta, min nodes as game.prune_on_equal says",
+        "mixed-convention/max-equal" => "max nodes always prune when v >= beta, min nodes as game.prune_on_equal says",
+        "mixed-convention/min-strict" => "min nodes always prune only when v < alpha, max nodes as game.prune_on_equal says",
+        "mixed-convention/min-equal" => "min nodes always prune when v <= alpha, max nodes as game.prune_on_equal says",
+        "mixed-convention/max-strict-min-equal" => "max nodes always prune when v > beta and min nodes when v <= alpha",
+        _ => "max nodes always prune when v >= beta and min nodes when v < alpha",
+    }
 }
 
 /// Mistakes in reading the evaluation at the depth cut, which is in MAX's
@@ -463,6 +575,17 @@ pub fn eval_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
             "at the depth cut you negate game.evaluate(node) where MIN is to move, as if it were the mover's \
              score: the evaluation is already in MAX's view at every node, so use it as it is",
         ),
+        Candidate {
+            key: "eval-mover-view/chance-as-min",
+            ..slip(
+                "eval-mover-view",
+                settings,
+                eval(EvalSlip::NotMaxView),
+                "at the depth cut you negate game.evaluate(node) wherever MAX is not to move (at MIN's nodes and \
+                 at chance nodes), as if it were the mover's score: the evaluation is already in MAX's view at \
+                 every node, so use it as it is",
+            )
+        },
         slip(
             "eval-wrong-player",
             settings,
@@ -932,8 +1055,16 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             "your trace is what alpha-beta gives when it prunes on equality (v >= beta); \
              this assignment prunes only when v > beta at a max node (v < alpha at a min node)"
         };
-        let key = if settings.prune_on_equal { "prune-on-equal/never" } else { "prune-on-equal/always" };
-        list.push(Candidate { key, ..setting("prune-on-equal", flipped, explanation.to_string()) });
+        let (key, shape) = if settings.prune_on_equal {
+            ("prune-on-equal/never", "game.prune_on_equal never read, pruning only on strict inequality")
+        } else {
+            ("prune-on-equal/always", "game.prune_on_equal never read, pruning on equality")
+        };
+        list.push(Candidate {
+            key,
+            behaviour: Some((both_wrong(settings.prune_on_equal), shape)),
+            ..setting("prune-on-equal", flipped, explanation.to_string())
+        });
         let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
         list.push(Candidate {
             behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
@@ -979,6 +1110,21 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         Slips { reverse_children: true, ..Slips::default() },
         "you search children in reverse order; search them in the order the game lists them",
     ));
+    // Listed on every tree: where there is no chance node it is the
+    // reversal above, and a key must be found on every test it explains.
+    {
+        list.push(Candidate {
+            key: "reverse-children/choice-nodes",
+            classic: false,
+            ..quirk(
+                "reverse-children",
+                Slips { reverse_children: true, reverse_skips_chance: true, ..Slips::default() },
+                "your max and min nodes search their children in reverse order (a stack popped from the end, \
+                 say), while your chance nodes take them in order: search them in the order the game lists \
+                 them at every node",
+            )
+        });
+    }
     list.push(quirk(
         "eager-children",
         Slips { eager_children: true, ..Slips::default() },

@@ -93,6 +93,9 @@ pub enum EvalSlip {
     MoverView,
     /// Negated everywhere (taken for the other side).
     Negated,
+    /// Negated wherever MAX is not to move, chance nodes included (`eval if
+    /// player(node) == "max" else -eval`).
+    NotMaxView,
 }
 
 /// How the children are ordered under move ordering (docs/format.md 8.1).
@@ -138,6 +141,9 @@ pub enum Alternation {
 pub struct Slips {
     /// Children searched last to first.
     pub reverse_children: bool,
+    /// With `reverse_children`: at max and min nodes only (a stack in
+    /// `max_value` and `min_value`, a loop in order at chance nodes).
+    pub reverse_skips_chance: bool,
     /// Every child entered (asked about) before the first is searched.
     pub eager_children: bool,
     /// Only at nodes of this kind (a check written into `max_value` alone,
@@ -482,7 +488,8 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             children = order;
         }
         let spared = at_root && self.slips.spare_root;
-        if self.slips.reverse_children && !spared {
+        let reversed_here = !(self.slips.reverse_skips_chance && kind == NodeKind::Chance);
+        if self.slips.reverse_children && !spared && reversed_here {
             children.reverse();
         }
         let kind_matches = self.slips.eager_only_at.is_none_or(|kind| kind == self.tree.kind(node));
@@ -562,6 +569,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
                 EvalSlip::None => false,
                 EvalSlip::MoverView => tree.kind(node) == NodeKind::Min,
                 EvalSlip::Negated => true,
+                EvalSlip::NotMaxView => tree.kind(node) != NodeKind::Max,
             };
             return Ok((if negated { -eval } else { eval }, None));
         }

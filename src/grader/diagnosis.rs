@@ -373,18 +373,18 @@ fn describe(named: &[Candidate], explained: usize) -> Option<Diagnosis> {
     Some(Diagnosis { bug, explanation, alternatives })
 }
 
-/// The behaviour every one of `named` produces, its words with the code
-/// shapes listed, and the mistakes it lists (`None` when two of them share
-/// no behaviour).
+/// The behaviour every one of `named` produces (the broadest that all of
+/// them include), its words with the code shapes listed, and the mistakes
+/// it lists (`None` when two of them share no behaviour).
 fn shared_behaviour(named: &[Candidate]) -> Option<(&'static str, String, Vec<&'static str>)> {
-    let id = named.first()?.behaviour?.0;
+    use crate::engine::mistakes::behaviour_and_parts;
+    let mut common = behaviour_and_parts(named.first()?.behaviour?.0);
     let mut shapes: Vec<&str> = Vec::new();
     let mut bugs: Vec<&'static str> = Vec::new();
     for candidate in named {
         let (behaviour, shape) = candidate.behaviour?;
-        if behaviour != id {
-            return None;
-        }
+        let parts = behaviour_and_parts(behaviour);
+        common.retain(|id| parts.contains(id));
         if !shapes.contains(&shape) {
             shapes.push(shape);
         }
@@ -392,6 +392,7 @@ fn shared_behaviour(named: &[Candidate]) -> Option<(&'static str, String, Vec<&'
             bugs.push(candidate.bug);
         }
     }
+    let id = *common.first()?;
     let text = crate::engine::mistakes::behaviour(id)?;
     let explanation = format!("{text}; code that does this: {}", shapes.join("; or "));
     Some((id, explanation, bugs))
