@@ -551,9 +551,13 @@ fn both_wrong(prune_on_equal: bool) -> &'static str {
 /// The code shape of a mixed convention, by its key.
 fn mixed_shape(key: &str) -> &'static str {
     match key {
-        "mixed-convention/max-strict" => "max nodes always prune only when v > beta, min nodes as game.prune_on_equal says",
+        "mixed-convention/max-strict" => {
+            "max nodes always prune only when v > beta, min nodes as game.prune_on_equal says"
+        }
         "mixed-convention/max-equal" => "max nodes always prune when v >= beta, min nodes as game.prune_on_equal says",
-        "mixed-convention/min-strict" => "min nodes always prune only when v < alpha, max nodes as game.prune_on_equal says",
+        "mixed-convention/min-strict" => {
+            "min nodes always prune only when v < alpha, max nodes as game.prune_on_equal says"
+        }
         "mixed-convention/min-equal" => "min nodes always prune when v <= alpha, max nodes as game.prune_on_equal says",
         "mixed-convention/max-strict-min-equal" => "max nodes always prune when v > beta and min nodes when v <= alpha",
         _ => "max nodes always prune when v >= beta and min nodes when v < alpha",
@@ -1069,14 +1073,15 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         list.push(Candidate {
             behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
             ..setting(
-            "no-pruning",
-            SearchSettings { algorithm: full, ..*settings },
-            "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
+                "no-pruning",
+                SearchSettings { algorithm: full, ..*settings },
+                "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
              its value passes the bound, and give each child the window its earlier siblings tightened, a \
              max node raising alpha and a min node lowering beta (a window never tightened, reset to (-inf, \
              +inf) at every node, or whose bounds are moved the wrong way, never prunes)"
-                .to_string(),
-        )});
+                    .to_string(),
+            )
+        });
     }
     if settings.algorithm == Algorithm::Minimax {
         for prune_on_equal in [true, false] {

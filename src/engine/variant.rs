@@ -473,9 +473,17 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
 
     /// The children in the order the student searches them, entered ahead
     /// of the search when the student looks at them all first.
-    fn children(&mut self, node: NodeIndex, at_root: bool) -> Vec<NodeIndex> {
+    ///
+    /// `turn` is whose turn the student's code takes it to be, which is
+    /// also the way it sorts the children under move ordering.
+    fn children(&mut self, node: NodeIndex, at_root: bool, turn: Turn) -> Vec<NodeIndex> {
         let mut children: Vec<NodeIndex> = self.tree.children(node).collect();
         let kind = self.tree.kind(node);
+        let sort_as = match turn {
+            Turn::Max => NodeKind::Max,
+            Turn::Min => NodeKind::Min,
+            Turn::Chance => kind,
+        };
         let above_cut = self.limit.is_none_or(|limit| self.tree.ply(node) < limit);
         let sorted_here = self.slips.ordering != OrderingSlip::RootOnly || at_root;
         if self.settings.move_ordering == crate::engine::MoveOrdering::Eval
@@ -483,7 +491,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && above_cut
             && sorted_here
-            && let Some(order) = self.ordered(node, kind)
+            && let Some(order) = self.ordered(node, sort_as)
         {
             children = order;
         }
@@ -599,7 +607,8 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         let mut best_child: Option<NodeIndex> = None;
         let later_ties_win = at_root && self.slips.last_best_at_root;
         let ties_by_action = at_root && self.slips.ties_by_action;
-        let children = self.children(node, at_root);
+        let turn = if maximising { Turn::Max } else { Turn::Min };
+        let children = self.children(node, at_root, turn);
         for &child in &children {
             let (child_alpha, child_beta) = match window {
                 WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
@@ -686,7 +695,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         } else {
             (f64::NEG_INFINITY, f64::INFINITY)
         };
-        let children = self.children(node, at_root);
+        let children = self.children(node, at_root, Turn::Chance);
         let count = children.len() as f64;
         let mut expectation = 0.0;
         let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);

@@ -616,7 +616,9 @@ mod tests {
     /// Generated trees of `kinds`, every internal node with an eval.
     fn drawn(kinds: Vec<NodeKind>, count: u64) -> Vec<std::sync::Arc<Tree>> {
         let options = crate::generator::GenOptions { depth: 4, kinds, evals: true, ties: 0.3, ..Default::default() };
-        (0..count).map(|index| std::sync::Arc::new(crate::generator::generate(&options, index, &format!("t{index}")))).collect()
+        (0..count)
+            .map(|index| std::sync::Arc::new(crate::generator::generate(&options, index, &format!("t{index}"))))
+            .collect()
     }
 
     /// The mistakes a diagnosis names: its own and a behaviour's shapes.
@@ -638,11 +640,16 @@ mod tests {
     fn a_window_never_tightened_below_the_root_is_named_as_that_behaviour() {
         // Only the root's loop tightens its bound: it leaves the trace of
         // updates that widen the window, and neither is claimed.
-        let slips = Slips { window: crate::engine::variant::WindowSlip::NeverTightened, spare_root: true, ..Slips::default() };
+        let slips =
+            Slips { window: crate::engine::variant::WindowSlip::NeverTightened, spare_root: true, ..Slips::default() };
         let mut tests = Vec::new();
         for tree in drawn(vec![NodeKind::Max, NodeKind::Min], 6) {
             for prune_on_equal in [true, false] {
-                tests.push((tree.clone(), SearchSettings { prune_on_equal, ..SearchSettings::new(Algorithm::AlphaBeta) }, slips));
+                tests.push((
+                    tree.clone(),
+                    SearchSettings { prune_on_equal, ..SearchSettings::new(Algorithm::AlphaBeta) },
+                    slips,
+                ));
             }
         }
         let diagnoses = diagnosed(tests);
@@ -665,7 +672,9 @@ mod tests {
         builder.add(with_eval("A", root, vec![ChildSpec::id("B"), ChildSpec::id("C")], 0.0));
         builder.add(with_eval("B", other, vec![ChildSpec::id("B1"), ChildSpec::id("B2")], 5.0));
         builder.add(with_eval("C", other, vec![ChildSpec::id("C1"), ChildSpec::id("C2")], 1.0));
-        for (id, eval, leaf) in [("B1", 7.0, [2.0, -3.0]), ("B2", -8.0, [9.0, 4.0]), ("C1", 6.0, [4.0, 0.0]), ("C2", -2.0, [3.0, 8.0])] {
+        for (id, eval, leaf) in
+            [("B1", 7.0, [2.0, -3.0]), ("B2", -8.0, [9.0, 4.0]), ("C1", 6.0, [4.0, 0.0]), ("C2", -2.0, [3.0, 8.0])]
+        {
             builder.add(with_eval(id, root, leaves(&leaf), eval));
         }
         std::sync::Arc::new(builder.build().unwrap())
@@ -715,10 +724,18 @@ mod tests {
         // root it was told that it searches the root as a MAX node.
         let slips = Slips { max_convention: Some(false), ..Slips::default() };
         let mut tests = Vec::new();
-        let trees = [std::sync::Arc::new(tree()), std::sync::Arc::new(crate::tree::fixtures::aima()), evals_tree(NodeKind::Min)];
+        let trees = [
+            std::sync::Arc::new(tree()),
+            std::sync::Arc::new(crate::tree::fixtures::aima()),
+            evals_tree(NodeKind::Min),
+        ];
         for tree in trees.into_iter().chain(drawn(vec![NodeKind::Min, NodeKind::Max], 4)) {
             for prune_on_equal in [true, false] {
-                tests.push((tree.clone(), SearchSettings { prune_on_equal, ..SearchSettings::new(Algorithm::AlphaBeta) }, slips));
+                tests.push((
+                    tree.clone(),
+                    SearchSettings { prune_on_equal, ..SearchSettings::new(Algorithm::AlphaBeta) },
+                    slips,
+                ));
             }
         }
         let diagnoses = diagnosed(tests);
@@ -748,7 +765,8 @@ mod tests {
         let mut results = Vec::new();
         for test in tests {
             let tree = test.tree.written().unwrap();
-            let outcome = outcome(test, tree).unwrap_or_else(|| variant::search(tree, &test.settings, Slips::default()).unwrap());
+            let outcome =
+                outcome(test, tree).unwrap_or_else(|| variant::search(tree, &test.settings, Slips::default()).unwrap());
             let answer = crate::grader::oracle::StudentAnswer {
                 value: Some(outcome.value),
                 action: outcome.action.map(|child| tree.action(child).to_string()),
@@ -803,11 +821,23 @@ mod tests {
             }
             let pairs = [
                 Slips { reverse_children: true, last_best_at_root: true, ..Slips::default() },
-                Slips { eager_children: true, window: crate::engine::variant::WindowSlip::SwappedUpdates, ..Slips::default() },
+                Slips {
+                    eager_children: true,
+                    window: crate::engine::variant::WindowSlip::SwappedUpdates,
+                    ..Slips::default()
+                },
                 Slips { reverse_children: true, max_convention: Some(true), ..Slips::default() },
                 Slips { root_as_max: true, depth: crate::engine::variant::DepthSlip::Rounds, ..Slips::default() },
-                Slips { strict_alternation: true, chance: crate::engine::variant::ChanceSlip::Uniform, ..Slips::default() },
-                Slips { eval: crate::engine::variant::EvalSlip::MoverView, last_best_at_root: true, ..Slips::default() },
+                Slips {
+                    strict_alternation: true,
+                    chance: crate::engine::variant::ChanceSlip::Uniform,
+                    ..Slips::default()
+                },
+                Slips {
+                    eval: crate::engine::variant::EvalSlip::MoverView,
+                    last_best_at_root: true,
+                    ..Slips::default()
+                },
             ];
             let allowed = [
                 ["reverse-children", "first-best-last"],
@@ -820,7 +850,10 @@ mod tests {
             for (slips, allowed) in pairs.into_iter().zip(allowed) {
                 let both = |test: &PlannedTest, tree: &Tree| variant::search(tree, &test.settings, slips).ok();
                 for diagnosis in diagnosed_by(&tests, both).iter().flatten() {
-                    assert!(names(diagnosis).iter().all(|bug| allowed.contains(bug)), "{allowed:?} named as {diagnosis:#?}");
+                    assert!(
+                        names(diagnosis).iter().all(|bug| allowed.contains(bug)),
+                        "{allowed:?} named as {diagnosis:#?}"
+                    );
                 }
             }
         }
