@@ -279,14 +279,29 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
             (index, candidates.into_iter().filter(|candidate| !ruled_out.contains(&candidate.key)).collect())
         })
         .collect();
-    // What the program does, the same on every test: a key found on all of
-    // them. A test where the grader refused what the program asked (an
-    // evaluation above the cut, say) is evidence too, and no mistake of the
-    // list makes such a request.
-    let refused = indices
+    // A test where the grader refused what the program asked (an evaluation
+    // away from the cut, a guessed node) is evidence too: only a mistake in
+    // the depth limit asks for an evaluation elsewhere, and no mistake of
+    // the list guesses nodes.
+    let refusals: Vec<Vec<Candidate>> = indices
         .iter()
-        .any(|&index| results[index].status == TestStatus::Error(super::session::FailureKind::ProtocolError));
-    let everywhere = if refused { Vec::new() } else { keys_in_all(fits.iter().map(|(_, list)| list)) };
+        .filter(|&&index| results[index].status == TestStatus::Error(super::session::FailureKind::ProtocolError))
+        .map(|&index| {
+            let test = &tests[index];
+            let cs188 = test.tree.written().and_then(Tree::game);
+            let tree = &*served[index];
+            // Entered below the cut: it went too deep; else too shallow.
+            let deeper = student_trace(tree, &results[index]).is_some_and(|trace| {
+                trace.visited.iter().any(|&node| test.settings.depth.is_some_and(|depth| tree.ply(node) > depth))
+            });
+            candidates_for(tree, cs188, &test.settings)
+                .into_iter()
+                .filter(|candidate| misplaces_evaluations(candidate, &test.settings, deeper))
+                .collect()
+        })
+        .collect();
+    // What the program does, the same on every test: a key found on all of them.
+    let everywhere = keys_in_all(fits.iter().map(|(_, list)| list).chain(&refusals));
     if std::env::var_os("TREEGRADE_DEBUG_DIAGNOSIS").is_some() {
         for (index, list) in &fits {
             let keys: Vec<&str> = list.iter().map(|c| c.key).collect();
@@ -296,6 +311,21 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
     for (index, list) in fits {
         let named: Vec<Candidate> = list.into_iter().filter(|candidate| everywhere.contains(&candidate.key)).collect();
         results[index].diagnosis = describe(&named, failed.len());
+    }
+}
+
+/// Whether a mistake asks for evaluations below the cut of a test with
+/// `settings` (`deeper`), or above it, which the grader refuses: a depth
+/// limit counted otherwise.
+fn misplaces_evaluations(candidate: &Candidate, settings: &SearchSettings, deeper: bool) -> bool {
+    use crate::engine::variant::DepthSlip;
+    let Some(depth) = settings.depth else { return false };
+    let own = candidate.settings.depth;
+    if deeper {
+        own.is_some_and(|own| own > depth)
+            || matches!(candidate.slips.depth, DepthSlip::Rounds | DepthSlip::ChanceNotAPly)
+    } else {
+        own.is_some_and(|own| own < depth) || candidate.slips.iterative_deepening
     }
 }
 
