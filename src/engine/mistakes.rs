@@ -6,7 +6,9 @@
 //! [`undetected_mistakes`] to keep only trees on which every one of them
 //! shows.
 
-use super::variant::{self, Alternation, BeyondSlip, ChanceSlip, DepthSlip, Slips, VariantOutcome, WindowSlip};
+use super::variant::{
+    self, Alternation, BeyondSlip, ChanceSlip, DepthSlip, EvalSlip, OrderingSlip, Slips, VariantOutcome, WindowSlip,
+};
 use super::{Algorithm, SearchSettings, search, values_match};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
@@ -33,6 +35,92 @@ pub struct Candidate {
     /// (two ways of writing one search): named together, they count as one
     /// toward the most a diagnosis names.
     pub same_trace_as: Option<&'static str>,
+    /// The behaviour this mistake shares with others that always leave the
+    /// same trace (a [`BEHAVIOURS`] id), and the code shape by which this
+    /// one produces it: when several fit, the diagnosis names the
+    /// behaviour and lists the shapes, and claims none of them.
+    pub behaviour: Option<(&'static str, &'static str)>,
+}
+
+/// Behaviours that several mistakes produce alike, trace for trace: an id,
+/// the narrower behaviours it includes (what a test that shows only part of
+/// it can still confirm), and what the search does, in a student's words.
+pub const BEHAVIOURS: &[(&str, &[&str], &str)] = &[
+    (
+        "never-prunes",
+        &[],
+        "your alpha-beta never prunes: it searches every child, as plain minimax does; stop searching a \
+         node's children once its value passes the bound, and give each child the window its earlier \
+         siblings tightened (a max node raises alpha, a min node lowers beta)",
+    ),
+    (
+        "window-never-tightens-below-root",
+        &["max-window-never-tightens-below-root", "min-window-never-tightens-below-root"],
+        "alpha and beta never tighten below the root: every node below it prunes only against the window \
+         its parent passed down, and does not raise alpha (at a max node) or lower beta (at a min node) as \
+         its children return their values, so later children get a window that is too wide",
+    ),
+    (
+        "max-window-never-tightens-below-root",
+        &[],
+        "your max nodes below the root never raise alpha as their children return their values: they prune \
+         only against the window their parent passed down, so their later children get a window that is \
+         too wide; a max node raises alpha (alpha = max(alpha, v)) after each child",
+    ),
+    (
+        "min-window-never-tightens-below-root",
+        &[],
+        "your min nodes below the root never lower beta as their children return their values: they prune \
+         only against the window their parent passed down, so their later children get a window that is \
+         too wide; a min node lowers beta (beta = min(beta, v)) after each child",
+    ),
+    (
+        "prunes-on-equal",
+        &["max-prunes-on-equal", "min-prunes-on-equal"],
+        "your search prunes on equality (v >= beta at a max node, v <= alpha at a min node), but this test \
+         has game.prune_on_equal false: prune only when v > beta at a max node, v < alpha at a min node",
+    ),
+    (
+        "prunes-strictly",
+        &["max-prunes-strictly", "min-prunes-strictly"],
+        "your search prunes only on strict inequality (v > beta, v < alpha), but this test has \
+         game.prune_on_equal true: prune when v >= beta at a max node, v <= alpha at a min node",
+    ),
+    (
+        "max-prunes-on-equal",
+        &[],
+        "your max nodes prune on equality (v >= beta), but this test has game.prune_on_equal false: a max \
+         node prunes only when v > beta",
+    ),
+    (
+        "min-prunes-on-equal",
+        &[],
+        "your min nodes prune on equality (v <= alpha), but this test has game.prune_on_equal false: a min \
+         node prunes only when v < alpha",
+    ),
+    (
+        "max-prunes-strictly",
+        &[],
+        "your max nodes prune only when v > beta, but this test has game.prune_on_equal true: a max node \
+         prunes when v >= beta",
+    ),
+    (
+        "min-prunes-strictly",
+        &[],
+        "your min nodes prune only when v < alpha, but this test has game.prune_on_equal true: a min node \
+         prunes when v <= alpha",
+    ),
+];
+
+/// What a behaviour of [`BEHAVIOURS`] does (`None` for an unknown id).
+pub fn behaviour(id: &str) -> Option<&'static str> {
+    BEHAVIOURS.iter().find(|(known, _, _)| *known == id).map(|(_, _, text)| *text)
+}
+
+/// A behaviour and the narrower ones it includes, broadest first.
+pub fn behaviour_and_parts(id: &'static str) -> Vec<&'static str> {
+    let parts = BEHAVIOURS.iter().find(|(known, _, _)| *known == id).map_or(&[][..], |(_, parts, _)| *parts);
+    std::iter::once(id).chain(parts.iter().copied()).collect()
 }
 
 impl Candidate {
@@ -81,6 +169,9 @@ pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candida
     list.extend(turn_mistakes(tree, settings));
     list.extend(depth_mistakes(tree, settings));
     list.extend(chance_mistakes(tree, settings));
+    list.extend(convention_mistakes(settings));
+    list.extend(eval_mistakes(settings));
+    list.extend(ordering_mistakes(settings));
     let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
     list.extend(halves);
     let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
@@ -99,6 +190,7 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
             ["swapped-window-arguments/declared/max", "swapped-window-arguments/declared/min"]
         }
         "swapped-updates/widening" => ["swapped-updates/widening/max", "swapped-updates/widening/min"],
+        "window-never-tightened" => ["window-never-tightened/max", "window-never-tightened/min"],
         _ => return Vec::new(),
     };
     [NodeKind::Max, NodeKind::Min]
@@ -110,7 +202,7 @@ pub fn at_one_kind_only(candidate: &Candidate) -> Vec<Candidate> {
             } else {
                 Slips { window_only_at: Some(kind), ..candidate.slips }
             };
-            Candidate { key, slips, same_trace_as: None, ..candidate.clone() }
+            Candidate { key, slips, same_trace_as: None, behaviour: None, ..candidate.clone() }
         })
         .collect()
 }
@@ -124,6 +216,7 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "swapped-window-arguments" => "swapped-window-arguments/below-root",
         "strict-alternation" => "strict-alternation/below-root",
         "reverse-children" => "reverse-children/below-root",
+        "reverse-children/choice-nodes" => "reverse-children/choice-nodes/below-root",
         "eager-children" => "eager-children/below-root",
         "eager-children/max" => "eager-children/max/below-root",
         "eager-children/min" => "eager-children/min/below-root",
@@ -145,15 +238,45 @@ pub fn below_the_root(candidate: &Candidate) -> Option<Candidate> {
         "expectation-divided" => "expectation-divided/below-root",
         "swapped-updates/widening/max" => "swapped-updates/widening/max/below-root",
         "swapped-updates/widening/min" => "swapped-updates/widening/min/below-root",
+        "window-never-tightened" => "window-never-tightened/below-root",
+        "window-never-tightened/max" => "window-never-tightened/max/below-root",
+        "window-never-tightened/min" => "window-never-tightened/min/below-root",
         _ => return None,
+    };
+    // The below-root twins of a window that widens and of one never
+    // updated leave one trace: a window that never tightens below the root.
+    let behaviour = match key {
+        "window-never-tightened/below-root" => Some((WINDOW_BELOW_ROOT, NEVER_UPDATED_BELOW_ROOT)),
+        "swapped-updates/widening/below-root" => Some((WINDOW_BELOW_ROOT, WIDENING)),
+        "window-never-tightened/max/below-root" => Some(("max-window-never-tightens-below-root", NEVER_UPDATED_AT_MAX)),
+        "window-never-tightened/min/below-root" => Some(("min-window-never-tightens-below-root", NEVER_UPDATED_AT_MIN)),
+        "swapped-updates/widening/max/below-root" => Some(("max-window-never-tightens-below-root", WIDENING_AT_MAX)),
+        "swapped-updates/widening/min/below-root" => Some(("min-window-never-tightens-below-root", WIDENING_AT_MIN)),
+        _ => None,
     };
     Some(Candidate {
         key,
         slips: Slips { spare_root: true, ..candidate.slips },
         same_trace_as: None,
+        behaviour,
         ..candidate.clone()
     })
 }
+
+/// The behaviour of a window that never tightens below the root.
+const WINDOW_BELOW_ROOT: &str = "window-never-tightens-below-root";
+/// The shape of code that never updates the window below the root.
+const NEVER_UPDATED_BELOW_ROOT: &str = "max_value and min_value never update alpha or beta (only the root's own \
+     loop tightens its bound)";
+/// The shapes of code that never updates the window at one kind of node.
+const NEVER_UPDATED_AT_MAX: &str = "max_value never updates alpha";
+const NEVER_UPDATED_AT_MIN: &str = "min_value never updates beta";
+/// The shapes of code whose update at one kind of node moves the other bound away.
+const WIDENING_AT_MAX: &str = "max_value updates beta instead of alpha, widening it (beta = max(beta, v))";
+const WIDENING_AT_MIN: &str = "min_value updates alpha instead of beta, widening it (alpha = min(alpha, v))";
+/// The shape of code whose updates move the other bound away.
+const WIDENING: &str = "the two updates swapped in a way that widens the window (beta = max(beta, v) at a max \
+     node, alpha = min(alpha, v) at a min node)";
 
 /// A candidate with the question's settings and one slip.
 fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation: &str) -> Candidate {
@@ -165,6 +288,7 @@ fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation:
         explanation: explanation.to_string(),
         classic: false,
         same_trace_as: None,
+        behaviour: None,
     }
 }
 
@@ -210,6 +334,7 @@ pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
         Candidate {
             key: "swapped-updates/widening",
             same_trace_as: Some("no-pruning"),
+            behaviour: Some(("never-prunes", WIDENING)),
             ..slip(
                 "swapped-updates",
                 settings,
@@ -217,6 +342,18 @@ pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
                 "your max nodes update beta and your min nodes alpha (beta = max(beta, v), alpha = min(alpha, \
                  v)), which never tightens the window, so nothing is pruned: a max node raises alpha (alpha = \
                  max(alpha, v)) and a min node lowers beta (beta = min(beta, v))",
+            )
+        },
+        Candidate {
+            same_trace_as: Some("no-pruning"),
+            behaviour: Some(("never-prunes", "alpha and beta never updated, not even at the root")),
+            ..slip(
+                "window-never-tightened",
+                settings,
+                window(WindowSlip::NeverTightened),
+                "your search never updates alpha or beta: a max node must raise alpha (alpha = max(alpha, v)) \
+                 and a min node lower beta (beta = min(beta, v)) after each child, so that the later children \
+                 get the tightened window",
             )
         },
     ]
@@ -304,6 +441,28 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
              the grader sees every node those searches enter; run one search, to the depth the test gives",
         ),
     ];
+    list.push(slip(
+        "depth-ignored",
+        settings,
+        depth(DepthSlip::Ignored),
+        "your search does not stop at the depth limit: it goes on below the nodes at the limit down to the \
+         terminals; at a node at ply game.depth (the root is ply 0) return game.evaluate(node), and mind a \
+         limit of 0, which cuts at the root (a test such as `if depth and ...` reads 0 as no limit)",
+    ));
+    if settings.depth == Some(0) {
+        list.push(Candidate {
+            key: "depth-ignored/zero-as-none",
+            ..slip(
+                "depth-ignored",
+                settings,
+                depth(DepthSlip::ZeroIsNone),
+                "your search reads a depth limit of 0 as no limit (a test such as `if depth and ply == depth` \
+                 is false for 0), so it searches below the root: with depth 0 the root itself is at the cut, \
+                 and its value is game.evaluate(root); compare the depth with `is None` or `== 0`, not by its \
+                 truth",
+            )
+        });
+    }
     if tree.has_chance_nodes() {
         list.push(slip(
             "chance-not-a-ply",
@@ -314,6 +473,192 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
         ));
     }
     list
+}
+
+/// Pruning conventions mixed: one kind of node prunes by a convention of
+/// its own whatever the test says, or the two kinds by opposite ones; and
+/// the test's convention read the wrong way round.
+pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.algorithm != Algorithm::AlphaBeta {
+        return Vec::new();
+    }
+    let rule = |node: &str, on_equal: bool| match (node, on_equal) {
+        ("max", true) => "a max node prunes when v >= beta",
+        ("max", false) => "a max node prunes only when v > beta",
+        ("min", true) => "a min node prunes when v <= alpha",
+        _ => "a min node prunes only when v < alpha",
+    };
+    let right = "both kinds follow game.prune_on_equal: v >= beta at a max node and v <= alpha at a min node when \
+                 it is true, v > beta and v < alpha when it is false";
+    let mut list = Vec::new();
+    for (key, max, min) in [
+        ("mixed-convention/max-strict", Some(false), None),
+        ("mixed-convention/max-equal", Some(true), None),
+        ("mixed-convention/min-strict", None, Some(false)),
+        ("mixed-convention/min-equal", None, Some(true)),
+        ("mixed-convention/max-strict-min-equal", Some(false), Some(true)),
+        ("mixed-convention/max-equal-min-strict", Some(true), Some(false)),
+    ] {
+        let fixed: Vec<String> = [("max", max), ("min", min)]
+            .into_iter()
+            .filter_map(|(node, convention)| convention.map(|on_equal| rule(node, on_equal).to_string()))
+            .collect();
+        let explanation = format!(
+            "in your search {} whatever game.prune_on_equal says (this test has it {}): {right}",
+            fixed.join(" and "),
+            settings.prune_on_equal
+        );
+        let slips = Slips { max_convention: max, min_convention: min, ..Slips::default() };
+        list.push(Candidate {
+            key,
+            behaviour: convention_behaviour(settings.prune_on_equal, max, min).map(|id| (id, mixed_shape(key))),
+            ..slip("mixed-convention", settings, slips, &explanation)
+        });
+    }
+    let inverted = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
+    list.push(Candidate {
+        key: "prune-on-equal/inverted",
+        behaviour: Some((both_wrong(settings.prune_on_equal), "game.prune_on_equal read the wrong way round")),
+        ..slip(
+            "prune-on-equal",
+            &inverted,
+            Slips::default(),
+            &format!(
+                "you read game.prune_on_equal the wrong way round: this test has it {}, so {} and {}",
+                settings.prune_on_equal,
+                rule("max", settings.prune_on_equal),
+                rule("min", settings.prune_on_equal)
+            ),
+        )
+    });
+    list
+}
+
+/// What a search whose max and min nodes prune by these conventions (`None`:
+/// the test's) shows on a test with `prune_on_equal`: the behaviour of the
+/// kinds that depart from it (`None` where neither does).
+fn convention_behaviour(prune_on_equal: bool, max: Option<bool>, min: Option<bool>) -> Option<&'static str> {
+    let max_wrong = max.is_some_and(|on_equal| on_equal != prune_on_equal);
+    let min_wrong = min.is_some_and(|on_equal| on_equal != prune_on_equal);
+    match (max_wrong, min_wrong, prune_on_equal) {
+        (true, true, _) => Some(both_wrong(prune_on_equal)),
+        (true, false, true) => Some("max-prunes-strictly"),
+        (true, false, false) => Some("max-prunes-on-equal"),
+        (false, true, true) => Some("min-prunes-strictly"),
+        (false, true, false) => Some("min-prunes-on-equal"),
+        (false, false, _) => None,
+    }
+}
+
+/// The behaviour of a search whose max and min nodes both prune by the
+/// other convention than the test's.
+fn both_wrong(prune_on_equal: bool) -> &'static str {
+    if prune_on_equal { "prunes-strictly" } else { "prunes-on-equal" }
+}
+
+/// The code shape of a mixed convention, by its key.
+fn mixed_shape(key: &str) -> &'static str {
+    match key {
+        "mixed-convention/max-strict" => {
+            "max nodes always prune only when v > beta, min nodes as game.prune_on_equal says"
+        }
+        "mixed-convention/max-equal" => "max nodes always prune when v >= beta, min nodes as game.prune_on_equal says",
+        "mixed-convention/min-strict" => {
+            "min nodes always prune only when v < alpha, max nodes as game.prune_on_equal says"
+        }
+        "mixed-convention/min-equal" => "min nodes always prune when v <= alpha, max nodes as game.prune_on_equal says",
+        "mixed-convention/max-strict-min-equal" => "max nodes always prune when v > beta and min nodes when v <= alpha",
+        _ => "max nodes always prune when v >= beta and min nodes when v < alpha",
+    }
+}
+
+/// Mistakes in reading the evaluation at the depth cut, which is in MAX's
+/// view whoever is to move.
+pub fn eval_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.depth.is_none() {
+        return Vec::new();
+    }
+    let eval = |eval| Slips { eval, ..Slips::default() };
+    vec![
+        slip(
+            "eval-mover-view",
+            settings,
+            eval(EvalSlip::MoverView),
+            "at the depth cut you negate game.evaluate(node) where MIN is to move, as if it were the mover's \
+             score: the evaluation is already in MAX's view at every node, so use it as it is",
+        ),
+        Candidate {
+            key: "eval-mover-view/chance-as-min",
+            ..slip(
+                "eval-mover-view",
+                settings,
+                eval(EvalSlip::NotMaxView),
+                "at the depth cut you negate game.evaluate(node) wherever MAX is not to move (at MIN's nodes and \
+                 at chance nodes), as if it were the mover's score: the evaluation is already in MAX's view at \
+                 every node, so use it as it is",
+            )
+        },
+        slip(
+            "eval-wrong-player",
+            settings,
+            eval(EvalSlip::Negated),
+            "at the depth cut you take the evaluation for the other side (-game.evaluate(node)): it is \
+             already in MAX's view, the view of every value your search compares, so use it as it is",
+        ),
+    ]
+}
+
+/// Mistakes in ordering the children by static value (docs/format.md 8.1).
+pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    if settings.move_ordering != crate::engine::MoveOrdering::Eval {
+        return Vec::new();
+    }
+    let order = |ordering| Slips { ordering, ..Slips::default() };
+    let right = "at a max node greatest static value first, at a min node least first, equal values keeping \
+                 the game's order (a stable sort on the value alone)";
+    let with = |bug, ordering, wrong: &str| slip(bug, settings, order(ordering), &format!("{wrong}: {right}"));
+    vec![
+        with(
+            "ordering-ascending-at-max",
+            OrderingSlip::AscendingEverywhere,
+            "you sort every node's children least static value first, which is right at a min node only; a \
+             max node searches its greatest first",
+        ),
+        with(
+            "ordering-descending-at-min",
+            OrderingSlip::DescendingEverywhere,
+            "you sort every node's children greatest static value first, which is right at a max node only; \
+             a min node searches its least first",
+        ),
+        with(
+            "ordering-root-only",
+            OrderingSlip::RootOnly,
+            "you sort the root's children by static value, but below the root you search the children in \
+             the game's order: every max and min node above the depth cut sorts its children",
+        ),
+        with(
+            "ordering-tuple-ties",
+            OrderingSlip::TupleTies,
+            "you sort by (static value, action) pairs, so children of equal value are ordered by their \
+             actions rather than kept in the game's order",
+        ),
+        Candidate {
+            key: "ordering-tuple-ties/ascending-actions",
+            ..with(
+                "ordering-tuple-ties",
+                OrderingSlip::TupleTiesAscending,
+                "you sort by (value, action) pairs (the value negated at a max node), so children of equal \
+                 value are ordered by their actions rather than kept in the game's order",
+            )
+        },
+        with(
+            "ordering-action-from-unsorted",
+            OrderingSlip::ActionFromUnsorted,
+            "you search the root's children sorted by static value, but return the action at the best \
+             child's position in the unsorted list (game.successors(root)): return the action of the child \
+             you searched",
+        ),
+    ]
 }
 
 /// Mistakes in valuing chance nodes.
@@ -700,6 +1045,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         explanation: explanation.to_string(),
         classic: true,
         same_trace_as: None,
+        behaviour: None,
     };
     let setting = |bug, settings, explanation: String| Candidate {
         bug,
@@ -709,6 +1055,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         explanation,
         classic: true,
         same_trace_as: None,
+        behaviour: None,
     };
     let mut list = Vec::new();
     if settings.algorithm == Algorithm::AlphaBeta {
@@ -720,18 +1067,29 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             "your trace is what alpha-beta gives when it prunes on equality (v >= beta); \
              this assignment prunes only when v > beta at a max node (v < alpha at a min node)"
         };
-        let key = if settings.prune_on_equal { "prune-on-equal/never" } else { "prune-on-equal/always" };
-        list.push(Candidate { key, ..setting("prune-on-equal", flipped, explanation.to_string()) });
+        let (key, shape) = if settings.prune_on_equal {
+            ("prune-on-equal/never", "game.prune_on_equal never read, pruning only on strict inequality")
+        } else {
+            ("prune-on-equal/always", "game.prune_on_equal never read, pruning on equality")
+        };
+        list.push(Candidate {
+            key,
+            behaviour: Some((both_wrong(settings.prune_on_equal), shape)),
+            ..setting("prune-on-equal", flipped, explanation.to_string())
+        });
         let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
-        list.push(setting(
-            "no-pruning",
-            SearchSettings { algorithm: full, ..*settings },
-            "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
+        list.push(Candidate {
+            behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
+            ..setting(
+                "no-pruning",
+                SearchSettings { algorithm: full, ..*settings },
+                "your alpha-beta never prunes, as plain minimax would: stop searching a node's children once \
              its value passes the bound, and give each child the window its earlier siblings tightened, a \
              max node raising alpha and a min node lowering beta (a window never tightened, reset to (-inf, \
              +inf) at every node, or whose bounds are moved the wrong way, never prunes)"
-                .to_string(),
-        ));
+                    .to_string(),
+            )
+        });
     }
     if settings.algorithm == Algorithm::Minimax {
         for prune_on_equal in [true, false] {
@@ -765,6 +1123,21 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         Slips { reverse_children: true, ..Slips::default() },
         "you search children in reverse order; search them in the order the game lists them",
     ));
+    // Listed on every tree: where there is no chance node it is the
+    // reversal above, and a key must be found on every test it explains.
+    {
+        list.push(Candidate {
+            key: "reverse-children/choice-nodes",
+            classic: false,
+            ..quirk(
+                "reverse-children",
+                Slips { reverse_children: true, reverse_skips_chance: true, ..Slips::default() },
+                "your max and min nodes search their children in reverse order (a stack popped from the end, \
+                 say), while your chance nodes take them in order: search them in the order the game lists \
+                 them at every node",
+            )
+        });
+    }
     list.push(quirk(
         "eager-children",
         Slips { eager_children: true, ..Slips::default() },

@@ -36,6 +36,10 @@ pub enum WindowSlip {
     /// alpha: each moves the other's bound away, so the window never
     /// tightens.
     SwappedUpdatesWidening,
+    /// Neither bound is ever updated: each node prunes only against the
+    /// window it was given (with `spare_root`, the root's own loop
+    /// tightens its bound and nothing below it does).
+    NeverTightened,
 }
 
 /// How a chance node is valued.
@@ -71,6 +75,51 @@ pub enum DepthSlip {
     Rounds,
     /// An edge out of a chance node does not count as a ply.
     ChanceNotAPly,
+    /// No depth limit at all: the search goes down to the terminals.
+    Ignored,
+    /// A depth limit of 0 read as no limit (`if depth and ply == depth`);
+    /// any other limit kept.
+    ZeroIsNone,
+}
+
+/// How the value at the depth cut is taken from `evaluate`, which gives it
+/// in MAX's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalSlip {
+    /// As it is.
+    #[default]
+    None,
+    /// Negated where MIN is to move (taken as if it were the mover's view).
+    MoverView,
+    /// Negated everywhere (taken for the other side).
+    Negated,
+    /// Negated wherever MAX is not to move, chance nodes included (`eval if
+    /// player(node) == "max" else -eval`).
+    NotMaxView,
+}
+
+/// How the children are ordered under move ordering (docs/format.md 8.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OrderingSlip {
+    /// By static value: greatest first at a max node, least first at a min
+    /// node, ties in the tree's order.
+    #[default]
+    None,
+    /// Least first at every node (right at a min node only).
+    AscendingEverywhere,
+    /// Greatest first at every node (right at a max node only).
+    DescendingEverywhere,
+    /// Only the root's children are sorted; below it the tree's order.
+    RootOnly,
+    /// Sorted by (value, action) pairs: ties by action, greatest action
+    /// first at a max node (a reverse sort), least first at a min node.
+    TupleTies,
+    /// Sorted by (value, action) pairs with ties by action, least first at
+    /// every node (the value negated at a max node, the action not).
+    TupleTiesAscending,
+    /// Searched sorted, but the action returned is the one at the best
+    /// child's position in the unsorted list.
+    ActionFromUnsorted,
 }
 
 /// Who moves at even plies when turns are alternated by ply.
@@ -92,6 +141,9 @@ pub enum Alternation {
 pub struct Slips {
     /// Children searched last to first.
     pub reverse_children: bool,
+    /// With `reverse_children`: at max and min nodes only (a stack in
+    /// `max_value` and `min_value`, a loop in order at chance nodes).
+    pub reverse_skips_chance: bool,
     /// Every child entered (asked about) before the first is searched.
     pub eager_children: bool,
     /// Only at nodes of this kind (a check written into `max_value` alone,
@@ -146,6 +198,16 @@ pub struct Slips {
     pub ignores_move_ordering: bool,
     /// A mistake of the searches of docs/format.md section 8.
     pub beyond: BeyondSlip,
+    /// How the evaluation at the depth cut is read.
+    pub eval: EvalSlip,
+    /// How the children are sorted under move ordering.
+    pub ordering: OrderingSlip,
+    /// Max nodes prune by this convention (`true`: on equality) whatever
+    /// the test says; `None`: the test's.
+    pub max_convention: Option<bool>,
+    /// Min nodes prune by this convention whatever the test says; `None`:
+    /// the test's.
+    pub min_convention: Option<bool>,
 }
 
 /// The mistakes of iterative deepening, max^n and MCTS (docs/format.md 8.2
@@ -306,7 +368,11 @@ pub fn search<T: GameTree + ?Sized>(
         }
         run.shallow = false;
     }
-    run.limit = settings.depth;
+    run.limit = match slips.depth {
+        DepthSlip::Ignored => None,
+        DepthSlip::ZeroIsNone => settings.depth.filter(|&depth| depth > 0),
+        _ => settings.depth,
+    };
     let (value, action) = run.root()?;
     Ok(VariantOutcome { value, action, visited: run.visited, extra: SearchExtra::None })
 }
@@ -357,7 +423,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
     /// The depth counter of `child`, given its parent's.
     fn count(&self, parent: NodeIndex, plies: u32, child: NodeIndex) -> u32 {
         match self.slips.depth {
-            DepthSlip::None => plies + 1,
+            DepthSlip::None | DepthSlip::Ignored | DepthSlip::ZeroIsNone => plies + 1,
             DepthSlip::Rounds => plies + u32::from(self.tree.kind(child) == NodeKind::Max),
             DepthSlip::ChanceNotAPly => plies + u32::from(self.tree.kind(parent) != NodeKind::Chance),
         }
@@ -407,20 +473,31 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
 
     /// The children in the order the student searches them, entered ahead
     /// of the search when the student looks at them all first.
-    fn children(&mut self, node: NodeIndex, at_root: bool) -> Vec<NodeIndex> {
+    ///
+    /// `turn` is whose turn the student's code takes it to be, which is
+    /// also the way it sorts the children under move ordering.
+    fn children(&mut self, node: NodeIndex, at_root: bool, turn: Turn) -> Vec<NodeIndex> {
         let mut children: Vec<NodeIndex> = self.tree.children(node).collect();
         let kind = self.tree.kind(node);
+        let sort_as = match turn {
+            Turn::Max => NodeKind::Max,
+            Turn::Min => NodeKind::Min,
+            Turn::Chance => kind,
+        };
         let above_cut = self.limit.is_none_or(|limit| self.tree.ply(node) < limit);
+        let sorted_here = self.slips.ordering != OrderingSlip::RootOnly || at_root;
         if self.settings.move_ordering == crate::engine::MoveOrdering::Eval
             && !self.slips.ignores_move_ordering
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && above_cut
-            && let Ok(order) = crate::engine::ordered_children(self.tree, node, kind)
+            && sorted_here
+            && let Some(order) = self.ordered(node, sort_as)
         {
-            children = order.into_iter().map(NodeIndex).collect();
+            children = order;
         }
         let spared = at_root && self.slips.spare_root;
-        if self.slips.reverse_children && !spared {
+        let reversed_here = !(self.slips.reverse_skips_chance && kind == NodeKind::Chance);
+        if self.slips.reverse_children && !spared && reversed_here {
             children.reverse();
         }
         let kind_matches = self.slips.eager_only_at.is_none_or(|kind| kind == self.tree.kind(node));
@@ -436,6 +513,42 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             children.sort_by_key(|&child| self.tree.kind(child) != NodeKind::Terminal);
         }
         children
+    }
+
+    /// A max or min node's children sorted as the student sorts them
+    /// (`None`: a child has no static value, and the student's sort fails).
+    fn ordered(&self, node: NodeIndex, kind: NodeKind) -> Option<Vec<NodeIndex>> {
+        let tree = self.tree;
+        let by_kind = |kind| crate::engine::ordered_children(tree, node, kind).ok();
+        let sort_kind = match self.slips.ordering {
+            OrderingSlip::AscendingEverywhere => NodeKind::Min,
+            OrderingSlip::DescendingEverywhere => NodeKind::Max,
+            OrderingSlip::TupleTies | OrderingSlip::TupleTiesAscending => return self.ordered_by_pairs(node, kind),
+            _ => kind,
+        };
+        Some(by_kind(sort_kind)?.into_iter().map(NodeIndex).collect())
+    }
+
+    /// The children sorted by (static value, action) pairs, as a sort with
+    /// a tuple key does: equal values ordered by their actions.
+    fn ordered_by_pairs(&self, node: NodeIndex, kind: NodeKind) -> Option<Vec<NodeIndex>> {
+        let tree = self.tree;
+        let mut keyed = Vec::new();
+        for child in tree.children(node) {
+            keyed.push((crate::engine::static_value(tree, child)?, tree.action(child).into_owned(), child));
+        }
+        let by_value = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+        let max = kind == NodeKind::Max;
+        match self.slips.ordering {
+            // sorted(key=(v, a), reverse=is_max): at a max node both reversed.
+            OrderingSlip::TupleTies if max => keyed.sort_by(|a, b| by_value(b.0, a.0).then_with(|| b.1.cmp(&a.1))),
+            // sorted(key=(-v, a)) at a max node: the value reversed, the action not.
+            OrderingSlip::TupleTiesAscending if max => {
+                keyed.sort_by(|a, b| by_value(b.0, a.0).then_with(|| a.1.cmp(&b.1)));
+            }
+            _ => keyed.sort_by(|a, b| by_value(a.0, b.0).then_with(|| a.1.cmp(&b.1))),
+        }
+        Some(keyed.into_iter().map(|(_, _, child)| child).collect())
     }
 
     /// A node's value and, at a max or min node, its chosen child.
@@ -459,7 +572,14 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             if self.shallow {
                 return Ok((0.0, None));
             }
-            return tree.eval(node).map(|eval| (eval, None)).ok_or(Unreproducible);
+            let eval = tree.eval(node).ok_or(Unreproducible)?;
+            let negated = match self.slips.eval {
+                EvalSlip::None => false,
+                EvalSlip::MoverView => tree.kind(node) == NodeKind::Min,
+                EvalSlip::Negated => true,
+                EvalSlip::NotMaxView => tree.kind(node) != NodeKind::Max,
+            };
+            return Ok((if negated { -eval } else { eval }, None));
         }
         match self.turn(node, at_root) {
             Turn::Chance => self.chance(node, plies, alpha, beta, at_root),
@@ -487,7 +607,9 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         let mut best_child: Option<NodeIndex> = None;
         let later_ties_win = at_root && self.slips.last_best_at_root;
         let ties_by_action = at_root && self.slips.ties_by_action;
-        for child in self.children(node, at_root) {
+        let turn = if maximising { Turn::Max } else { Turn::Min };
+        let children = self.children(node, at_root, turn);
+        for &child in &children {
             let (child_alpha, child_beta) = match window {
                 WindowSlip::RootNotUpdated if at_root => (given_alpha, given_beta),
                 WindowSlip::SwappedArguments => (beta, alpha),
@@ -507,24 +629,31 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
                 continue;
             }
             if maximising {
-                if self.exceeds(best, beta) {
+                if self.exceeds_at_max(best, beta) {
                     break;
                 }
                 match window {
                     WindowSlip::SwappedUpdates => beta = beta.min(best),
                     WindowSlip::SwappedUpdatesWidening => beta = beta.max(best),
+                    WindowSlip::NeverTightened => {}
                     _ => alpha = alpha.max(best),
                 }
             } else {
-                if self.exceeds(alpha, best) {
+                if self.exceeds_at_min(alpha, best) {
                     break;
                 }
                 match window {
                     WindowSlip::SwappedUpdates => alpha = alpha.max(best),
                     WindowSlip::SwappedUpdatesWidening => alpha = alpha.min(best),
+                    WindowSlip::NeverTightened => {}
                     _ => beta = beta.min(best),
                 }
             }
+        }
+        if at_root && self.slips.ordering == OrderingSlip::ActionFromUnsorted {
+            // The best child's position in the searched order, read in the game's.
+            let position = best_child.and_then(|best| children.iter().position(|&child| child == best));
+            best_child = position.and_then(|position| self.tree.children(node).nth(position));
         }
         Ok((best, best_child))
     }
@@ -542,8 +671,15 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         if maximising { child > best } else { child < best }
     }
 
-    fn exceeds(&self, high: f64, low: f64) -> bool {
-        if self.settings.prune_on_equal { high >= low } else { high > low }
+    /// Whether a max node whose best is `high` prunes against `low`
+    /// (beta), by the convention the student's max nodes use.
+    fn exceeds_at_max(&self, high: f64, low: f64) -> bool {
+        exceeds(self.slips.max_convention.unwrap_or(self.settings.prune_on_equal), high, low)
+    }
+
+    /// Whether a min node whose best is `low` prunes against `high` (alpha).
+    fn exceeds_at_min(&self, high: f64, low: f64) -> bool {
+        exceeds(self.slips.min_convention.unwrap_or(self.settings.prune_on_equal), high, low)
     }
 
     fn chance(
@@ -559,7 +695,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         } else {
             (f64::NEG_INFINITY, f64::INFINITY)
         };
-        let children = self.children(node, at_root);
+        let children = self.children(node, at_root, Turn::Chance);
         let count = children.len() as f64;
         let mut expectation = 0.0;
         let (mut highest, mut lowest) = (f64::NEG_INFINITY, f64::INFINITY);
@@ -596,6 +732,10 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         let action = best_child.filter(|_| at_root && self.slips.action_at_chance_root);
         Ok((value, action))
     }
+}
+
+fn exceeds(on_equal: bool, high: f64, low: f64) -> bool {
+    if on_equal { high >= low } else { high > low }
 }
 
 #[cfg(test)]

@@ -115,5 +115,6 @@ fn cs188_slip(bug: &'static str, settings: SearchSettings, slips: Slips, explana
         explanation: explanation.to_string(),
         classic: false,
         same_trace_as: None,
+        behaviour: None,
     }
 }
