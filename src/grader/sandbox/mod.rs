@@ -64,6 +64,8 @@ pub use layers::{Layers, Probe};
 pub use paths::toolchain_paths;
 use paths::{copy_readable, existing};
 pub use policy::{FsRules, Limits, Policy, View};
+#[cfg(unix)]
+pub use trampoline::{ProgramEnd, die_of_signal, init_program, status_channel};
 pub use trampoline::{apply, kill_all_of_user, probe_here};
 
 use super::fsmode::{set_mode, set_owner};
