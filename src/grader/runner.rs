@@ -144,7 +144,26 @@ pub struct RunningProgram {
     /// [`RunningProgram::count_cpu`]).
     #[cfg_attr(windows, allow(dead_code))]
     cpu_clock: Option<CpuClock>,
+    /// What the grader saw of the program's memory.
+    memory: MemoryWatch,
 }
+
+/// The most memory the grader saw one of the program's processes hold, of
+/// the kind its memory limit counts (`VmData`: private writable memory, as
+/// `RLIMIT_DATA`), looked at every [`MEMORY_SAMPLE_EVERY`] while the grader
+/// waits for the program, and whenever asked.
+#[derive(Clone, Copy, Debug, Default)]
+struct MemoryWatch {
+    /// The largest `VmData` seen, in KiB.
+    peak_kib: u64,
+    /// When it was last looked at.
+    last: Option<Instant>,
+}
+
+/// How often the grader looks at a program's memory while it waits for it:
+/// a search that runs away grows by a few MiB in this time.
+#[cfg_attr(windows, allow(dead_code))]
+const MEMORY_SAMPLE_EVERY: Duration = Duration::from_millis(20);
 
 /// A limit counted in the CPU time a program's processes use, with a
 /// wall-clock deadline as the last net: a program slowed by others' work on a
@@ -242,6 +261,7 @@ impl RunningProgram {
             scratch: vec![0; READ_CHUNK_BYTES],
             policy: spec.policy.clone(),
             cpu_clock: None,
+            memory: MemoryWatch::default(),
         })
     }
 
@@ -291,6 +311,48 @@ impl RunningProgram {
         let left = clock.limit.checked_sub(used).filter(|left| !left.is_zero())?;
         Some((now + left.min(CPU_CLOCK_RECHECK)).min(clock.net))
     }
+
+    /// The memory limit of each of the program's processes, in MiB, where
+    /// its sandbox sets one.
+    pub fn memory_limit_mb(&self) -> Option<u64> {
+        self.policy.as_ref().map(|policy| policy.limits.memory_mb).filter(|&limit| limit != u64::MAX)
+    }
+
+    /// The most memory the grader has seen one of the program's processes
+    /// hold, in KiB, of the kind its memory limit counts (looked at once
+    /// more now, when it still runs).
+    pub fn memory_peak_kib(&mut self) -> u64 {
+        self.sample_memory();
+        self.memory.peak_kib
+    }
+
+    /// Looks at the memory of the program's processes (not the sandbox's own
+    /// trampolines, whose allocator reserves memory it never uses).
+    #[cfg(unix)]
+    fn sample_memory(&mut self) {
+        self.memory.last = Some(Instant::now());
+        if self.exit_status.is_some() {
+            return;
+        }
+        let trampoline = self.policy.as_ref().and_then(|policy| policy.trampoline.file_name()).map(|name| {
+            // The kernel keeps the first 15 bytes of a command's name.
+            let name = name.to_string_lossy();
+            name.chars().take(15).collect::<String>()
+        });
+        let root = self.child.id();
+        for pid in std::iter::once(root).chain(descendants(root)) {
+            let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+            let field = |key: &str| status.lines().find_map(|line| line.strip_prefix(key)).map(str::trim);
+            if trampoline.is_some() && field("Name:") == trampoline.as_deref() {
+                continue;
+            }
+            let data = field("VmData:").and_then(|value| value.trim_end_matches("kB").trim().parse::<u64>().ok());
+            self.memory.peak_kib = self.memory.peak_kib.max(data.unwrap_or(0));
+        }
+    }
+
+    #[cfg(windows)]
+    fn sample_memory(&mut self) {}
 
     /// Sends one line (newline included), giving up at `deadline`.
     pub fn send(&mut self, line: &str, deadline: Instant) -> Result<(), Interrupted> {
@@ -465,6 +527,11 @@ impl RunningProgram {
     fn pump(&mut self, deadline: Instant, writing: bool) -> Result<(), Interrupted> {
         let now = Instant::now();
         let until = if now < deadline { deadline } else { self.extended(now).ok_or(Interrupted::TimedOut)? };
+        if self.memory.last.is_none_or(|last| now.duration_since(last) >= MEMORY_SAMPLE_EVERY) {
+            self.sample_memory();
+        }
+        // Woken at least as often as memory is looked at.
+        let until = until.min(now + MEMORY_SAMPLE_EVERY);
         let ready = self.wait_ready(duration_to_timespec(until - now), writing)?;
         if ready.stdout {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
@@ -872,12 +939,21 @@ pub fn describe_status(status: ExitStatus) -> String {
 #[cfg(unix)]
 fn signal_name(signal: i32) -> &'static str {
     match signal {
-        6 => " (SIGABRT, e.g. a failed assertion)",
-        9 => " (SIGKILL, e.g. out of memory or a limit)",
-        11 => " (SIGSEGV, a crash)",
+        6 => {
+            " (SIGABRT: the program aborted itself, as os.abort(), a failed assertion in C, C++ or Rust code, \
+             a Rust panic set to abort, or memory corrupted by a native extension do)"
+        }
+        7 => " (SIGBUS: a native extension or the program's own code read memory it should not)",
+        8 => " (SIGFPE: an arithmetic error in native code, such as an integer division by zero)",
+        9 => " (SIGKILL: killed from outside the program, e.g. by the system when memory ran out, or past a limit)",
+        11 => {
+            " (SIGSEGV, a segmentation fault: a native extension (ctypes, a C library) or the program's own \
+             code read memory it should not, or a recursion went deeper than the stack allows; look at the \
+             deepest recursion and at any native code)"
+        }
         15 => " (SIGTERM)",
-        24 => " (SIGXCPU, CPU time limit)",
-        25 => " (SIGXFSZ, file size limit)",
+        24 => " (SIGXCPU: the CPU time limit of the whole run was used up)",
+        25 => " (SIGXFSZ: a file grew past the file size limit)",
         _ => "",
     }
 }
