@@ -5,7 +5,9 @@
 //! single-threaded process rather than between `fork` and `exec` of the
 //! multi-threaded grader (cargo-nextest's "double spawn"). It then `exec`s
 //! the student's program, which inherits everything: same pid, same process
-//! group, same pipes, same environment.
+//! group, same pipes, same environment. In a PID namespace the second stage
+//! runs the program as its child instead, and says how it ended (see
+//! [`sandbox::init_program`]).
 //!
 //! Also: `--probe` tries every layer on itself and prints what worked (JSON);
 //! `--kill-user UID` becomes that dedicated user and kills all its processes.

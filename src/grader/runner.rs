@@ -163,7 +163,13 @@ struct MemoryWatch {
 /// How often the grader looks at a program's memory while it waits for it:
 /// a search that runs away grows by a few MiB in this time.
 #[cfg_attr(windows, allow(dead_code))]
-const MEMORY_SAMPLE_EVERY: Duration = Duration::from_millis(20);
+const MEMORY_SAMPLE_EVERY: Duration = Duration::from_millis(50);
+
+/// The most processes whose memory is looked at (the first ones below the
+/// program's first process, where the program and its helpers are): a
+/// program that forks without end is not worth walking in full each time.
+#[cfg(unix)]
+const MEMORY_SAMPLE_PROCESSES: usize = 8;
 
 /// A limit counted in the CPU time a program's processes use, with a
 /// wall-clock deadline as the last net: a program slowed by others' work on a
@@ -340,7 +346,7 @@ impl RunningProgram {
             name.chars().take(15).collect::<String>()
         });
         let root = self.child.id();
-        for pid in std::iter::once(root).chain(descendants(root)) {
+        for pid in std::iter::once(root).chain(descendants_up_to(root, MEMORY_SAMPLE_PROCESSES)) {
             let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
             let field = |key: &str| status.lines().find_map(|line| line.strip_prefix(key)).map(str::trim);
             if trampoline.is_some() && field("Name:") == trampoline.as_deref() {
@@ -880,17 +886,26 @@ fn process_uid(pid: u32) -> Option<u32> {
 /// `/proc/PID/task/TID/children`; empty where the system does not list children.
 #[cfg(unix)]
 fn descendants(root: u32) -> Vec<u32> {
+    descendants_up_to(root, 100_000)
+}
+
+/// The first `most` processes below `root`, nearest first.
+#[cfg(unix)]
+fn descendants_up_to(root: u32, most: usize) -> Vec<u32> {
     let mut found = Vec::new();
-    let mut pending = vec![root];
-    while let Some(pid) = pending.pop() {
+    let mut pending = std::collections::VecDeque::from([root]);
+    while let Some(pid) = pending.pop_front() {
+        if found.len() >= most {
+            break;
+        }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
         for task in tasks.flatten() {
             let Ok(children) = std::fs::read_to_string(task.path().join("children")) else { continue };
             for child in children.split_whitespace().filter_map(|child| child.parse::<u32>().ok()) {
                 // A process is listed once, under its one parent; the bound guards against a race.
-                if found.len() < 100_000 && !found.contains(&child) {
+                if found.len() < most && !found.contains(&child) {
                     found.push(child);
-                    pending.push(child);
+                    pending.push_back(child);
                 }
             }
         }

@@ -1,9 +1,10 @@
 //! One student program serving a list of searches.
 //!
 //! A program is started once and serves test after test, so an interpreter
-//! starts once per submission. A crash, a hang or a protocol violation costs
-//! only the test it happened in: the program is killed and a fresh one
-//! serves the remaining tests.
+//! starts once per submission. A crash, a hang, a protocol violation, the
+//! memory limit, or any failure once the search had asked the grader
+//! something costs only the test it happened in: the program is killed and
+//! a fresh one serves the remaining tests.
 
 use std::time::{Duration, Instant};
 
