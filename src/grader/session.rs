@@ -523,6 +523,46 @@ pub(super) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
 mod tests {
     use super::*;
 
+    /// A search that failed after asking the grader anything leaves the
+    /// conversation in an unknown state: the next test gets a fresh program.
+    /// One that failed in the student's code before its first request, or
+    /// that answered, keeps it.
+    #[test]
+    fn a_fresh_program_follows_any_failure_after_a_request() {
+        let exception = || Err(student_error("exception", "MemoryError".into(), None));
+        let nothing = SearchSteps::default();
+        let one = [NodeIndex::ROOT];
+        assert!(!needs_fresh_program(&exception(), &[], &nothing), "nothing asked: the program is in step");
+        assert!(needs_fresh_program(&exception(), &one, &nothing), "a reply may be left unread");
+        let drew = SearchSteps { draws: 1, ..SearchSteps::default() };
+        assert!(needs_fresh_program(&exception(), &[], &drew), "a random draw is a request too");
+        let not_yet = Err(student_error("not_implemented", String::new(), None));
+        assert!(!needs_fresh_program(&not_yet, &[], &nothing));
+        let crashed = Err(failure(FailureKind::Crashed, "your program exited with status 1".into()));
+        assert!(needs_fresh_program(&crashed, &[], &nothing));
+        let memory = out_of_memory_failure(student_error("exception", "MemoryError".into(), None), 99, 100, 0, None);
+        assert!(needs_fresh_program(&Err(memory), &[], &nothing));
+    }
+
+    /// Out of memory says the limit, where the search was and what to look
+    /// at; what the program said stays in the details.
+    #[test]
+    fn out_of_memory_is_told_with_the_limit_and_the_place() {
+        let said = student_error("exception", "SystemError: error return without exception set".into(), None);
+        let told = out_of_memory_failure(said, 1019, 1024, 4340, Some("d-d-c"));
+        assert_eq!((told.kind, told.cause), (FailureKind::Crashed, Some(FailureCause::OutOfMemory)));
+        assert!(
+            told.message.starts_with(
+                "your program ran out of memory: it reached 1019 MiB of its 1024 MiB memory limit after entering 4340 \
+                 nodes (the last was d-d-c). Your search kept going: check that it stops at the depth limit"
+            ),
+            "{}",
+            told.message
+        );
+        assert!(!told.message.contains("SystemError"));
+        assert!(told.details.unwrap().contains("error return without exception set"));
+    }
+
     #[test]
     fn an_error_of_a_kind_the_grader_knows_carries_its_cause() {
         let failure = student_error("iteration_after_time_up", "iteration 3 after the budget".into(), None);
