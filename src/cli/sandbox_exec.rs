@@ -5,7 +5,9 @@
 //! single-threaded process rather than between `fork` and `exec` of the
 //! multi-threaded grader (cargo-nextest's "double spawn"). It then `exec`s
 //! the student's program, which inherits everything: same pid, same process
-//! group, same pipes, same environment.
+//! group, same pipes, same environment. In a PID namespace the second stage
+//! runs the program as its child instead, and says how it ended (see
+//! [`sandbox::init_program`]).
 //!
 //! Also: `--probe` tries every layer on itself and prints what worked (JSON);
 //! `--kill-user UID` becomes that dedicated user and kills all its processes.
@@ -30,6 +32,10 @@ pub struct SandboxExecArgs {
     /// Kill every process of this dedicated uid.
     #[arg(long, value_name = "UID")]
     kill_user: Option<u32>,
+    /// The second stage's pipe to the first, on which it says how the
+    /// student's program ended (given by the first stage).
+    #[arg(long, value_name = "FD", hide = true)]
+    status_fd: Option<i32>,
     /// The student's command.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -65,8 +71,36 @@ pub fn run(args: &SandboxExecArgs, context: &super::Context) -> ExitCode {
             Ok(trampoline) => start_inner(trampoline, &policy, &args.command),
             Err(error) => fail(SETUP_FAILED_STATUS, &format!("cannot find the sandbox trampoline: {error}")),
         },
+        Ok(Next::Exec) if policy.inner => serve_as_init(program, program_args, args.status_fd),
         Ok(Next::Exec) => exec(program, program_args),
     }
+}
+
+/// The second stage, first process of the PID namespace: runs the program
+/// as its child and says on the status pipe how it ended, which the first
+/// stage repeats to the grader (this process, as process 1 of its
+/// namespace, cannot die of a signal it sends itself).
+#[cfg(unix)]
+fn serve_as_init(program: &str, args: &[String], status_fd: Option<i32>) -> ExitCode {
+    use std::io::Write;
+    let mut channel = status_fd.and_then(sandbox::status_channel);
+    match sandbox::init_program(program, args) {
+        Err(error) => fail(EXEC_FAILED_STATUS, &error),
+        Ok(end) => {
+            if let Some(channel) = channel.as_mut() {
+                let _ = channel.write_all(end.to_line().as_bytes());
+            }
+            match end {
+                sandbox::ProgramEnd::Exited(code) => ExitCode::from(code as u8),
+                sandbox::ProgramEnd::Signaled(signal) => ExitCode::from((128 + signal) as u8),
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn serve_as_init(program: &str, args: &[String], _status_fd: Option<i32>) -> ExitCode {
+    exec(program, args)
 }
 
 /// Replaces this process with the student's program; only returns on
@@ -84,7 +118,45 @@ fn exec(program: &str, _args: &[String]) -> ExitCode {
 }
 
 /// Runs the second stage as the first process of the new PID namespace
-/// and ends as it ends: same exit status, or the same signal.
+/// and ends as the student's program ended, which the second stage says on
+/// a pipe: same exit status, or the same signal. Without word from it (it
+/// failed before the program started), ends as the second stage did.
+#[cfg(unix)]
+fn start_inner(trampoline: &std::path::Path, policy: &Policy, command: &[String]) -> ExitCode {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    let inner = policy.inner_stage().to_json();
+    let (mut reader, writer) = match std::io::pipe() {
+        Ok(pipe) => pipe,
+        Err(error) => return fail(SETUP_FAILED_STATUS, &format!("cannot make the status pipe: {error}")),
+    };
+    // The second stage inherits the writing end (and closes it on its own `exec`).
+    if let Err(error) = rustix::io::fcntl_setfd(&writer, rustix::io::FdFlags::empty()) {
+        return fail(SETUP_FAILED_STATUS, &format!("cannot pass the status pipe: {error}"));
+    }
+    let status_fd = writer.as_raw_fd().to_string();
+    let status = Command::new(trampoline)
+        .args([TRAMPOLINE_SUBCOMMAND, "--policy", &inner, "--status-fd", &status_fd, "--"])
+        .args(command)
+        .status();
+    drop(writer);
+    let status = match status {
+        Err(error) => return fail(SETUP_FAILED_STATUS, &format!("cannot start the PID namespace: {error}")),
+        Ok(status) => status,
+    };
+    let mut said = String::new();
+    let _ = reader.read_to_string(&mut said);
+    match sandbox::ProgramEnd::from_line(&said) {
+        Some(sandbox::ProgramEnd::Exited(code)) => ExitCode::from(code as u8),
+        Some(sandbox::ProgramEnd::Signaled(signal)) => {
+            sandbox::die_of_signal(signal);
+            ExitCode::from((128 + signal) as u8)
+        }
+        None => end_as(status),
+    }
+}
+
+#[cfg(not(unix))]
 fn start_inner(trampoline: &std::path::Path, policy: &Policy, command: &[String]) -> ExitCode {
     let inner = policy.inner_stage().to_json();
     let status =
@@ -102,9 +174,7 @@ fn end_as(status: std::process::ExitStatus) -> ExitCode {
         (Some(code), _) => ExitCode::from(code as u8),
         (None, Some(signal)) => {
             // Die of the same signal, so the grader reports it as it happened.
-            if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
-                let _ = rustix::process::kill_process(rustix::process::getpid(), signal);
-            }
+            sandbox::die_of_signal(signal);
             ExitCode::from((128 + signal) as u8)
         }
         (None, None) => ExitCode::from(SETUP_FAILED_STATUS as u8),

@@ -177,7 +177,32 @@ pub struct RunningProgram {
     /// [`RunningProgram::count_cpu`]).
     #[cfg_attr(windows, allow(dead_code))]
     cpu_clock: Option<CpuClock>,
+    /// What the grader saw of the program's memory.
+    memory: MemoryWatch,
 }
+
+/// The most memory the grader saw one of the program's processes hold, of
+/// the kind its memory limit counts (`VmData`: private writable memory, as
+/// `RLIMIT_DATA`), looked at every [`MEMORY_SAMPLE_EVERY`] while the grader
+/// waits for the program, and whenever asked.
+#[derive(Clone, Copy, Debug, Default)]
+struct MemoryWatch {
+    /// The largest `VmData` seen, in KiB.
+    peak_kib: u64,
+    /// When it was last looked at.
+    last: Option<Instant>,
+}
+
+/// How often the grader looks at a program's memory while it waits for it:
+/// a search that runs away grows by a few MiB in this time.
+#[cfg_attr(windows, allow(dead_code))]
+const MEMORY_SAMPLE_EVERY: Duration = Duration::from_millis(50);
+
+/// The most processes whose memory is looked at (the first ones below the
+/// program's first process, where the program and its helpers are): a
+/// program that forks without end is not worth walking in full each time.
+#[cfg(unix)]
+const MEMORY_SAMPLE_PROCESSES: usize = 8;
 
 /// A limit counted in the CPU time a program's processes use, with a
 /// wall-clock deadline as the last net: a program slowed by others' work on a
@@ -278,6 +303,7 @@ impl RunningProgram {
             scratch: vec![0; READ_CHUNK_BYTES],
             policy: spec.policy.clone(),
             cpu_clock: None,
+            memory: MemoryWatch::default(),
         })
     }
 
@@ -327,6 +353,48 @@ impl RunningProgram {
         let left = clock.limit.checked_sub(used).filter(|left| !left.is_zero())?;
         Some((now + left.min(CPU_CLOCK_RECHECK)).min(clock.net))
     }
+
+    /// The memory limit of each of the program's processes, in MiB, where
+    /// its sandbox sets one.
+    pub fn memory_limit_mb(&self) -> Option<u64> {
+        self.policy.as_ref().map(|policy| policy.limits.memory_mb).filter(|&limit| limit != u64::MAX)
+    }
+
+    /// The most memory the grader has seen one of the program's processes
+    /// hold, in KiB, of the kind its memory limit counts (looked at once
+    /// more now, when it still runs).
+    pub fn memory_peak_kib(&mut self) -> u64 {
+        self.sample_memory();
+        self.memory.peak_kib
+    }
+
+    /// Looks at the memory of the program's processes (not the sandbox's own
+    /// trampolines, whose allocator reserves memory it never uses).
+    #[cfg(unix)]
+    fn sample_memory(&mut self) {
+        self.memory.last = Some(Instant::now());
+        if self.exit_status.is_some() {
+            return;
+        }
+        let trampoline = self.policy.as_ref().and_then(|policy| policy.trampoline.file_name()).map(|name| {
+            // The kernel keeps the first 15 bytes of a command's name.
+            let name = name.to_string_lossy();
+            name.chars().take(15).collect::<String>()
+        });
+        let root = self.child.id();
+        for pid in std::iter::once(root).chain(descendants_up_to(root, MEMORY_SAMPLE_PROCESSES)) {
+            let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+            let field = |key: &str| status.lines().find_map(|line| line.strip_prefix(key)).map(str::trim);
+            if trampoline.is_some() && field("Name:") == trampoline.as_deref() {
+                continue;
+            }
+            let data = field("VmData:").and_then(|value| value.trim_end_matches("kB").trim().parse::<u64>().ok());
+            self.memory.peak_kib = self.memory.peak_kib.max(data.unwrap_or(0));
+        }
+    }
+
+    #[cfg(windows)]
+    fn sample_memory(&mut self) {}
 
     /// Sends one line (newline included), giving up at `deadline`.
     pub fn send(&mut self, line: &str, deadline: Instant) -> Result<(), Interrupted> {
@@ -504,6 +572,11 @@ impl RunningProgram {
         }
         let now = Instant::now();
         let until = if now < deadline { deadline } else { self.extended(now).ok_or(Interrupted::TimedOut)? };
+        if self.memory.last.is_none_or(|last| now.duration_since(last) >= MEMORY_SAMPLE_EVERY) {
+            self.sample_memory();
+        }
+        // Woken at least as often as memory is looked at, and as a stop is checked.
+        let until = until.min(now + MEMORY_SAMPLE_EVERY);
         let ready = self.wait_ready(duration_to_timespec(until_stop_check(until - now)), writing)?;
         if ready.stdout {
             let (buffer, capture) = (&mut self.stdout_buffer, &mut self.stderr_capture);
@@ -855,17 +928,26 @@ fn process_uid(pid: u32) -> Option<u32> {
 /// `/proc/PID/task/TID/children`; empty where the system does not list children.
 #[cfg(unix)]
 fn descendants(root: u32) -> Vec<u32> {
+    descendants_up_to(root, 100_000)
+}
+
+/// The first `most` processes below `root`, nearest first.
+#[cfg(unix)]
+fn descendants_up_to(root: u32, most: usize) -> Vec<u32> {
     let mut found = Vec::new();
-    let mut pending = vec![root];
-    while let Some(pid) = pending.pop() {
+    let mut pending = std::collections::VecDeque::from([root]);
+    while let Some(pid) = pending.pop_front() {
+        if found.len() >= most {
+            break;
+        }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
         for task in tasks.flatten() {
             let Ok(children) = std::fs::read_to_string(task.path().join("children")) else { continue };
             for child in children.split_whitespace().filter_map(|child| child.parse::<u32>().ok()) {
                 // A process is listed once, under its one parent; the bound guards against a race.
-                if found.len() < 100_000 && !found.contains(&child) {
+                if found.len() < most && !found.contains(&child) {
                     found.push(child);
-                    pending.push(child);
+                    pending.push_back(child);
                 }
             }
         }
@@ -914,12 +996,21 @@ pub fn describe_status(status: ExitStatus) -> String {
 #[cfg(unix)]
 fn signal_name(signal: i32) -> &'static str {
     match signal {
-        6 => " (SIGABRT, e.g. a failed assertion)",
-        9 => " (SIGKILL, e.g. out of memory or a limit)",
-        11 => " (SIGSEGV, a crash)",
+        6 => {
+            " (SIGABRT: the program aborted itself, as os.abort(), a failed assertion in C, C++ or Rust code, \
+             a Rust panic set to abort, or memory corrupted by a native extension do)"
+        }
+        7 => " (SIGBUS: a native extension or the program's own code read memory it should not)",
+        8 => " (SIGFPE: an arithmetic error in native code, such as an integer division by zero)",
+        9 => " (SIGKILL: killed from outside the program, e.g. by the system when memory ran out, or past a limit)",
+        11 => {
+            " (SIGSEGV, a segmentation fault: a native extension (ctypes, a C library) or the program's own \
+             code read memory it should not, or a recursion went deeper than the stack allows; look at the \
+             deepest recursion and at any native code)"
+        }
         15 => " (SIGTERM)",
-        24 => " (SIGXCPU, CPU time limit)",
-        25 => " (SIGXFSZ, file size limit)",
+        24 => " (SIGXCPU: the CPU time limit of the whole run was used up)",
+        25 => " (SIGXFSZ: a file grew past the file size limit)",
         _ => "",
     }
 }

@@ -1,9 +1,10 @@
 //! One student program serving a list of searches.
 //!
 //! A program is started once and serves test after test, so an interpreter
-//! starts once per submission. A crash, a hang or a protocol violation costs
-//! only the test it happened in: the program is killed and a fresh one
-//! serves the remaining tests.
+//! starts once per submission. A crash, a hang, a protocol violation, the
+//! memory limit, or any failure once the search had asked the grader
+//! something costs only the test it happened in: the program is killed and
+//! a fresh one serves the remaining tests.
 
 use std::time::{Duration, Instant};
 
@@ -87,6 +88,10 @@ pub enum FailureCause {
     /// spent (`iteration_after_time_up`): the search took the budget to
     /// start again with each iteration.
     IterationAfterTimeUp,
+    /// The program used up its memory limit: the grader saw one of its
+    /// processes hold nearly all the memory the limit allows, and then the
+    /// search failed (whatever the program said of it).
+    OutOfMemory,
 }
 
 /// What happened in one search.
@@ -211,8 +216,7 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
         }
         let running = program.as_mut().expect("started above");
         let ServedSearch { answer, visited, time_up, steps } = serve(running, job, deadline, limits.per_search);
-        let fatal =
-            matches!(&answer, Err(f) if !matches!(f.kind, FailureKind::NotImplemented | FailureKind::Exception));
+        let fatal = needs_fresh_program(&answer, &visited, &steps);
         if fatal {
             running.kill();
         }
@@ -236,6 +240,26 @@ pub fn run_searches(spec: &ProgramSpec, jobs: &[SearchJob<'_>], limits: SessionL
         running.finish(Duration::from_secs(1));
     }
     records
+}
+
+/// Whether the next test needs a fresh program after this one: after any
+/// search that did not end with a result, but for one that failed in the
+/// student's own code (an exception, a function not written) before it
+/// asked the grader anything. Past a first request a failure may have cut
+/// the kit's conversation short (an exception, such as a `MemoryError`,
+/// raised while it read a reply), leaving a reply unread that the next test
+/// would take for its own; and out of memory or a crash, the program's own
+/// state is not to be trusted either. A test's verdict never depends on how
+/// the test before it ended.
+fn needs_fresh_program(
+    answer: &Result<StudentAnswer, ProgramFailure>,
+    visited: &[NodeIndex],
+    steps: &SearchSteps,
+) -> bool {
+    let Err(failure) = answer else { return false };
+    let asked = !visited.is_empty() || steps.draws > 0 || !steps.iteration_starts.is_empty();
+    let in_own_code = matches!(failure.kind, FailureKind::NotImplemented | FailureKind::Exception);
+    !in_own_code || asked || failure.cause == Some(FailureCause::OutOfMemory)
 }
 
 pub(super) type StartFailure = (ProgramFailure, String);
@@ -350,9 +374,68 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
             interruption_failure(interrupted, limit, last, "during this test")
         }
     });
+    let result = result.map_err(|failure| match out_of_memory(program, &failure) {
+        Some((peak_mib, limit_mb)) => {
+            let last = oracle.visited().last().map(|&node| job.tree.id(node));
+            out_of_memory_failure(failure, peak_mib, limit_mb, oracle.visited().len(), last.as_deref())
+        }
+        None => failure,
+    });
     let time_up = oracle.time_up();
     let steps = SearchSteps { iteration_starts: oracle.iteration_starts().to_vec(), draws: oracle.draws() };
     ServedSearch { answer: result, visited: oracle.into_visited(), time_up, steps }
+}
+
+/// How close to its memory limit a program must have been seen for a
+/// failure to be put down to the limit, in MiB: one allocation (a list or a
+/// table that doubles) may be refused this far below it.
+const MEMORY_MARGIN_MB: u64 = 64;
+
+/// Whether `failure` is the memory limit's doing, as the grader itself saw
+/// it: the program's sandbox limits its memory, and one of its processes was
+/// seen within [`MEMORY_MARGIN_MB`] (or a tenth of the limit, if less) of
+/// it. What the program printed (a `MemoryError`, or CPython's "error return
+/// without exception set") is not proof, and is not read. A time-out stays a
+/// time-out. Gives the memory seen and the limit, in MiB.
+fn out_of_memory(program: &mut RunningProgram, failure: &ProgramFailure) -> Option<(u64, u64)> {
+    if !matches!(failure.kind, FailureKind::Crashed | FailureKind::Exception | FailureKind::ProtocolError) {
+        return None;
+    }
+    let limit_mb = program.memory_limit_mb()?;
+    let peak_mib = program.memory_peak_kib() / 1024;
+    let margin = MEMORY_MARGIN_MB.min(limit_mb / 10);
+    (peak_mib + margin >= limit_mb).then_some((peak_mib, limit_mb))
+}
+
+/// The failure of a search that used up its memory limit, for the student:
+/// the limit, where the search was, and what to look at. What the program
+/// said (its exception, its exit status) stays in the details.
+fn out_of_memory_failure(
+    failure: ProgramFailure,
+    peak_mib: u64,
+    limit_mb: u64,
+    entered: usize,
+    last: Option<&str>,
+) -> ProgramFailure {
+    let place = match last {
+        Some(last) => format!(" after entering {entered} nodes (the last was {last})"),
+        None => String::new(),
+    };
+    let message = format!(
+        "your program ran out of memory: it reached {peak_mib} MiB of its {limit_mb} MiB memory limit{place}. \
+         Your search kept going: check that it stops at the depth limit (a depth of 0 is a limit, not \
+         \"no limit\") and at terminals, and that no cache or list grows without end"
+    );
+    let said = match failure.details {
+        Some(details) => format!("{}\n{details}", failure.message),
+        None => failure.message,
+    };
+    ProgramFailure {
+        kind: FailureKind::Crashed,
+        message,
+        details: Some(format!("what was seen of the failure: {said}")),
+        cause: Some(FailureCause::OutOfMemory),
+    }
 }
 
 /// Why a conversation stopped before a result.
@@ -431,13 +514,22 @@ pub(super) fn interruption_failure(
 ) -> ProgramFailure {
     match interrupted {
         Interrupted::TimedOut => {
-            let progress = match progress {
-                Some((count, last)) => format!(" (it had entered {count} nodes; the last was {last})"),
-                None => " (it had not entered any node)".to_string(),
+            // The grader stopped it: say so, and what keeps a search from answering.
+            let (progress, hint) = match progress {
+                Some((count, last)) => (
+                    format!(" (it had entered {count} nodes; the last was {last})"),
+                    "; the grader stopped it there: check that your search stops at the depth limit and at \
+                     terminals (a depth of 0 is a limit), and that no loop runs without end",
+                ),
+                None => (
+                    " (it had not entered any node)".to_string(),
+                    "; the grader stopped it before it asked for any node: check for a loop or a wait (input(), \
+                     a sleep) before the search starts",
+                ),
             };
             failure(
                 FailureKind::TimedOut,
-                format!("your program did not answer within {}{progress}", format_limit(limit)),
+                format!("your program did not answer within {}{progress}{hint}", format_limit(limit)),
             )
         }
         Interrupted::Ended(how) => failure(FailureKind::Crashed, format!("your program {how} {when}")),
@@ -479,6 +571,46 @@ pub(super) fn failure(kind: FailureKind, message: String) -> ProgramFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A search that failed after asking the grader anything leaves the
+    /// conversation in an unknown state: the next test gets a fresh program.
+    /// One that failed in the student's code before its first request, or
+    /// that answered, keeps it.
+    #[test]
+    fn a_fresh_program_follows_any_failure_after_a_request() {
+        let exception = || Err(student_error("exception", "MemoryError".into(), None));
+        let nothing = SearchSteps::default();
+        let one = [NodeIndex::ROOT];
+        assert!(!needs_fresh_program(&exception(), &[], &nothing), "nothing asked: the program is in step");
+        assert!(needs_fresh_program(&exception(), &one, &nothing), "a reply may be left unread");
+        let drew = SearchSteps { draws: 1, ..SearchSteps::default() };
+        assert!(needs_fresh_program(&exception(), &[], &drew), "a random draw is a request too");
+        let not_yet = Err(student_error("not_implemented", String::new(), None));
+        assert!(!needs_fresh_program(&not_yet, &[], &nothing));
+        let crashed = Err(failure(FailureKind::Crashed, "your program exited with status 1".into()));
+        assert!(needs_fresh_program(&crashed, &[], &nothing));
+        let memory = out_of_memory_failure(student_error("exception", "MemoryError".into(), None), 99, 100, 0, None);
+        assert!(needs_fresh_program(&Err(memory), &[], &nothing));
+    }
+
+    /// Out of memory says the limit, where the search was and what to look
+    /// at; what the program said stays in the details.
+    #[test]
+    fn out_of_memory_is_told_with_the_limit_and_the_place() {
+        let said = student_error("exception", "SystemError: error return without exception set".into(), None);
+        let told = out_of_memory_failure(said, 1019, 1024, 4340, Some("d-d-c"));
+        assert_eq!((told.kind, told.cause), (FailureKind::Crashed, Some(FailureCause::OutOfMemory)));
+        assert!(
+            told.message.starts_with(
+                "your program ran out of memory: it reached 1019 MiB of its 1024 MiB memory limit after entering 4340 \
+                 nodes (the last was d-d-c). Your search kept going: check that it stops at the depth limit"
+            ),
+            "{}",
+            told.message
+        );
+        assert!(!told.message.contains("SystemError"));
+        assert!(told.details.unwrap().contains("error return without exception set"));
+    }
 
     #[test]
     fn an_error_of_a_kind_the_grader_knows_carries_its_cause() {

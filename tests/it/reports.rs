@@ -154,6 +154,37 @@ fn hidden_tests_never_show_expected_answers() {
     }
 }
 
+/// What a student sees of a hidden test is what docs/courses.md says: its
+/// name, status and points, which of its checks failed, and the named
+/// mistake; none of its tree, expected answers, trace or output.
+#[test]
+fn a_hidden_test_shows_what_the_course_guide_says() {
+    let guide = include_str!("../../docs/courses.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        guide.contains(
+            "a hidden test appears there by its name, status and points, with which of its checks failed (value, \
+             action, visited order) or how the program failed"
+        ),
+        "docs/courses.md says what a hidden test shows"
+    );
+    assert!(guide.contains("never its tree, expected answers, the student's trace of it or its output"));
+    let report = mixed_report();
+    let view = treegrade::report::student_view(&report);
+    let hidden = view.tests().find(|test| test.hidden).expect("the mixed report has a hidden test");
+    let full = report.tests().find(|test| test.hidden).unwrap();
+    assert_eq!(
+        (&hidden.name, &hidden.status, hidden.score, hidden.checks),
+        (&full.name, &full.status, full.score, full.checks)
+    );
+    assert_eq!(hidden.reason.as_deref(), Some("hidden test: wrong visited order"));
+    assert!(hidden.expected.visited.is_empty() && hidden.actual.visited.is_empty() && hidden.divergence.is_none());
+    assert!(hidden.stderr.is_empty() && hidden.details.is_none() && hidden.description.is_none());
+    for format in [Format::Text, Format::Markdown, Format::Junit, Format::Gradescope, Format::Prairielearn] {
+        let rendered = render(&view, format, false);
+        assert!(rendered.contains("hidden test: wrong visited order"), "{format:?}: {rendered}");
+    }
+}
+
 #[test]
 fn prairielearn_results_score_in_zero_to_one() {
     let report = mixed_report();

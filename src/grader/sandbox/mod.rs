@@ -20,7 +20,12 @@
 //!    the submission's copy, the kits and the toolchain, read-only, and the
 //!    scratch home;
 //! 4. a PID namespace: the trampoline starts itself again as its first
-//!    process, which mounts the namespace's own `/proc` (root graders);
+//!    process, which mounts the namespace's own `/proc` (root graders) and,
+//!    once every layer is applied to it, runs the program as its child
+//!    rather than `exec`ing it: process 1 of a namespace gets no signal it
+//!    has no handler for, so the program's own `abort()` would not kill it.
+//!    It reaps the namespace and says on a pipe how the program ended, and
+//!    the first stage ends the same way (same status, or same signal);
 //! 5. resource limits: CPU seconds, memory (`RLIMIT_DATA`, not `RLIMIT_AS`,
 //!    which breaks the JVM and Go), file size, open files, no core dumps,
 //!    and a process-count limit, meaningful only for a user of its own;
@@ -64,6 +69,8 @@ pub use layers::{Layers, Probe};
 pub use paths::toolchain_paths;
 use paths::{copy_readable, existing};
 pub use policy::{FsRules, Limits, Policy, View};
+#[cfg(unix)]
+pub use trampoline::{ProgramEnd, die_of_signal, init_program, status_channel};
 pub use trampoline::{apply, kill_all_of_user, probe_here};
 
 use super::fsmode::{set_mode, set_owner};

@@ -173,3 +173,131 @@ pub fn kill_all_of_user(id: u32) -> Result<(), String> {
         Err(error) => Err(format!("kill(-1): {error}")),
     }
 }
+
+/// How the student's program ended, as the first process of its PID
+/// namespace saw it and hands it to the first stage (one line on the status
+/// pipe: `exited N` or `signal N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramEnd {
+    /// It exited with this status.
+    Exited(i32),
+    /// It was killed by this signal.
+    Signaled(i32),
+}
+
+impl ProgramEnd {
+    /// The line written on the status pipe.
+    pub fn to_line(self) -> String {
+        match self {
+            ProgramEnd::Exited(code) => format!("exited {code}\n"),
+            ProgramEnd::Signaled(signal) => format!("signal {signal}\n"),
+        }
+    }
+
+    /// Reads a line written by [`ProgramEnd::to_line`].
+    pub fn from_line(line: &str) -> Option<ProgramEnd> {
+        let (what, number) = line.trim().split_once(' ')?;
+        let number = number.parse().ok()?;
+        match what {
+            "exited" => Some(ProgramEnd::Exited(number)),
+            "signal" => Some(ProgramEnd::Signaled(number)),
+            _ => None,
+        }
+    }
+}
+
+/// The status pipe the first stage passed to the second by its number: taken
+/// over as a file, closed on `exec` so that the student's program never
+/// holds it. `None` when `raw` is not an open descriptor.
+pub fn status_channel(raw: i32) -> Option<std::fs::File> {
+    use std::os::fd::{BorrowedFd, FromRawFd};
+    if raw < 3 {
+        return None;
+    }
+    // SAFETY: the descriptor is only borrowed to ask whether it is open.
+    let open = rustix::io::fcntl_getfd(unsafe { BorrowedFd::borrow_raw(raw) }).is_ok();
+    if !open {
+        return None;
+    }
+    // SAFETY: the first stage opened this descriptor for this process alone,
+    // and nothing else in this single-threaded process owns it.
+    let file = unsafe { std::fs::File::from_raw_fd(raw) };
+    rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::CLOEXEC).ok()?;
+    Some(file)
+}
+
+/// The first process of the PID namespace: starts the student's program as
+/// its child, reaps every process of the namespace that ends, and returns
+/// once the program itself has ended, with how it ended. The program is then
+/// not process 1, to which the kernel delivers no signal it has no handler
+/// for: its own `abort()` or a fault kills it as it would anywhere else.
+/// Returning ends the namespace, and the kernel kills what is left in it.
+pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, String> {
+    use std::os::unix::process::CommandExt;
+    // fork and exec rather than `Command::spawn`: spawning maps a stack for
+    // the child, which the memory limit, already set here and counting this
+    // process's allocator's reservations, refuses.
+    // SAFETY: this process is single-threaded (the trampoline), so the child
+    // may run any code before its `exec`.
+    let forked = unsafe { libc::fork() };
+    if forked < 0 {
+        return Err(format!("cannot start `{program}`: fork: {}", std::io::Error::last_os_error()));
+    }
+    if forked == 0 {
+        let error = std::process::Command::new(program).args(args).exec();
+        eprintln!("treegrade sandbox: cannot start `{program}`: {error}");
+        std::process::exit(super::EXEC_FAILED_STATUS);
+    }
+    let program_pid = rustix::process::Pid::from_raw(forked).expect("fork gives a positive pid");
+    // This process keeps none of the program's pipes: when the program closes
+    // its output, the grader sees it closed.
+    let (quiet, _writer) = std::io::pipe().map_err(|error| format!("pipe: {error}"))?;
+    let _ = rustix::stdio::dup2_stdin(&quiet);
+    let _ = rustix::stdio::dup2_stdout(&_writer);
+    loop {
+        match rustix::process::wait(rustix::process::WaitOptions::empty()) {
+            Ok(Some((pid, status))) if pid == program_pid => {
+                if let Some(signal) = status.terminating_signal() {
+                    return Ok(ProgramEnd::Signaled(signal));
+                }
+                return Ok(ProgramEnd::Exited(status.exit_status().unwrap_or(1)));
+            }
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(error) => return Err(format!("waiting for the program: {error}")),
+        }
+    }
+}
+
+/// Ends this process by `signal`, as the program it stood for ended: the
+/// grader then reads the same wait status as without a sandbox. The
+/// signal's default action is restored first (the Rust runtime handles
+/// SIGSEGV and ignores SIGPIPE), and no core is written. Returns only when
+/// the signal did not end the process.
+pub fn die_of_signal(signal: i32) {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    let _ = setrlimit(Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
+    // SAFETY: single-threaded, and nothing runs after the signal but the
+    // kernel's default action; the sets are plain values on this stack.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(signal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_ends_travel_as_lines() {
+        for end in [ProgramEnd::Exited(0), ProgramEnd::Exited(139), ProgramEnd::Signaled(6)] {
+            assert_eq!(ProgramEnd::from_line(&end.to_line()), Some(end));
+        }
+        assert_eq!(ProgramEnd::from_line(""), None);
+        assert_eq!(ProgramEnd::from_line("signal x"), None);
+    }
+}
