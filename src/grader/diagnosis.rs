@@ -567,7 +567,11 @@ mod tests {
 
     /// The verdict on a student whose search made `slips` on `test`.
     fn judged_as(test: &PlannedTest, tree: &dyn GameTree, student: SearchSettings, slips: Slips) -> TestResult {
-        let outcome = variant::search(tree, &student, slips).unwrap();
+        judged_outcome(test, tree, variant::search(tree, &student, slips).unwrap())
+    }
+
+    /// The verdict on a student whose search gave `outcome` on `test`.
+    fn judged_outcome(test: &PlannedTest, tree: &dyn GameTree, outcome: VariantOutcome) -> TestResult {
         let answer = crate::grader::oracle::StudentAnswer {
             value: Some(outcome.value),
             action: outcome.action.map(|child| tree.action(child).to_string()),
@@ -797,21 +801,7 @@ mod tests {
             let tree = test.tree.written().unwrap();
             let outcome =
                 outcome(test, tree).unwrap_or_else(|| variant::search(tree, &test.settings, Slips::default()).unwrap());
-            let answer = crate::grader::oracle::StudentAnswer {
-                value: Some(outcome.value),
-                action: outcome.action.map(|child| tree.action(child).to_string()),
-                ..Default::default()
-            };
-            let record = crate::grader::session::SearchRecord {
-                answer: Ok(answer),
-                visited: outcome.visited,
-                time_up: false,
-                steps: Default::default(),
-                stderr: String::new(),
-                elapsed: std::time::Duration::ZERO,
-                earlier_in_program: 0,
-            };
-            results.push(crate::grader::verdict::judge(test, tree, record));
+            results.push(judged_outcome(test, tree, outcome));
         }
         let served: Vec<Served<'_>> = tests.iter().map(PlannedTest::served).collect();
         diagnose_submission(tests, &served, &mut results);

@@ -615,7 +615,10 @@ fn a_negative_number_is_told_what_the_flag_takes() {
         (vec!["solve", tree.to_str().unwrap(), "-a", "expectimax", "--depth", "-1"], "expects a whole number from 0"),
         (vec!["render", tree.to_str().unwrap(), "--depth", "-1", "-o", "x.svg"], "expects a whole number from 0"),
         (vec!["play", "tic-tac-toe", "--seed", "-1"], "'--seed <S>': expects a whole number from 0"),
-        (vec!["batch", scratch.path().to_str().unwrap(), "--timeout", "-1"], "give a positive number of seconds"),
+        (
+            vec!["batch", scratch.path().to_str().unwrap(), "--timeout", "-1"],
+            "time limit in seconds, more than 0 and at most 3600",
+        ),
     ];
     for (args, says) in cases {
         let output = treegrade(&args);

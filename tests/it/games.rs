@@ -181,6 +181,13 @@ fn games_mutant(dir: &Path, find: &str, replace: &str) {
     std::fs::write(dir.join("search.py"), reference.replacen(find, replace, 1)).unwrap();
 }
 
+/// The games reference's alpha-beta keeping the last of equal root
+/// children: what it finds, and what it puts there.
+const LAST_TIE: (&str, &str) = (
+    "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best):",
+    "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best) or (ply == 0 and value == best):",
+);
+
 /// Each question's points as the text report prints them ("Question q2: 4.375/5").
 fn question_points(stdout: &str, question: &str) -> String {
     let prefix = format!("Question {question}: ");
@@ -201,11 +208,7 @@ fn question_points(stdout: &str, question: &str) -> String {
 fn bugs_that_escaped_the_games_assignment_lose_points() {
     let scratch = Scratch::new();
     let last_tie = scratch.path().join("last-tie");
-    games_mutant(
-        &last_tie,
-        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best):",
-        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best) or (ply == 0 and value == best):",
-    );
+    games_mutant(&last_tie, LAST_TIE.0, LAST_TIE.1);
     let (status, stdout, _) = check_games(&last_tie);
     assert_eq!(status, 1, "{stdout}");
     for question in ["q2", "q4"] {
@@ -373,11 +376,7 @@ fn generated_game_positions_are_each_students_own() {
     // The first position of a set has a later root child tying the best.
     let scratch = Scratch::new();
     let last_tie = scratch.path().join("last-tie");
-    games_mutant(
-        &last_tie,
-        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best):",
-        "searched_successors(game, node, player):\n            value, _ = search(child, ply + 1, alpha, beta)\n            if better(player, value, best) or (ply == 0 and value == best):",
-    );
+    games_mutant(&last_tie, LAST_TIE.0, LAST_TIE.1);
     for student in ["alice", "bob", "carol"] {
         let output = Command::cargo_bin("treegrade")
             .unwrap()

@@ -248,7 +248,7 @@ fn check_html_report_draws_each_visible_failure() {
     assert!(!html.contains("<script src") && !html.contains("<link") && !html.contains("src=\"http"), "self-contained");
     assert!(html.contains("<section class=\"stepper\""), "a step-through for each visible failure");
     let aima = article(&html, "q2_aima-fig5-2");
-    assert!(aima.contains("likely cause: you search children in reverse order"));
+    assert!(aima.contains("likely cause: your max and min nodes search their children in reverse order"), "{aima}");
     assert!(aima.contains("<table class=\"diff\""));
     assert!(aima.contains("<svg") && aima.contains("node min visited wrong"));
     let hidden = article(&html, "q2_large-b3-d5-alphabeta");
