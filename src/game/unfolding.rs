@@ -405,7 +405,7 @@ fn node_limit_fault(max_nodes: usize, game: &str) -> String {
     )
 }
 
-/// Whether a fault is [`node_limit_fault`]'s.
+/// Whether a fault is the one an unfolding gives when it reaches its node limit.
 pub fn is_node_limit_fault(message: &str) -> bool {
     message.starts_with(NODE_LIMIT_START)
 }
