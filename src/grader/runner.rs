@@ -119,7 +119,7 @@ static STOP_ALL: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 const STOP_CHECK: Duration = Duration::from_millis(50);
 
 /// From now on, once `flag` is set (a batch's Ctrl-C or SIGTERM), every
-/// running program is stopped at its next wait (within [`STOP_CHECK`]):
+/// running program is stopped at its next wait (within 50 ms):
 /// its wait ends as if the program had died, and the program is killed
 /// with its process group and sandbox as after any end; no program starts
 /// any more. Grading that was cut short is not a grade: the caller must
