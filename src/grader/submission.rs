@@ -100,22 +100,22 @@ pub fn write_starter(
 /// `run` and `env` values).
 pub fn write_kits() -> io::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new().prefix("treegrade-kits-").tempdir()?;
-    std::fs::create_dir_all(dir.path().join("python"))?;
-    std::fs::write(dir.path().join("python/treegrade_kit.py"), PYTHON_KIT)?;
-    std::fs::create_dir_all(dir.path().join("cs188"))?;
-    for (file, text) in CS188_KIT {
-        std::fs::write(dir.path().join("cs188").join(file), text)?;
-    }
-    std::fs::create_dir_all(dir.path().join("mit6034"))?;
-    for (file, text) in MIT6034_KIT {
-        std::fs::write(dir.path().join("mit6034").join(file), text)?;
-    }
-    for (file, text) in RUST_KIT {
-        let path = dir.path().join("rust").join(file);
+    write_kit(&dir.path().join("python"), &[("treegrade_kit.py", PYTHON_KIT)])?;
+    write_kit(&dir.path().join("cs188"), &CS188_KIT)?;
+    write_kit(&dir.path().join("mit6034"), &MIT6034_KIT)?;
+    write_kit(&dir.path().join("rust"), &RUST_KIT)?;
+    Ok(dir)
+}
+
+/// Writes one kit's `(file, contents)` pairs under `folder`, making the
+/// folders its file names need.
+fn write_kit(folder: &Path, files: &[(&str, &str)]) -> io::Result<()> {
+    for (file, text) in files {
+        let path = folder.join(file);
         std::fs::create_dir_all(path.parent().expect("kit files are in a folder"))?;
         std::fs::write(path, text)?;
     }
-    Ok(dir)
+    Ok(())
 }
 
 /// The language whose `detect` files are all in `dir`, first match wins.

@@ -9,6 +9,26 @@ use tempfile::TempDir;
 /// The example of the format contract (docs/format.md section 1), as a file.
 pub const FORMAT_EXAMPLE: &str = include_str!("../../test-cases/mixed-example.yaml");
 
+/// `treegrade check --format json` of the submission `dir` on `assignment`,
+/// with no colour and no `$TREEGRADE_ASSIGNMENT`: the report, after checking
+/// that the grading itself succeeded (exit 0 or 1).
+pub fn check_json(assignment: &Path, dir: &Path) -> serde_json::Value {
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .arg("check")
+        .arg("--assignment")
+        .arg(assignment)
+        .arg("--submission")
+        .arg(dir)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{dir:?}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// The repository's root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -54,17 +54,7 @@ fn bug(dir: &Path) -> String {
 
 /// `check --format json` of one student on the course.
 fn check(course: &Path, dir: &Path) -> serde_json::Value {
-    let output = treegrade()
-        .arg("check")
-        .arg("--assignment")
-        .arg(course)
-        .arg("--submission")
-        .arg(dir)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(matches!(output.status.code(), Some(0 | 1)), "{dir:?}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    crate::common::check_json(course, dir)
 }
 
 /// Question id to (score, max score).

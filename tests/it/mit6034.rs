@@ -10,8 +10,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
 use crate::common::repo;
 
 fn fixture() -> PathBuf {
@@ -19,20 +17,7 @@ fn fixture() -> PathBuf {
 }
 
 fn check(dir: &Path) -> serde_json::Value {
-    let output = Command::cargo_bin("treegrade")
-        .unwrap()
-        .env("NO_COLOR", "1")
-        .env_remove("TREEGRADE_ASSIGNMENT")
-        .arg("check")
-        .arg("--assignment")
-        .arg(fixture().join("course"))
-        .arg("--submission")
-        .arg(dir)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(matches!(output.status.code(), Some(0 | 1)), "{dir:?}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    crate::common::check_json(&fixture().join("course"), dir)
 }
 
 /// Test name (`question/NN-function`) to (score, reason).
