@@ -241,17 +241,15 @@ fn a_course_program_is_an_opponent() {
     assert!(opponent_moves > 8, "both sides moved");
 }
 
+/// `treegrade play ARGS` from the repository, with no colour and no `$TREEGRADE_ASSIGNMENT`.
+fn play_command(args: &[&str]) -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("treegrade").unwrap();
+    command.current_dir(common::repo()).env("NO_COLOR", "1").env_remove("TREEGRADE_ASSIGNMENT").arg("play").args(args);
+    command
+}
+
 fn play_in_terminal(args: &[&str], input: &str) -> String {
-    let output = assert_cmd::Command::cargo_bin("treegrade")
-        .unwrap()
-        .current_dir(common::repo())
-        .env("NO_COLOR", "1")
-        .env_remove("TREEGRADE_ASSIGNMENT")
-        .arg("play")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
+    let output = play_command(args).write_stdin(input).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -333,16 +331,7 @@ fn play_exits_1_when_an_agent_fails_and_2_on_a_usage_error() {
     std::fs::create_dir_all(scratch.path().join("crasher")).unwrap();
     scratch.write("crasher/search.py", "import sys\nsys.exit(3)\n");
     let play = |args: &[&str]| {
-        let output = assert_cmd::Command::cargo_bin("treegrade")
-            .unwrap()
-            .current_dir(common::repo())
-            .env("NO_COLOR", "1")
-            .env_remove("TREEGRADE_ASSIGNMENT")
-            .arg("play")
-            .args(args)
-            .timeout(Duration::from_secs(120))
-            .output()
-            .unwrap();
+        let output = play_command(args).timeout(Duration::from_secs(120)).output().unwrap();
         (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
     };
     let crasher = scratch.path().join("crasher");
