@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Failure, algorithm_parser, emit};
-use crate::engine::{self, Algorithm, SearchOutcome, SearchSettings};
+use crate::engine::{self, Algorithm, Recording, SearchOutcome, SearchSettings};
 use crate::load::{Loaded, LoadedGame, LoadedTree, load_file};
 use crate::render::{self, DEFAULT_MAX_NODES, Picture};
 use crate::report::json::v1;
@@ -75,9 +75,12 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     draw(args, output, tree, &searches, trace)
 }
 
+/// One search to draw: its settings, its outcome and what it reported as it ran.
+type Searched = (SearchSettings, SearchOutcome, Recording);
+
 /// A game's picture: the part of its tree the searches entered (and the
-/// nodes the trace names), as a written tree, searched again there.
-type Drawn = (Tree, Vec<(SearchSettings, SearchOutcome)>, Option<Vec<NodeIndex>>);
+/// nodes the trace names), as a written tree, with the searches carried over.
+type Drawn = (Tree, Vec<Searched>, Option<Vec<NodeIndex>>);
 
 fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
     if args.algorithm.is_empty() {
@@ -88,11 +91,13 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
     }
     let unfolded = game.unfold(None, None).map_err(|error| Failure::Input(vec![error]))?;
     let mut all_settings = Vec::new();
+    let mut watched = Vec::new();
     for algorithm in algorithms(args) {
         let settings = SearchSettings::resolve(algorithm, game.defaults().search, args.depth, args.prune_on_equal);
-        engine::search(&*unfolded, &settings)
+        let searched = engine::search_recorded(&*unfolded, &settings)
             .map_err(|error| Failure::Input(vec![game.search_error(&*unfolded, &error)]))?;
         all_settings.push(settings);
+        watched.push(searched);
     }
     let (trace_ids, trace_path) = match &args.trace {
         Some(path) => {
@@ -104,9 +109,10 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
         }
         None => (Vec::new(), String::new()),
     };
-    let part = render::game_part(&*unfolded, &all_settings, &trace_ids)
+    let borrowed: Vec<_> = watched.iter().map(|(outcome, recording)| (outcome, recording)).collect();
+    let part = render::game_part(&*unfolded, &borrowed, &trace_ids)
         .map_err(|message| Failure::Usage(format!("trace {trace_path}: {message}")))?;
-    let searches = all_settings.into_iter().zip(part.outcomes).collect();
+    let searches = all_settings.into_iter().zip(part.searches).map(|(s, (o, r))| (s, o, r)).collect();
     let trace = args.trace.is_some().then_some(part.trace);
     Ok((part.tree, searches, trace))
 }
@@ -115,7 +121,7 @@ fn draw(
     args: &RenderArgs,
     output: Output,
     tree: &Tree,
-    searches: &[(SearchSettings, SearchOutcome)],
+    searches: &[Searched],
     trace: Option<Vec<NodeIndex>>,
 ) -> Result<(), Failure> {
     let pictures: Vec<Picture<'_>> = if searches.is_empty() {
@@ -123,9 +129,9 @@ fn draw(
     } else {
         searches
             .iter()
-            .map(|(settings, outcome)| {
+            .map(|(settings, outcome, recording)| {
                 let picture = Picture { max_nodes: args.max_nodes, ..Picture::new(tree) };
-                let picture = picture.with_reference(settings, outcome);
+                let picture = picture.with_reference(settings, outcome, recording);
                 match &trace {
                     Some(visited) => picture.with_student(visited),
                     None => picture,
@@ -172,15 +178,17 @@ fn algorithms(args: &RenderArgs) -> Vec<Algorithm> {
     algorithms
 }
 
-/// Runs each requested algorithm (each once, in the order given).
-fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSettings, SearchOutcome)>, Failure> {
+/// Runs each requested algorithm (each once, in the order given), recording
+/// what it reports for the picture.
+fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<Searched>, Failure> {
     algorithms(args)
         .into_iter()
         .map(|algorithm| {
             let defaults = loaded.tree.search_defaults();
             let settings = SearchSettings::resolve(algorithm, defaults, args.depth, args.prune_on_equal);
-            let outcome = loaded.search(&settings).map_err(|error| Failure::Input(vec![error]))?;
-            Ok((settings, outcome))
+            let (outcome, recording) = engine::search_recorded(&loaded.tree, &settings)
+                .map_err(|error| Failure::Input(vec![loaded.error_at(error.node(), error.to_string())]))?;
+            Ok((settings, outcome, recording))
         })
         .collect()
 }
@@ -271,7 +279,7 @@ fn html(tree: &Tree, pictures: &[Picture<'_>]) -> String {
     let mut steppers = false;
     for (picture, svg) in pictures.iter().zip(&svgs) {
         if let (Some(reference), Some(student)) = (picture.reference, picture.student) {
-            let stepper = render::stepper::section(tree, reference.settings, reference.outcome, student, svg);
+            let stepper = render::stepper::section(tree, reference, student, svg);
             body.push_str(&format!("<h2>Step through: {}</h2>\n{stepper}\n", reference.settings.algorithm));
             steppers = true;
         }

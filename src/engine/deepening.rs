@@ -4,7 +4,7 @@
 
 use super::fragile::{Bounds, FragileComparison};
 use super::variant::BeyondSlip;
-use super::{Iteration, Keep, Search, SearchError, SearchExtra, SearchOutcome, SearchSettings};
+use super::{Iteration, Keep, Search, SearchError, SearchExtra, SearchObserver, SearchOutcome, SearchSettings, Unobserved};
 use crate::tree::{GameTree, NodeIndex};
 
 /// The search, and with [`Keep::Fragility`] the first fragile comparison of
@@ -15,6 +15,17 @@ pub(super) fn search<T: GameTree + ?Sized>(
     keep: Keep,
     slip: BeyondSlip,
 ) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
+    watched(tree, settings, keep, slip, &mut Unobserved)
+}
+
+/// [`search`], telling `observer` of each iteration and of every step in it.
+pub(super) fn watched<T: GameTree + ?Sized, O: SearchObserver>(
+    tree: &T,
+    settings: &SearchSettings,
+    keep: Keep,
+    slip: BeyondSlip,
+    observer: &mut O,
+) -> Result<(SearchOutcome, Option<FragileComparison>), SearchError> {
     let deepest = settings.depth.ok_or(SearchError::DeepeningWithoutDepth)?;
     let mut left = settings.budget;
     let mut visited = Vec::new();
@@ -23,7 +34,8 @@ pub(super) fn search<T: GameTree + ?Sized>(
     let mut fragile = None;
     for depth in 1..=deepest {
         let previous_choice = answer.and_then(|(_, action)| action).filter(|_| slip != BeyondSlip::NoPreviousFirst);
-        let mut search = Search::new(tree, &SearchSettings { depth: Some(depth), ..*settings });
+        observer.iteration_began(depth);
+        let mut search = Search::watched(tree, &SearchSettings { depth: Some(depth), ..*settings }, &mut *observer);
         search.root_first = previous_choice.map(|child| child.0);
         search.budget_left = left;
         match slip {

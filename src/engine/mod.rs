@@ -12,12 +12,14 @@ mod fragile;
 mod maxn;
 mod mcts;
 pub mod mistakes;
+mod observe;
 pub mod random;
 mod settings;
 pub mod variant;
 
 pub use fragile::FragileComparison;
 pub use mcts::{MctsTrace, Selection, trace as mcts_trace};
+pub use observe::{Cut, Entry, Pass, PrunedChildren, Recorder, Recording, SearchObserver, Unobserved, Window};
 
 pub use settings::{
     Algorithm, DEFAULT_EXPLORATION, MoveOrdering, ParseAlgorithmError, SearchSettings, SettingOverrides,
@@ -286,26 +288,17 @@ pub struct NodeDetail {
     pub depth_cut: bool,
 }
 
-/// Runs a search and also records, per node (by index), what it knew on
-/// entry and what it returned; `None` for nodes it never entered. For
-/// pictures and teaching; [`search`] skips this bookkeeping.
-pub fn search_with_details<T: GameTree + ?Sized>(
+/// Runs a search and records everything it reports (see [`Recorder`]):
+/// the windows, values, depth cuts and pruned children that pictures and
+/// the step-through show. The searches of section 8 other than iterative
+/// deepening report no nodes.
+pub fn search_recorded<T: GameTree + ?Sized>(
     tree: &T,
     settings: &SearchSettings,
-) -> Result<(SearchOutcome, Vec<Option<NodeDetail>>), SearchError> {
-    check(tree, settings)?;
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
-        // The searches of section 8 keep no windows: their nodes have no details.
-        let outcome = search(tree, settings)?;
-        return Ok((outcome, vec![None; tree.made()]));
-    }
-    let mut search = Search::new(tree, settings);
-    search.details = Some(vec![None; tree.made()]);
-    let (value, action) = search.explore();
-    search.succeeded()?;
-    let mut details = search.details.take().unwrap_or_default();
-    details.resize(tree.made(), None);
-    Ok((search.finish(value, action), details))
+) -> Result<(SearchOutcome, Recording), SearchError> {
+    let mut recorder = Recorder::new();
+    let outcome = search_observed(tree, settings, &mut recorder)?;
+    Ok((outcome, recorder.finish()))
 }
 
 /// The value of the subtree under `node` with the depth limit of `settings`
@@ -417,6 +410,16 @@ pub fn search<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Resu
     search_with_slip(tree, settings, BeyondSlip::None)
 }
 
+/// Runs the search `settings` describe, reporting each step to `observer`
+/// (docs/format.md sections 3 and 8.2; max^n and MCTS report nothing).
+pub fn search_observed<T: GameTree + ?Sized, O: SearchObserver>(
+    tree: &T,
+    settings: &SearchSettings,
+    observer: &mut O,
+) -> Result<SearchOutcome, SearchError> {
+    run(tree, settings, BeyondSlip::None, observer)
+}
+
 /// A search of docs/format.md section 8 as a student who makes the mistake
 /// `slip` writes it (`BeyondSlip::None`: the reference, [`search`]).
 /// The searches of section 3 ignore `slip`.
@@ -425,15 +428,25 @@ pub fn search_with_slip<T: GameTree + ?Sized>(
     settings: &SearchSettings,
     slip: BeyondSlip,
 ) -> Result<SearchOutcome, SearchError> {
+    run(tree, settings, slip, &mut Unobserved)
+}
+
+/// The dispatch of [`search_with_slip`] and [`search_observed`].
+fn run<T: GameTree + ?Sized, O: SearchObserver>(
+    tree: &T,
+    settings: &SearchSettings,
+    slip: BeyondSlip,
+    observer: &mut O,
+) -> Result<SearchOutcome, SearchError> {
     check(tree, settings)?;
     match settings.algorithm {
         Algorithm::IterativeDeepening => {
-            deepening::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome)
+            deepening::watched(tree, settings, Keep::Values, slip, observer).map(|(outcome, _)| outcome)
         }
         Algorithm::Maxn => maxn::search(tree, settings, maxn::Bounds::Skipped, slip).map(|(outcome, _)| outcome),
         Algorithm::Mcts => mcts::search(tree, settings, Keep::Values, slip).map(|(outcome, _)| outcome),
         Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => {
-            let mut search = Search::new(tree, settings);
+            let mut search = Search::watched(tree, settings, observer);
             let (value, action) = search.explore();
             search.succeeded()?;
             Ok(search.finish(value, action))
@@ -598,8 +611,10 @@ fn exceeds(prune_on_equal: bool, high: f64, low: f64) -> bool {
     if prune_on_equal { high >= low } else { high > low }
 }
 
-struct Search<'t, T: GameTree + ?Sized> {
+struct Search<'t, T: GameTree + ?Sized, O: SearchObserver = Unobserved> {
     tree: &'t T,
+    /// Told each step (a no-op, compiled away, for the plain search).
+    observer: O,
     depth: Option<u32>,
     pruning: bool,
     /// Whether max nodes prune on equality (`v >= beta`).
@@ -610,8 +625,6 @@ struct Search<'t, T: GameTree + ?Sized> {
     ordering: bool,
     visited: Vec<NodeIndex>,
     cutoffs: Vec<Cutoff>,
-    /// Per node, its window and value; kept only for [`search_with_details`].
-    details: Option<Vec<Option<NodeDetail>>>,
     /// Error bounds beside the frames (docs/format.md 2.1); kept only for [`fragility`].
     bounds: Option<fragile::Bounds>,
     /// The first problem met. A missing `eval` lets the search run on (with
@@ -635,8 +648,16 @@ struct Search<'t, T: GameTree + ?Sized> {
 
 impl<'t, T: GameTree + ?Sized> Search<'t, T> {
     fn new(tree: &'t T, settings: &SearchSettings) -> Search<'t, T> {
+        Search::watched(tree, settings, Unobserved)
+    }
+}
+
+impl<'t, T: GameTree + ?Sized, O: SearchObserver> Search<'t, T, O> {
+    /// A search that reports each step to `observer`.
+    fn watched(tree: &'t T, settings: &SearchSettings, observer: O) -> Search<'t, T, O> {
         Search {
             tree,
+            observer,
             depth: settings.depth,
             pruning: settings.algorithm.prunes(),
             prune_on_equal_at_max: settings.prune_on_equal,
@@ -645,7 +666,6 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 && matches!(settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax),
             visited: Vec::new(),
             cutoffs: Vec::new(),
-            details: None,
             bounds: None,
             stop: None,
             root_first: None,
@@ -717,9 +737,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 continue;
             }
             let done = stack.pop().expect("the loop only pops non-empty stacks");
-            if let Some(detail) = self.details.as_mut().and_then(|details| details[done.node as usize].as_mut()) {
-                detail.value = done.value;
-            }
+            self.observer.returned(NodeIndex(done.node), done.value);
             let bound = self.bounds.as_mut().map_or(0.0, |bounds| bounds.close(done.value));
             match stack.last_mut() {
                 Some(parent) => {
@@ -769,11 +787,12 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             *left -= 1;
         }
         self.visited.push(node);
+        self.observer.entered(node, Window { alpha, beta });
         let tree = self.tree;
         let kind = tree.kind(node);
         if kind == NodeKind::Terminal {
             let utility = tree.utility(node);
-            self.note(index, NodeDetail { alpha, beta, value: utility, depth_cut: false });
+            self.observer.returned(node, utility);
             return Entered::Valued(utility);
         }
         if self.depth == Some(tree.ply(node)) {
@@ -783,7 +802,8 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
                 self.stop.get_or_insert(Stop::MissingEval(index));
                 0.0
             });
-            self.note(index, NodeDetail { alpha, beta, value, depth_cut: true });
+            self.observer.evaluated(node, value);
+            self.observer.returned(node, value);
             return Entered::Valued(value);
         }
         let children = tree.child_range(node);
@@ -811,8 +831,6 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             NodeKind::Min => f64::INFINITY,
             _ => 0.0,
         };
-        // The value is set again when the node's frame closes.
-        self.note(index, NodeDetail { alpha, beta, value, depth_cut: false });
         Entered::Expanding(Frame {
             node: index,
             kind,
@@ -825,18 +843,6 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             beta,
             best_child: None,
         })
-    }
-
-    /// Records what the search knows of a node it enters, when asked to.
-    fn note(&mut self, index: u32, detail: NodeDetail) {
-        if let Some(details) = self.details.as_mut() {
-            let at = index as usize;
-            if details.len() <= at {
-                // A game's tree grows as it is searched.
-                details.resize(self.tree.made().max(at + 1), None);
-            }
-            details[at] = Some(detail);
-        }
     }
 
     /// Folds a child's value into its parent's frame, pruning where 3.2 says.
@@ -901,7 +907,15 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
 
     fn cut(&mut self, frame: &mut Frame) {
         if frame.taken < frame.child_count {
-            self.cutoffs.push(Cutoff { node: NodeIndex(frame.node), searched: frame.taken });
+            let node = NodeIndex(frame.node);
+            self.cutoffs.push(Cutoff { node, searched: frame.taken });
+            let pruned = PrunedChildren {
+                order: frame.order.as_deref(),
+                first_child: frame.first_child,
+                child_count: frame.child_count,
+                searched: frame.taken,
+            };
+            self.observer.pruned(node, pruned);
             frame.taken = frame.child_count;
         }
     }
@@ -1044,10 +1058,11 @@ mod tests {
     }
 
     #[test]
-    fn details_record_each_window_and_value() {
+    fn the_recording_holds_each_window_and_value() {
         let tree = aima();
-        let (outcome, details) = search_with_details(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap();
         assert_eq!(outcome, search(&tree, &SearchSettings::new(Algorithm::AlphaBeta)).unwrap());
+        let details = recording.whole_search().expect("one pass").details_by_node(tree.len());
         let window = |id: &str| {
             let detail = details[tree.find(id).unwrap().get()].unwrap();
             (detail.alpha, detail.beta, detail.value)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use crate::engine::random::SplitMix64;
-use crate::engine::{self, SearchOutcome, SearchSettings};
+use crate::engine::{self, Recording, SearchOutcome, SearchSettings};
 use crate::game::{Game, UnfoldOptions};
 use crate::generator::{GenOptions, generate};
 use crate::tree::{SearchDefaults, Tree};
@@ -122,6 +122,9 @@ pub struct PlannedTest {
     pub settings: SearchSettings,
     /// What the reference engine does with them.
     pub reference: SearchOutcome,
+    /// What the same search reported as it ran (windows, values, pruned
+    /// children), for the report's picture and step-through.
+    pub recording: Recording,
     /// Whether the order of a node's children is checked (the question's).
     pub child_order: ChildOrder,
 }
@@ -200,9 +203,9 @@ fn plan_one(
     let refused = |message: String| PlanError { name: name.clone(), message };
     // The reference and the fragility check search one unfolding: a game's
     // tree is the same for both, and the second search reuses its nodes.
-    let reference = {
+    let (reference, recording) = {
         let served = tree.unfold().map_err(&refused)?;
-        let reference = engine::search(&*served, &settings).map_err(|error| refused(error.to_string()))?;
+        let reference = engine::search_recorded(&*served, &settings).map_err(|error| refused(error.to_string()))?;
         match engine::fragility(&*served, &settings) {
             Ok(None) => reference,
             Ok(Some(fragile)) => return Err(refused(fragile.describe(&*served, &settings))),
@@ -210,7 +213,7 @@ fn plan_one(
         }
     };
     let child_order = spec.child_order;
-    Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, child_order })
+    Ok(PlannedTest { question, name, path, hidden, tree, settings, reference, recording, child_order })
 }
 
 /// The generated tests of the selected questions for one student.

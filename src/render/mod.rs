@@ -3,9 +3,14 @@
 //! Pure functions: a [`Picture`] (a tree, optionally the reference search and
 //! a student's visited order) becomes an SVG string. [`layout`] places the
 //! nodes, [`svg`] writes the XML, and this module works out what to mark on
-//! each node: its visit step, the alpha-beta window it was entered with (as
-//! the engine recorded it), whether it was pruned or lies below the depth limit, and
-//! where a student's order leaves the reference's ([`mark`]).
+//! each node: its visit step, the alpha-beta window it was entered with,
+//! whether it was pruned or lies below the depth limit, and where a student's
+//! order leaves the reference's ([`mark`]).
+//!
+//! What the reference did comes from the [`Recording`] its one search made
+//! (the engine reports to a [`crate::engine::Recorder`] as it searches):
+//! nothing here runs a search, so a picture shows the search that was
+//! watched, and the children a cutoff pruned are the ones the engine skipped.
 
 pub mod layout;
 pub mod replay;
@@ -16,7 +21,7 @@ use std::collections::HashMap;
 
 pub use svg::render_svg;
 
-use crate::engine::{self, NodeDetail, SearchOutcome, SearchSettings};
+use crate::engine::{Cut, NodeDetail, Recording, SearchExtra, SearchOutcome, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, Tree, locate};
 
 /// Nodes drawn at most before deeper plies are summarised as "+N nodes" boxes.
@@ -29,6 +34,26 @@ pub struct Reference<'a> {
     pub settings: &'a SearchSettings,
     /// The engine's result with them.
     pub outcome: &'a SearchOutcome,
+    /// What the same search reported as it ran (windows, values, cutoffs).
+    pub recording: &'a Recording,
+}
+
+impl Reference<'_> {
+    /// The cutoffs of a search drawn as one pass (none for iterative
+    /// deepening, whose passes are not drawn one by one).
+    pub fn cuts(&self) -> &[Cut] {
+        self.recording.whole_search().map_or(&[], |pass| pass.pruned())
+    }
+
+    /// Per node of a tree of `len` nodes, the window and value the search
+    /// entered it with and returned (`None` where it never entered, or for
+    /// a search drawn without windows).
+    pub fn details(&self, len: usize) -> Vec<Option<NodeDetail>> {
+        match self.recording.whole_search() {
+            Some(pass) => pass.details_by_node(len),
+            None => vec![None; len],
+        }
+    }
 }
 
 /// Everything one picture shows.
@@ -50,9 +75,15 @@ impl<'a> Picture<'a> {
         Picture { tree, reference: None, student: None, max_nodes: DEFAULT_MAX_NODES }
     }
 
-    /// The same picture with the reference search.
-    pub fn with_reference(self, settings: &'a SearchSettings, outcome: &'a SearchOutcome) -> Picture<'a> {
-        Picture { reference: Some(Reference { settings, outcome }), ..self }
+    /// The same picture with the reference search: its settings, its
+    /// outcome and what it reported as it ran.
+    pub fn with_reference(
+        self,
+        settings: &'a SearchSettings,
+        outcome: &'a SearchOutcome,
+        recording: &'a Recording,
+    ) -> Picture<'a> {
+        Picture { reference: Some(Reference { settings, outcome, recording }), ..self }
     }
 
     /// The same picture with a student's visited order.
@@ -68,7 +99,7 @@ pub struct Mark {
     pub step: Option<usize>,
     /// 1-based step in the student's visited order.
     pub student_step: Option<usize>,
-    /// The replayed window and value, for entered nodes.
+    /// The recorded window and value, for entered nodes.
     pub entry: Option<NodeDetail>,
     /// Within the depth limit, but the reference never entered it.
     pub pruned: bool,
@@ -97,10 +128,8 @@ pub fn mark(picture: &Picture<'_>) -> Vec<Mark> {
         return marks;
     };
     // The windows and values come from the engine itself, recorded as it searched.
-    if let Ok((_, details)) = engine::search_with_details(tree, reference.settings) {
-        for (mark, detail) in marks.iter_mut().zip(details) {
-            mark.entry = detail;
-        }
+    for (mark, detail) in marks.iter_mut().zip(reference.details(tree.len())) {
+        mark.entry = detail;
     }
     number(&mut marks, &reference.outcome.visited, |mark| &mut mark.step);
     mark_unsearched(tree, reference, &mut marks);
@@ -121,12 +150,13 @@ fn number(marks: &mut [Mark], order: &[NodeIndex], slot: fn(&mut Mark) -> &mut O
 
 /// Marks cut-off nodes, pruned subtrees and nodes below the depth limit.
 fn mark_unsearched(tree: &Tree, reference: Reference<'_>, marks: &mut [Mark]) {
-    for cutoff in &reference.outcome.cutoffs {
-        let Some(mark) = marks.get_mut(cutoff.node.get()) else { continue };
+    for cut in reference.cuts() {
+        let Some(mark) = marks.get_mut(cut.node.get()) else { continue };
         mark.cutoff = true;
-        let searched = crate::engine::searched_order(tree, reference.settings, cutoff.node);
-        for child in searched.into_iter().skip(cutoff.searched as usize) {
-            marks[child.get()].pruned_root = true;
+        for child in &cut.children {
+            if let Some(mark) = marks.get_mut(child.get()) {
+                mark.pruned_root = true;
+            }
         }
     }
     let depth = reference.settings.depth;
@@ -196,38 +226,77 @@ pub fn indices_of<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Result<Vec<NodeIndex
     ids.iter().map(|id| by_id.get(id.as_ref()).copied().ok_or_else(|| id.as_ref().to_string())).collect()
 }
 
-/// Node indices for the ids that exist in `tree`, skipping the others.
 /// A game's tree drawn as far as searches went, as a written snapshot.
 pub struct GamePart {
     /// Every node made, in breadth-first order.
     pub tree: Tree,
-    /// The searches run again on the snapshot, in the order of the settings.
-    pub outcomes: Vec<SearchOutcome>,
+    /// The searches, in the snapshot's indices, in the order given.
+    pub searches: Vec<(SearchOutcome, Recording)>,
     /// The trace's nodes in the snapshot.
     pub trace: Vec<NodeIndex>,
 }
 
 /// The part of a game's tree to draw: `tree` is a game's tree on which the
-/// searches of `settings` have run; the `trace`'s ids are found (made) in
-/// it, everything made is snapshotted, and the searches run again on the
-/// snapshot, whose indices differ from the game's. `Err` names an id of the
+/// `searches` ran (each an outcome and what its observer recorded); the
+/// `trace`'s ids are found (made) in it, everything made is snapshotted,
+/// and the searches are carried over to the snapshot, whose indices differ
+/// from the game's (every node a search entered or pruned was made, so each
+/// has its place). Nothing is searched again. `Err` names an id of the
 /// trace that is no node of the game.
-pub fn game_part(tree: &dyn GameTree, settings: &[SearchSettings], trace: &[String]) -> Result<GamePart, String> {
+pub fn game_part(
+    tree: &dyn GameTree,
+    searches: &[(&SearchOutcome, &Recording)],
+    trace: &[String],
+) -> Result<GamePart, String> {
     if let Some(id) = trace.iter().find(|id| locate(tree, id).is_none()) {
         return Err(format!("there is no node `{id}` in the game"));
     }
-    let snapshot = Tree::snapshot(tree);
-    let outcomes = settings
+    let (snapshot, order) = Tree::snapshot_with_order(tree);
+    let index: HashMap<NodeIndex, NodeIndex> =
+        order.iter().enumerate().map(|(at, &node)| (node, NodeIndex(at as u32))).collect();
+    let place = |node: NodeIndex| index.get(&node).copied();
+    let searches = searches
         .iter()
-        .map(|settings| {
-            // The snapshot holds every node the search entered, so it searches as the game did.
-            engine::search(&snapshot, settings).map_err(|error| format!("the part drawn cannot be searched: {error}"))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+        .map(|(outcome, recording)| (reindexed(outcome, &place), recording.reindexed(place)))
+        .collect();
     let trace = known_indices(&snapshot, trace);
-    Ok(GamePart { tree: snapshot, outcomes, trace })
+    Ok(GamePart { tree: snapshot, searches, trace })
 }
 
+/// `outcome` with every node index `place` gives; indices it has no place
+/// for are dropped (none are, for a snapshot of everything made).
+fn reindexed(outcome: &SearchOutcome, place: &impl Fn(NodeIndex) -> Option<NodeIndex>) -> SearchOutcome {
+    let cutoffs = |cutoffs: &[crate::engine::Cutoff]| {
+        cutoffs.iter().filter_map(|cutoff| Some(crate::engine::Cutoff { node: place(cutoff.node)?, ..*cutoff })).collect()
+    };
+    let extra = match &outcome.extra {
+        SearchExtra::Iterations(iterations) => SearchExtra::Iterations(
+            iterations
+                .iter()
+                .map(|iteration| crate::engine::Iteration {
+                    action: iteration.action.and_then(place),
+                    cutoffs: cutoffs(&iteration.cutoffs),
+                    ..iteration.clone()
+                })
+                .collect(),
+        ),
+        SearchExtra::Mcts(summary) => {
+            let mut summary = summary.clone();
+            summary.children.retain_mut(|child| place(child.node).map(|node| child.node = node).is_some());
+            SearchExtra::Mcts(summary)
+        }
+        other => other.clone(),
+    };
+    SearchOutcome {
+        value: outcome.value,
+        action: outcome.action.and_then(place),
+        visited: outcome.visited.iter().filter_map(|&node| place(node)).collect(),
+        cutoffs: cutoffs(&outcome.cutoffs),
+        extra,
+    }
+}
+
+/// Node indices for the ids that exist in `tree`, skipping the others.
 pub fn known_indices<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Vec<NodeIndex> {
     let by_id: HashMap<&str, NodeIndex> =
         (0..tree.len()).map(|i| NodeIndex(i as u32)).map(|index| (tree.id(index), index)).collect();
@@ -275,17 +344,17 @@ svg { display: block; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Algorithm, search};
+    use crate::engine::{Algorithm, search_recorded};
     use crate::tree::fixtures::aima;
 
     #[test]
     fn marks_show_pruning_and_a_student_divergence() {
         let tree = aima();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
         let ids = ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2", "C.3", "D", "D.1", "D.2"];
         let student = indices_of(&tree, &ids).unwrap();
-        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome).with_student(&student));
+        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
         let at = |id: &str| marks[tree.find(id).unwrap().get()];
         assert_eq!(at("C").step, Some(6));
         assert!(at("C").cutoff);
@@ -300,9 +369,9 @@ mod tests {
     fn a_student_who_stops_early_is_wrong_at_the_missing_node() {
         let tree = aima();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
         let student = indices_of(&tree, &["A", "B"]).unwrap();
-        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome).with_student(&student));
+        let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
         let b1 = marks[tree.find("B.1").unwrap().get()];
         assert!(b1.wrong && b1.skipped);
     }

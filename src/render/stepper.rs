@@ -10,12 +10,13 @@
 //! colour alone (rings and dashes, and every state in words in the panel).
 //!
 //! Self-contained: the steps are JSON inside the page and one small script
-//! drives every step-through on it; nothing is fetched.
+//! drives every step-through on it; nothing is fetched. The steps are what
+//! the reference search recorded as it ran ([`Reference::recording`]).
 
 use std::fmt::Write as _;
 
-use super::{Picture, render_svg};
-use crate::engine::{self, SearchOutcome, SearchSettings};
+use super::{Picture, Reference, render_svg};
+use crate::engine;
 use crate::tree::{NodeIndex, Tree};
 
 /// The step-through of one search: the reference's steps and, if known, the
@@ -24,15 +25,9 @@ use crate::tree::{NodeIndex, Tree};
 /// `yours` is the picture of the reference with the student's order marked
 /// (`Picture::with_student`), which the caller has drawn already for its own
 /// figure.
-pub fn section(
-    tree: &Tree,
-    settings: &SearchSettings,
-    reference: &SearchOutcome,
-    student: &[NodeIndex],
-    yours: &str,
-) -> String {
-    let svg = render_svg(&Picture::new(tree).with_reference(settings, reference));
-    let data = steps_json(tree, settings, reference, student);
+pub fn section(tree: &Tree, reference: Reference<'_>, student: &[NodeIndex], yours: &str) -> String {
+    let svg = render_svg(&Picture { reference: Some(reference), ..Picture::new(tree) });
+    let data = steps_json(tree, reference, student);
     // A game's positions at the current step, beside the two panes.
     let positions = if tree.board_text(NodeIndex::ROOT).is_some() {
         "<div class=\"positions\"><figure><figcaption>Expected position</figcaption>\
@@ -65,8 +60,9 @@ pub fn section(
 }
 
 /// What the page's script needs, as JSON.
-fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome, student: &[NodeIndex]) -> String {
-    let details = engine::search_with_details(tree, settings).map(|(_, details)| details).unwrap_or_default();
+fn steps_json(tree: &Tree, watched: Reference<'_>, student: &[NodeIndex]) -> String {
+    let (settings, reference) = (watched.settings, watched.outcome);
+    let details = watched.details(tree.len());
     let number = |value: f64| crate::compare::format_value(value);
     let reference_steps: Vec<serde_json::Value> = reference
         .visited
@@ -99,31 +95,23 @@ fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome,
         "reference": reference_steps,
         "yours": yours,
         "divergence": divergence,
-        "pruned": pruned_after(tree, settings, reference),
+        "pruned": pruned_after(tree, watched),
         "positions": positions,
     })
     .to_string()
 }
 
-/// For each cutoff: after which reference step it happens, and the ids of
-/// the subtrees it prunes.
-fn pruned_after(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome) -> Vec<serde_json::Value> {
-    let position: std::collections::HashMap<NodeIndex, usize> =
-        reference.visited.iter().enumerate().map(|(step, &node)| (node, step)).collect();
+/// For each cutoff: after which reference step it happens (the engine
+/// recorded it, once the last searched child's subtree was done), and the
+/// ids of the subtrees it prunes.
+fn pruned_after(tree: &Tree, reference: Reference<'_>) -> Vec<serde_json::Value> {
     reference
-        .cutoffs
+        .cuts()
         .iter()
-        .filter_map(|cutoff| {
-            let children: Vec<NodeIndex> = engine::searched_order(tree, settings, cutoff.node);
-            let last_searched = *children.get(cutoff.searched.checked_sub(1)? as usize)?;
-            // The cutoff comes once the last searched child's subtree is done.
-            let after = subtree(tree, last_searched).filter_map(|node| position.get(&node)).max().copied()?;
-            let ids: Vec<&str> = children[cutoff.searched as usize..]
-                .iter()
-                .flat_map(|&child| subtree(tree, child))
-                .map(|node| tree.id(node))
-                .collect();
-            Some(serde_json::json!({ "after": after, "ids": ids }))
+        .map(|cut| {
+            let ids: Vec<&str> =
+                cut.children.iter().flat_map(|&child| subtree(tree, child)).map(|node| tree.id(node)).collect();
+            serde_json::json!({ "after": cut.after, "ids": ids })
         })
         .collect()
 }
@@ -250,16 +238,17 @@ pub const SCRIPT: &str = r#"
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Algorithm, search};
+    use crate::engine::{Algorithm, SearchSettings, search_recorded};
     use crate::tree::fixtures::aima;
 
     #[test]
     fn the_data_holds_every_step_the_divergence_and_the_cutoffs() {
         let tree = aima();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
+        let reference = Reference { settings: &settings, outcome: &outcome, recording: &recording };
         let student = crate::render::indices_of(&tree, &["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2"]).unwrap();
-        let data: serde_json::Value = serde_json::from_str(&steps_json(&tree, &settings, &outcome, &student)).unwrap();
+        let data: serde_json::Value = serde_json::from_str(&steps_json(&tree, reference, &student)).unwrap();
         assert_eq!(data["reference"].as_array().unwrap().len(), outcome.visited.len());
         assert_eq!(data["reference"][5]["id"], "C");
         assert_eq!(data["reference"][5]["alpha"], "3");

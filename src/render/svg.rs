@@ -920,7 +920,7 @@ mod tests {
             assert_eq!(Px(value).to_string(), format!("{value:.1}"), "{value}");
         }
     }
-    use crate::engine::search;
+    use crate::engine::search_recorded;
     use crate::render::indices_of;
     use crate::tree::fixtures::leaves;
     use crate::tree::{ChildSpec, NodeBody, NodeSpec, TreeBuilder};
@@ -1013,8 +1013,8 @@ mod tests {
     fn alphabeta_marks_steps_windows_and_pruning() {
         let tree = aima();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
-        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome));
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
+        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording));
         assert_well_formed(&svg);
         assert_eq!(classes_of(&svg, "C"), "node min visited cutoff");
         assert_eq!(classes_of(&svg, "C.2"), "node terminal pruned");
@@ -1028,10 +1028,10 @@ mod tests {
     fn a_trace_marks_wrong_extra_and_skipped_nodes() {
         let tree = aima();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
         let ids = ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2", "C.3", "D", "D.1", "D.2"];
         let student = indices_of(&tree, &ids).unwrap();
-        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome).with_student(&student));
+        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
         assert_well_formed(&svg);
         assert_eq!(classes_of(&svg, "C.2"), "node terminal pruned wrong extra");
         assert_eq!(classes_of(&svg, "C.3"), "node terminal pruned extra");
@@ -1062,9 +1062,9 @@ mod tests {
         let mut settings = SearchSettings::new(Algorithm::AlphaBeta);
         settings.depth = Some(1);
         let tree = wide(30);
-        let outcome = search(&tree, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
         // 31 nodes and 30 summaries fit in 70; the 121 nodes of ply 2 would not.
-        let picture = Picture { max_nodes: 70, ..Picture::new(&tree).with_reference(&settings, &outcome) };
+        let picture = Picture { max_nodes: 70, ..Picture::new(&tree).with_reference(&settings, &outcome, &recording) };
         let svg = render_svg(&picture);
         assert_well_formed(&svg);
         assert_eq!(svg.matches("class=\"summary\"").count(), 30);
@@ -1074,12 +1074,12 @@ mod tests {
         let tight = Picture { max_nodes: 40, ..picture };
         assert_eq!(render_svg(&tight).matches("class=\"summary\"").count(), 1, "only the root and one summary");
 
-        let full = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome));
+        let full = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording));
         assert!(full.contains("not searched"), "large trees fold what lies below the depth limit");
         assert!(!full.contains("below-cut\" data-id"), "no node below the cut is drawn");
         let small = wide(5);
-        let outcome = search(&small, &settings).unwrap();
-        let svg = render_svg(&Picture::new(&small).with_reference(&settings, &outcome));
+        let (outcome, recording) = search_recorded(&small, &settings).unwrap();
+        let svg = render_svg(&Picture::new(&small).with_reference(&settings, &outcome, &recording));
         assert!(svg.contains("node terminal below-cut\" data-id"), "small trees draw every node");
         assert!(svg.contains("class=\"depth-limit\""));
     }
@@ -1098,11 +1098,11 @@ mod tests {
         }
         let tree = builder.build().unwrap();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&tree, &settings).unwrap();
-        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome));
+        let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
+        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording));
         assert_eq!(svg.matches(">pruned<").count(), 29, "Y1..Y29 are folded");
         let everything: Vec<NodeIndex> = (0..tree.len() as u32).map(NodeIndex).collect();
-        let picture = Picture::new(&tree).with_reference(&settings, &outcome).with_student(&everything);
+        let picture = Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&everything);
         let svg = render_svg(&picture);
         assert!(!svg.contains("class=\"summary\""), "nodes the student entered stay drawn");
         assert!(svg.contains("node terminal pruned extra"));
@@ -1114,8 +1114,8 @@ mod tests {
         single.add(NodeSpec::terminal("\u{1}x", -0.0));
         let single = single.build().unwrap();
         let settings = SearchSettings::new(Algorithm::AlphaBeta);
-        let outcome = search(&single, &settings).unwrap();
-        assert_well_formed(&render_svg(&Picture::new(&single).with_reference(&settings, &outcome)));
+        let (outcome, recording) = search_recorded(&single, &settings).unwrap();
+        assert_well_formed(&render_svg(&Picture::new(&single).with_reference(&settings, &outcome, &recording)));
 
         let mut chain = TreeBuilder::new("chain", "n0");
         for i in 0..200 {
@@ -1124,17 +1124,17 @@ mod tests {
         }
         chain.add(NodeSpec::terminal("n200", 1.5));
         let chain = chain.build().unwrap();
-        let outcome = search(&chain, &settings).unwrap();
-        assert_well_formed(&render_svg(&Picture::new(&chain).with_reference(&settings, &outcome)));
+        let (outcome, recording) = search_recorded(&chain, &settings).unwrap();
+        assert_well_formed(&render_svg(&Picture::new(&chain).with_reference(&settings, &outcome, &recording)));
 
         let mut fan = TreeBuilder::new("fan", "R");
         let values: Vec<f64> = (0..50).map(|i| i as f64 * 1e6 + 0.123456).collect();
         fan.add(NodeSpec::internal("R", NodeKind::Chance, leaves(&values)));
         let fan = fan.build().unwrap();
         let settings = SearchSettings::new(Algorithm::Expectimax);
-        let outcome = search(&fan, &settings).unwrap();
+        let (outcome, recording) = search_recorded(&fan, &settings).unwrap();
         let garbage = [NodeIndex(3), NodeIndex(999), NodeIndex(3)];
-        let svg = render_svg(&Picture::new(&fan).with_reference(&settings, &outcome).with_student(&garbage));
+        let svg = render_svg(&Picture::new(&fan).with_reference(&settings, &outcome, &recording).with_student(&garbage));
         assert_well_formed(&svg);
     }
 

@@ -273,19 +273,23 @@ fn diff_table(out: &mut String, test: &TestResult) {
 
 /// The tree with the reference's order numbered and the student's divergence marked.
 fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
-    // A game's tree is drawn as far as the two searches went: the reference
-    // replayed on a fresh unfolding, the student's nodes found in it.
+    // A game's tree is drawn as far as the two searches went: the reference's
+    // nodes made again on a fresh unfolding (with the indices the planned
+    // search recorded), the student's nodes found in it.
     let part;
-    let (tree, reference, student) = match planned.tree.written() {
-        Some(tree) => (tree, &planned.reference, render::known_indices(tree, &test.actual.visited)),
+    let (tree, outcome, recording, student) = match planned.tree.written() {
+        Some(tree) => (tree, &planned.reference, &planned.recording, render::known_indices(tree, &test.actual.visited)),
         None => {
             let served = planned.served();
-            let Ok(drawn) = render::game_part(&*served, &[planned.settings], &test.actual.visited) else { return };
+            let searched = [(&planned.reference, &planned.recording)];
+            let Ok(drawn) = render::game_part(&*served, &searched, &test.actual.visited) else { return };
             part = drawn;
-            (&part.tree, &part.outcomes[0], part.trace.clone())
+            let (outcome, recording) = &part.searches[0];
+            (&part.tree, outcome, recording, part.trace.clone())
         }
     };
-    let base = Picture::new(tree).with_reference(&planned.settings, reference);
+    let reference = render::Reference { settings: &planned.settings, outcome, recording };
+    let base = Picture { reference: Some(reference), ..Picture::new(tree) };
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
     let svg = render::render_svg(&picture);
     let _ = writeln!(
@@ -300,7 +304,7 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
             out,
             "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
              the step-through has the focus):</p>\n{}",
-            render::stepper::section(tree, &planned.settings, reference, &student, &svg)
+            render::stepper::section(tree, reference, &student, &svg)
         );
     }
 }

@@ -315,6 +315,13 @@ impl Tree {
     /// the one exception to "a `Tree` is valid", which searches that only
     /// enter what was entered before never notice.
     pub fn snapshot(tree: &dyn GameTree) -> Tree {
+        Tree::snapshot_with_order(tree).0
+    }
+
+    /// [`Tree::snapshot`], with the node of `tree` that each of the
+    /// snapshot's nodes copies (by the snapshot's index), so that what a
+    /// search of `tree` found can be carried over to the snapshot.
+    pub fn snapshot_with_order(tree: &dyn GameTree) -> (Tree, Vec<NodeIndex>) {
         let mut order = vec![NodeIndex::ROOT];
         let mut new_index = std::collections::HashMap::new();
         let mut at = 0;
@@ -348,7 +355,7 @@ impl Tree {
         let has_chance = nodes.iter().any(|node: &Node| node.kind == NodeKind::Chance);
         let boards = order.iter().map(|&node| tree.board(node).map(String::into_boxed_str)).collect::<Vec<_>>();
         let boards = boards.iter().any(Option::is_some).then_some(boards);
-        Tree {
+        let snapshot = Tree {
             name: tree.name().to_string(),
             description: None,
             nodes,
@@ -360,7 +367,8 @@ impl Tree {
             has_chance,
             boards,
             players: None,
-        }
+        };
+        (snapshot, order)
     }
 
     /// The position at `node` drawn as text, for a snapshot of a game.
