@@ -4,7 +4,9 @@
 
 use super::fragile::{Bounds, FragileComparison};
 use super::variant::BeyondSlip;
-use super::{Iteration, Keep, Search, SearchError, SearchExtra, SearchObserver, SearchOutcome, SearchSettings, Unobserved};
+use super::{
+    Iteration, Keep, Search, SearchError, SearchExtra, SearchObserver, SearchOutcome, SearchSettings, Unobserved,
+};
 use crate::tree::{GameTree, NodeIndex};
 
 /// The search, and with [`Keep::Fragility`] the first fragile comparison of

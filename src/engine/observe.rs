@@ -340,8 +340,11 @@ mod tests {
             for id in &level {
                 let children: Vec<String> = (0..branching).map(|i| format!("{id}{i}")).collect();
                 let eval = Some((draws.next_u64() % 5) as f64);
-                let specs = children.iter().map(|child| ChildSpec::id(child)).collect();
-                builder.add(NodeSpec { id: id.clone(), body: NodeBody::Internal { kind, children: specs, probs: None, eval } });
+                let specs = children.iter().map(ChildSpec::id).collect();
+                builder.add(NodeSpec {
+                    id: id.clone(),
+                    body: NodeBody::Internal { kind, children: specs, probs: None, eval },
+                });
                 next.extend(children);
             }
             level = next;
@@ -369,7 +372,8 @@ mod tests {
                         let pass = recording.whole_search().expect("one pass");
                         assert_eq!(pass.visited().collect::<Vec<_>>(), outcome.visited, "{settings:?}, seed {seed}");
                         let cut = |entry: &Entry| entry.detail.depth_cut;
-                        let cut_ids: Vec<NodeIndex> = pass.entries().iter().filter(|e| cut(e)).map(|e| e.node).collect();
+                        let cut_ids: Vec<NodeIndex> =
+                            pass.entries().iter().filter(|e| cut(e)).map(|e| e.node).collect();
                         let expected: Vec<NodeIndex> = outcome
                             .visited
                             .iter()
@@ -433,7 +437,14 @@ mod tests {
                 (_, true) => entry.value <= entry.alpha,
                 (_, false) => entry.value < entry.alpha,
             };
-            assert!(passes, "{} cut with value {} in [{}, {}]", tree.id(cut.node), entry.value, entry.alpha, entry.beta);
+            assert!(
+                passes,
+                "{} cut with value {} in [{}, {}]",
+                tree.id(cut.node),
+                entry.value,
+                entry.alpha,
+                entry.beta
+            );
             let last = *searched.last().unwrap();
             let last_entry = (0..outcome.visited.len()).rev().find(|&at| is_under(tree, outcome.visited[at], last));
             assert_eq!(Some(cut.after), last_entry, "a cut comes after its last searched child's subtree");
@@ -482,7 +493,13 @@ mod tests {
         let pruned = |prune_on_equal| {
             let settings = SearchSettings { prune_on_equal, ..SearchSettings::new(Algorithm::AlphaBeta) };
             let (_, recording) = recorded(&tree, &settings);
-            recording.whole_search().unwrap().pruned().iter().flat_map(|cut| tree.ids_of(&cut.children)).collect::<Vec<_>>()
+            recording
+                .whole_search()
+                .unwrap()
+                .pruned()
+                .iter()
+                .flat_map(|cut| tree.ids_of(&cut.children))
+                .collect::<Vec<_>>()
         };
         assert_eq!(pruned(true), ["C.2"]);
         assert!(pruned(false).is_empty());

@@ -255,10 +255,8 @@ pub fn game_part(
     let index: HashMap<NodeIndex, NodeIndex> =
         order.iter().enumerate().map(|(at, &node)| (node, NodeIndex(at as u32))).collect();
     let place = |node: NodeIndex| index.get(&node).copied();
-    let searches = searches
-        .iter()
-        .map(|(outcome, recording)| (reindexed(outcome, &place), recording.reindexed(place)))
-        .collect();
+    let searches =
+        searches.iter().map(|(outcome, recording)| (reindexed(outcome, &place), recording.reindexed(place))).collect();
     let trace = known_indices(&snapshot, trace);
     Ok(GamePart { tree: snapshot, searches, trace })
 }
@@ -267,7 +265,10 @@ pub fn game_part(
 /// for are dropped (none are, for a snapshot of everything made).
 fn reindexed(outcome: &SearchOutcome, place: &impl Fn(NodeIndex) -> Option<NodeIndex>) -> SearchOutcome {
     let cutoffs = |cutoffs: &[crate::engine::Cutoff]| {
-        cutoffs.iter().filter_map(|cutoff| Some(crate::engine::Cutoff { node: place(cutoff.node)?, ..*cutoff })).collect()
+        cutoffs
+            .iter()
+            .filter_map(|cutoff| Some(crate::engine::Cutoff { node: place(cutoff.node)?, ..*cutoff }))
+            .collect()
     };
     let extra = match &outcome.extra {
         SearchExtra::Iterations(iterations) => SearchExtra::Iterations(
@@ -374,6 +375,131 @@ mod tests {
         let marks = mark(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
         let b1 = marks[tree.find("B.1").unwrap().get()];
         assert!(b1.wrong && b1.skipped);
+    }
+
+    /// A game's tree that counts the nodes expanded through it: every
+    /// search asks for the children of each node it expands; a snapshot
+    /// reads only what was made.
+    struct Counting {
+        inner: Box<dyn GameTree + Send>,
+        expanded: std::cell::Cell<usize>,
+    }
+
+    impl GameTree for Counting {
+        fn name(&self) -> &str {
+            self.inner.name()
+        }
+        fn game_name(&self) -> Option<&str> {
+            self.inner.game_name()
+        }
+        fn kind(&self, node: NodeIndex) -> crate::tree::NodeKind {
+            self.inner.kind(node)
+        }
+        fn child_range(&self, node: NodeIndex) -> std::ops::Range<u32> {
+            self.expanded.set(self.expanded.get() + 1);
+            self.inner.child_range(node)
+        }
+        fn made_children(&self, node: NodeIndex) -> Option<std::ops::Range<u32>> {
+            self.inner.made_children(node)
+        }
+        fn utility(&self, node: NodeIndex) -> f64 {
+            self.inner.utility(node)
+        }
+        fn eval(&self, node: NodeIndex) -> Option<f64> {
+            self.inner.eval(node)
+        }
+        fn probability(&self, node: NodeIndex) -> f64 {
+            self.inner.probability(node)
+        }
+        fn ply(&self, node: NodeIndex) -> u32 {
+            self.inner.ply(node)
+        }
+        fn parent(&self, node: NodeIndex) -> Option<NodeIndex> {
+            self.inner.parent(node)
+        }
+        fn id(&self, node: NodeIndex) -> std::borrow::Cow<'_, str> {
+            self.inner.id(node)
+        }
+        fn action(&self, node: NodeIndex) -> std::borrow::Cow<'_, str> {
+            self.inner.action(node)
+        }
+        fn board(&self, node: NodeIndex) -> Option<String> {
+            self.inner.board(node)
+        }
+        fn evaluations(&self) -> Option<Vec<String>> {
+            self.inner.evaluations()
+        }
+        fn has_chance_nodes(&self) -> bool {
+            self.inner.has_chance_nodes()
+        }
+        fn unbounded(&self) -> bool {
+            self.inner.unbounded()
+        }
+        fn size(&self) -> Option<usize> {
+            self.inner.size()
+        }
+        fn made(&self) -> usize {
+            self.inner.made()
+        }
+        fn fault(&self) -> Option<String> {
+            self.inner.fault()
+        }
+    }
+
+    fn tic_tac_toe(position: &str) -> Counting {
+        let position = serde_json::json!(position);
+        let args = crate::game::GameArgs { name: "tic-tac-toe", params: &[], position: Some(&position), utility: None };
+        let options = crate::game::UnfoldOptions { eval: Some("lines".into()), ..Default::default() };
+        let inner = crate::game::make(&args).unwrap().unfold(&options).unwrap();
+        Counting { inner, expanded: std::cell::Cell::new(0) }
+    }
+
+    #[test]
+    fn a_games_picture_carries_the_one_search_over_without_searching_again() {
+        let ordered = SearchSettings {
+            depth: Some(3),
+            move_ordering: crate::engine::MoveOrdering::Eval,
+            ..SearchSettings::new(Algorithm::AlphaBeta)
+        };
+        let all = [SearchSettings::new(Algorithm::AlphaBeta), ordered, SearchSettings::new(Algorithm::Minimax)];
+        for settings in all {
+            let game = tic_tac_toe("x../.o./...");
+            let (outcome, recording) = search_recorded(&game, &settings).unwrap();
+            let expanded = game.expanded.get();
+            assert!(expanded > 0);
+            assert_eq!(outcome.cutoffs.is_empty(), !settings.algorithm.prunes(), "alpha-beta cuts here");
+            let part = game_part(&game, &[(&outcome, &recording)], &[]).unwrap();
+            assert_eq!(game.expanded.get(), expanded, "drawing the part expands nothing: no search runs again");
+            // What was carried over is what a search of the snapshot finds.
+            let (carried, carried_recording) = &part.searches[0];
+            let (again, again_recording) = search_recorded(&part.tree, &settings).unwrap();
+            assert_eq!(carried, &again, "{settings:?}");
+            assert_eq!(carried_recording, &again_recording, "{settings:?}");
+            assert_eq!(part.tree.ids_of(&carried.visited), game.ids_of(&outcome.visited));
+        }
+    }
+
+    #[test]
+    fn nothing_in_render_runs_a_search() {
+        // The API takes the recording of the search shown; this keeps it so.
+        let sources = [include_str!("mod.rs"), include_str!("stepper.rs"), include_str!("svg.rs")];
+        let calls = [
+            "search(",
+            "search_recorded(",
+            "search_with_details(",
+            "search_observed(",
+            "search_with_slip(",
+            "searched_order(",
+        ];
+        for source in sources.map(|source| source.split("#[cfg(test)]").next().unwrap()) {
+            for call in calls {
+                // A call of the function itself, not of a method whose name ends the same.
+                let called = source
+                    .match_indices(call)
+                    .any(|(at, _)| !source[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+                assert!(!called, "render calls {call}");
+            }
+        }
     }
 
     #[test]

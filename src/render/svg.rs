@@ -1031,7 +1031,8 @@ mod tests {
         let (outcome, recording) = search_recorded(&tree, &settings).unwrap();
         let ids = ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "C.2", "C.3", "D", "D.1", "D.2"];
         let student = indices_of(&tree, &ids).unwrap();
-        let svg = render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
+        let svg =
+            render_svg(&Picture::new(&tree).with_reference(&settings, &outcome, &recording).with_student(&student));
         assert_well_formed(&svg);
         assert_eq!(classes_of(&svg, "C.2"), "node terminal pruned wrong extra");
         assert_eq!(classes_of(&svg, "C.3"), "node terminal pruned extra");
@@ -1134,7 +1135,8 @@ mod tests {
         let settings = SearchSettings::new(Algorithm::Expectimax);
         let (outcome, recording) = search_recorded(&fan, &settings).unwrap();
         let garbage = [NodeIndex(3), NodeIndex(999), NodeIndex(3)];
-        let svg = render_svg(&Picture::new(&fan).with_reference(&settings, &outcome, &recording).with_student(&garbage));
+        let svg =
+            render_svg(&Picture::new(&fan).with_reference(&settings, &outcome, &recording).with_student(&garbage));
         assert_well_formed(&svg);
     }
 
