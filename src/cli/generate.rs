@@ -93,15 +93,17 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
             .map_err(|message| Failure::Usage(format!("--exploration: {message}")))?;
     }
     for &algorithm in &args.algorithms {
-        let missing = match algorithm {
-            Algorithm::IterativeDeepening if args.cut.is_none() => Some("--cut (its deepest depth)"),
-            Algorithm::Mcts if args.iterations.is_none() => Some("--iterations"),
-            _ => None,
+        let missing = if algorithm.deepens() && args.cut.is_none() {
+            Some("--cut (its deepest depth)")
+        } else if algorithm.takes_iterations() && args.iterations.is_none() {
+            Some("--iterations")
+        } else {
+            None
         };
         if let Some(missing) = missing {
             return Err(Failure::Usage(format!("--algorithm {algorithm} needs {missing}")));
         }
-        if args.players.is_some() && !matches!(algorithm, Algorithm::Maxn) {
+        if args.players.is_some() && !algorithm.vector_values() {
             return Err(Failure::Usage(format!(
                 "--players draws max^n trees, which only maxn searches; --algorithm {algorithm} needs MAX and MIN"
             )));

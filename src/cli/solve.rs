@@ -206,12 +206,12 @@ fn json_in_pieces(
         out.push_str("],");
     }
     let mcts = outcome.mcts();
-    let is_mcts = settings.algorithm == Algorithm::Mcts;
+    let is_mcts = settings.algorithm.draws_random();
     let tail = SolveTail {
         depth: settings.depth,
         prune_on_equal: settings.prune_on_equal,
         move_ordering: (settings.move_ordering == MoveOrdering::Eval).then_some("eval"),
-        budget: settings.budget.filter(|_| settings.algorithm == Algorithm::IterativeDeepening),
+        budget: settings.budget.filter(|_| settings.algorithm.takes_budget()),
         seed: is_mcts.then_some(settings.seed),
         exploration: is_mcts.then_some(settings.exploration),
         children: mcts.map(|summary| {
@@ -375,7 +375,7 @@ fn describe_settings(settings: &SearchSettings) -> String {
             settings.seed,
             settings.exploration
         ),
-        algorithm => format!("{algorithm} ({depth}{ordering})"),
+        algorithm @ (Algorithm::Minimax | Algorithm::Expectimax) => format!("{algorithm} ({depth}{ordering})"),
     }
 }
 
@@ -388,12 +388,12 @@ fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &Search
             crate::compare::count_nodes(tree.made())
         );
     };
-    if settings.algorithm == Algorithm::IterativeDeepening {
+    if settings.algorithm.deepens() {
         return format!("{} entries in all iterations, of a tree of {tree_nodes} nodes", stats.visited);
     }
     let mut line = format!("{} of {tree_nodes} nodes", stats.visited);
     let below_cut = tree_nodes - within_depth;
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if settings.algorithm.window_per_node() {
         let _ = write!(line, ", {pruned} pruned");
     }
     if below_cut > 0 {

@@ -161,7 +161,7 @@ pub fn passing_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<&'static 
 /// (A course's own mistakes, CS188's, are listed where its tests are
 /// imported: `import::cs188_mistakes`.)
 pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+    if !settings.algorithm.is_classic() {
         return beyond_mistakes(settings);
     }
     let mut list = classic(tree, settings);
@@ -294,7 +294,7 @@ fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation:
 
 /// Mistakes in carrying alpha-beta's window.
 pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.algorithm != Algorithm::AlphaBeta {
+    if !settings.algorithm.window_per_node() {
         return Vec::new();
     }
     let window = |window| Slips { window, ..Slips::default() };
@@ -393,7 +393,7 @@ fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidat
             )
         },
     ];
-    if settings.algorithm == Algorithm::Expectimax {
+    if settings.algorithm.models_chance() {
         list.push(with(
             "min-as-chance",
             Slips { min_as_chance: true, ..Slips::default() },
@@ -479,7 +479,7 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
 /// its own whatever the test says, or the two kinds by opposite ones; and
 /// the test's convention read the wrong way round.
 pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.algorithm != Algorithm::AlphaBeta {
+    if !settings.algorithm.window_per_node() {
         return Vec::new();
     }
     let rule = |node: &str, on_equal: bool| match (node, on_equal) {
@@ -690,7 +690,7 @@ pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Ca
              value is already the expectation (the probabilities add up to 1), do not divide it again",
         ),
     ];
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if settings.algorithm.window_per_node() {
         list.push(Candidate {
             key: "chance-as-max/node",
             ..slip(
@@ -1058,7 +1058,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         behaviour: None,
     };
     let mut list = Vec::new();
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if let Some(full) = settings.algorithm.unpruned_form(tree.has_chance_nodes()) {
         let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
         let explanation = if settings.prune_on_equal {
             "your trace is what alpha-beta gives when it prunes only on strict inequality (v > beta); \
@@ -1077,7 +1077,6 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             behaviour: Some((both_wrong(settings.prune_on_equal), shape)),
             ..setting("prune-on-equal", flipped, explanation.to_string())
         });
-        let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
         list.push(Candidate {
             behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
             ..setting(
@@ -1091,14 +1090,14 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             )
         });
     }
-    if settings.algorithm == Algorithm::Minimax {
+    if let Some(pruned) = settings.algorithm.pruned_form() {
         for prune_on_equal in [true, false] {
             let key = if prune_on_equal { "prunes-in-minimax/on-equal" } else { "prunes-in-minimax/strict" };
             list.push(Candidate {
                 key,
                 ..setting(
                     "prunes-in-minimax",
-                    SearchSettings { algorithm: Algorithm::AlphaBeta, prune_on_equal, ..*settings },
+                    SearchSettings { algorithm: pruned, prune_on_equal, ..*settings },
                     "you prune: this is alpha-beta, but this question asks for plain minimax, which searches \
                  every child"
                         .to_string(),

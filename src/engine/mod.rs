@@ -294,7 +294,7 @@ pub fn search_with_details<T: GameTree + ?Sized>(
     settings: &SearchSettings,
 ) -> Result<(SearchOutcome, Vec<Option<NodeDetail>>), SearchError> {
     check(tree, settings)?;
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+    if !settings.algorithm.is_classic() {
         // The searches of section 8 keep no windows: their nodes have no details.
         let outcome = search(tree, settings)?;
         return Ok((outcome, vec![None; tree.made()]));
@@ -373,20 +373,20 @@ pub struct SearchStats {
 /// can go on forever needs a depth limit.
 pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<(), SearchError> {
     if let Some(players) = tree.players()
-        && settings.algorithm != Algorithm::Maxn
+        && !settings.algorithm.vector_values()
     {
         return Err(SearchError::PlayersUnderTwoPlayerSearch { players, algorithm: settings.algorithm });
     }
-    if settings.algorithm == Algorithm::Minimax && tree.has_chance_nodes() {
+    if !settings.algorithm.accepts_chance() && tree.has_chance_nodes() {
         return Err(match tree.first_chance_node() {
             Some(node) => SearchError::ChanceUnderMinimax { node, id: tree.id(node).into_owned() },
             None => SearchError::ChanceGameUnderMinimax { game: tree.game_name().unwrap_or(tree.name()).to_string() },
         });
     }
-    if settings.algorithm == Algorithm::IterativeDeepening && settings.depth.is_none_or(|depth| depth == 0) {
+    if settings.algorithm.deepens() && settings.depth.is_none_or(|depth| depth == 0) {
         return Err(SearchError::DeepeningWithoutDepth);
     }
-    if settings.algorithm == Algorithm::Mcts && settings.iterations.is_none_or(|iterations| iterations == 0) {
+    if settings.algorithm.takes_iterations() && settings.iterations.is_none_or(|iterations| iterations == 0) {
         return Err(SearchError::MctsWithoutIterations);
     }
     if tree.unbounded() && settings.depth.is_none() {
@@ -641,8 +641,7 @@ impl<'t, T: GameTree + ?Sized> Search<'t, T> {
             pruning: settings.algorithm.prunes(),
             prune_on_equal_at_max: settings.prune_on_equal,
             prune_on_equal_at_min: settings.prune_on_equal,
-            ordering: settings.move_ordering == MoveOrdering::Eval
-                && matches!(settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax),
+            ordering: settings.move_ordering == MoveOrdering::Eval && settings.algorithm.orders_moves(),
             visited: Vec::new(),
             cutoffs: Vec::new(),
             details: None,

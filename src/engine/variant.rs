@@ -8,7 +8,7 @@
 //! the diagnosis can name it. It is slower than the reference engine and
 //! recursive, so it only runs on trees of bounded height ([`MAX_HEIGHT`]).
 
-use super::{Algorithm, SearchExtra, SearchSettings};
+use super::{SearchExtra, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Deeper trees are not searched by the variants (the recursion would be
@@ -340,7 +340,7 @@ pub fn search<T: GameTree + ?Sized>(
     settings: &SearchSettings,
     slips: Slips,
 ) -> Result<VariantOutcome, Unreproducible> {
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+    if !settings.algorithm.is_classic() {
         let outcome = crate::engine::search_with_slip(tree, settings, slips.beyond).map_err(|_| Unreproducible)?;
         return Ok(VariantOutcome {
             value: outcome.value,
@@ -401,7 +401,7 @@ enum Turn {
 
 impl<T: GameTree + ?Sized> Run<'_, T> {
     fn pruning(&self) -> bool {
-        self.settings.algorithm == Algorithm::AlphaBeta
+        self.settings.algorithm.window_per_node()
     }
 
     fn enter(&mut self, node: NodeIndex) {
@@ -442,7 +442,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         if let Some(cycle) = self.slips.turn_cycle.filter(|&cycle| cycle > 0) {
             return match self.tree.ply(node) % cycle {
                 0 => Turn::Max,
-                _ if self.settings.algorithm == Algorithm::Expectimax => Turn::Chance,
+                _ if self.settings.algorithm.models_chance() => Turn::Chance,
                 _ => Turn::Min,
             };
         }
@@ -741,6 +741,7 @@ fn exceeds(on_equal: bool, high: f64, low: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Algorithm;
     use crate::generator::{GenOptions, generate};
 
     /// Trees of the shapes the generator draws: two and three agents, chance

@@ -174,7 +174,7 @@ pub fn mistakes_left(tree: &Tree) -> usize {
 fn classic_expectations(tree: &Tree) -> impl Iterator<Item = SearchSettings> + '_ {
     let expected = tree.expectations().keys().filter_map(|name| name.parse::<Algorithm>().ok());
     expected
-        .filter(|algorithm| Algorithm::CLASSIC.contains(algorithm))
+        .filter(|algorithm| algorithm.is_classic())
         .map(|algorithm| SearchSettings::resolve(algorithm, tree.search_defaults(), None, None))
 }
 

@@ -358,14 +358,12 @@ fn translate_question(
             return None;
         }
     };
-    if child_order == ChildOrder::Any
-        && matches!(algorithm, Algorithm::AlphaBeta | Algorithm::IterativeDeepening | Algorithm::Mcts)
-    {
+    if child_order == ChildOrder::Any && algorithm.order_decides_search() {
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
-            match algorithm {
-                Algorithm::AlphaBeta => format!(
+            match algorithm.window_per_node() {
+                true => format!(
                     "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
                      children decides what is pruned",
                     raw.id.value

@@ -95,7 +95,7 @@ fn steps_json(tree: &Tree, settings: &SearchSettings, reference: &SearchOutcome,
         .board_text(NodeIndex::ROOT)
         .map(|_| serde_json::json!({"reference": boards(&reference.visited), "yours": boards(student)}));
     serde_json::json!({
-        "alphabeta": settings.algorithm == engine::Algorithm::AlphaBeta,
+        "alphabeta": settings.algorithm.window_per_node(),
         "reference": reference_steps,
         "yours": yours,
         "divergence": divergence,
