@@ -172,6 +172,7 @@ pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candida
     list.extend(convention_mistakes(settings));
     list.extend(eval_mistakes(settings));
     list.extend(ordering_mistakes(settings));
+    list.extend(forward_mistakes(settings));
     let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
     list.extend(halves);
     let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
@@ -610,7 +611,9 @@ pub fn eval_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
 
 /// Mistakes in ordering the children by static value (docs/format.md 8.1).
 pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.move_ordering != crate::engine::MoveOrdering::Eval {
+    // Under forward pruning a wrong order also picks the wrong children:
+    // `forward_mistakes` names those.
+    if settings.move_ordering != crate::engine::MoveOrdering::Eval || settings.forward_pruning.is_some() {
         return Vec::new();
     }
     let order = |ordering| Slips { ordering, ..Slips::default() };
@@ -659,6 +662,58 @@ pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
              you searched",
         ),
     ]
+}
+
+/// Mistakes in forward pruning (docs/format.md 8.5): no cut at all, the N
+/// greatest taken at a MIN node, and the cut made at the depth cut too.
+pub fn forward_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    let Some(n) = settings.forward_pruning else { return Vec::new() };
+    let uncut = |move_ordering| SearchSettings { forward_pruning: None, move_ordering, ..*settings };
+    let right = format!(
+        "search only the {n} best children of each max or min node above the depth cut by static value \
+         (game.static_values): at a max node the {n} greatest, at a min node the {n} least, equal values \
+         keeping the game's order, and never enter the others"
+    );
+    let mut list = vec![
+        slip(
+            "no-forward-cut",
+            &uncut(crate::engine::MoveOrdering::Eval),
+            Slips::default(),
+            &format!("you sort the children by static value but search all of them: {right}"),
+        ),
+        Candidate {
+            key: "no-forward-cut/tree-order",
+            ..slip(
+                "no-forward-cut",
+                &uncut(crate::engine::MoveOrdering::Tree),
+                Slips::default(),
+                &format!("you search every child in the game's order, as if game.forward_pruning were unset: {right}"),
+            )
+        },
+        slip(
+            "forward-greatest-at-min",
+            settings,
+            Slips { ordering: OrderingSlip::DescendingEverywhere, ..Slips::default() },
+            &format!(
+                "at a min node you keep the {n} children of greatest static value, as at a max node: MIN wants \
+                 the least values, so a min node keeps its {n} least, least first"
+            ),
+        ),
+    ];
+    if settings.depth.is_some() {
+        list.push(slip(
+            "forward-cut-at-depth-cut",
+            settings,
+            Slips { forward_below_cut: true, ..Slips::default() },
+            &format!(
+                "at a node at the depth cut you look at its children to keep the {n} best and take the best of \
+                 their values: a node at the depth cut is valued by its own evaluation (game.evaluate(node)), \
+                 its children are never entered, and it is never cut forward; only the max and min nodes above \
+                 the cut pick {n} children (by game.static_values)"
+            ),
+        ));
+    }
+    list
 }
 
 /// Mistakes in valuing chance nodes.
@@ -1105,7 +1160,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             });
         }
     }
-    if settings.move_ordering == crate::engine::MoveOrdering::Eval {
+    if settings.move_ordering == crate::engine::MoveOrdering::Eval && settings.forward_pruning.is_none() {
         list.push(Candidate {
             classic: false,
             ..quirk(

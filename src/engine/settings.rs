@@ -107,6 +107,16 @@ impl Algorithm {
         self.is_classic()
     }
 
+    /// Whether it takes `forward_pruning: N` (docs/format.md 8.5): only the
+    /// N best children by static value searched at each max or min node.
+    /// Beside any other search the setting is invalid input.
+    pub fn forward_prunes(self) -> bool {
+        match self {
+            Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax => true,
+            Algorithm::IterativeDeepening | Algorithm::Maxn | Algorithm::Mcts => false,
+        }
+    }
+
     /// Whether it draws random numbers from the grader's stream (8.4), and
     /// so has a seed, an exploration constant, per-child counts and a
     /// number of draws to report.
@@ -271,7 +281,8 @@ pub const DEFAULT_EXPLORATION: f64 = std::f64::consts::SQRT_2;
 /// expects, so the settings travel together; which search reads which is
 /// asked of the [`Algorithm`], never of its name: `prune_on_equal` is read
 /// where [`Algorithm::prunes`], `move_ordering` where
-/// [`Algorithm::orders_moves`], `budget` where [`Algorithm::takes_budget`],
+/// [`Algorithm::orders_moves`], `forward_pruning` where
+/// [`Algorithm::forward_prunes`] (elsewhere it is refused), `budget` where [`Algorithm::takes_budget`],
 /// `iterations` where [`Algorithm::takes_iterations`], `seed` and
 /// `exploration` where [`Algorithm::draws_random`] (docs/format.md 9: the
 /// other searches leave them unread).
@@ -289,6 +300,10 @@ pub struct SearchSettings {
     /// Where the search [`Algorithm::orders_moves`]: the order of children
     /// (docs/format.md 8.1).
     pub move_ordering: MoveOrdering,
+    /// Where the search [`Algorithm::forward_prunes`]: search only the N
+    /// best children of each max or min node above the depth cut, by
+    /// static value (docs/format.md 8.5); `None`: all of them.
+    pub forward_pruning: Option<u32>,
     /// Where the search [`Algorithm::takes_budget`]: the most nodes it may
     /// enter in all its iterations (8.2); `None`: no budget.
     pub budget: Option<u64>,
@@ -312,6 +327,7 @@ impl SearchSettings {
             depth: None,
             prune_on_equal: true,
             move_ordering: MoveOrdering::Tree,
+            forward_pruning: None,
             budget: None,
             iterations: None,
             seed: 0,
@@ -331,6 +347,7 @@ impl SearchSettings {
             depth: depth.or(defaults.depth),
             prune_on_equal: prune_on_equal.or(defaults.prune_on_equal).unwrap_or(true),
             move_ordering: defaults.move_ordering.unwrap_or_default(),
+            forward_pruning: defaults.forward_pruning,
             budget: defaults.budget,
             iterations: defaults.iterations,
             seed: defaults.seed.unwrap_or(0),
@@ -356,7 +373,17 @@ impl SearchSettings {
         if let Some(ordering) = overrides.move_ordering {
             self.move_ordering = ordering;
         }
+        if let Some(n) = overrides.forward_pruning {
+            self.forward_pruning = Some(n);
+        }
         self
+    }
+
+    /// Whether the children of max and min nodes are searched by static
+    /// value: under `move_ordering: eval` (8.1) or forward pruning, which
+    /// implies it (8.5), for a search that orders at all.
+    pub fn orders_by_static_value(&self) -> bool {
+        self.algorithm.orders_moves() && (self.move_ordering == MoveOrdering::Eval || self.forward_pruning.is_some())
     }
 }
 
@@ -374,6 +401,8 @@ pub struct SettingOverrides {
     pub exploration: Option<f64>,
     /// `--move-ordering` (8.1).
     pub move_ordering: Option<MoveOrdering>,
+    /// `--forward-pruning` (8.5).
+    pub forward_pruning: Option<u32>,
 }
 
 #[cfg(test)]

@@ -529,8 +529,7 @@ impl<'t> Oracle<'t> {
         let cs188 = self.written.and_then(|tree| tree.game());
         let at_cut =
             internal && (self.cut_depth() == Some(tree.ply(node)) || cs188.is_some() || self.purpose == Purpose::Move);
-        let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
-            && self.settings.algorithm.orders_moves()
+        let ordered = self.settings.orders_by_static_value()
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && self.settings.depth.is_none_or(|depth| tree.ply(node) < depth);
         let players = self.players();

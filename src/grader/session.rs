@@ -355,9 +355,8 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
         prune_on_equal: job.settings.prune_on_equal,
         root: &root,
         agents,
-        move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval
-            && job.settings.algorithm.orders_moves())
-        .then_some("eval"),
+        move_ordering: job.settings.orders_by_static_value().then_some("eval"),
+        forward_pruning: job.settings.forward_pruning,
         budget: job.budget,
         players: job.settings.algorithm.vector_values().then(|| job.tree.players().unwrap_or(2)),
         iterations: job.settings.iterations.filter(|_| job.settings.algorithm.takes_iterations()),

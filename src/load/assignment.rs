@@ -519,6 +519,7 @@ fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Optio
         seed: raw.seed,
         exploration: raw.exploration.as_ref().map(|exploration| exploration.value),
         move_ordering: None,
+        forward_pruning: None,
     })
 }
 
