@@ -532,8 +532,9 @@ fn describe_evaluations(names: &[String]) -> String {
 }
 
 /// A node's children in the order a search with `settings` takes them: by
-/// static value under move ordering (8.1), else the tree's order. Pictures
-/// and reports use it to say which children a cutoff pruned.
+/// static value under move ordering (8.1), only the N best under forward
+/// pruning (8.5), else the tree's order. Pictures and reports use it to say
+/// which children a cutoff pruned.
 pub fn searched_order<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings, node: NodeIndex) -> Vec<NodeIndex> {
     let kind = tree.kind(node);
     let above_cut = settings.depth.is_none_or(|depth| tree.ply(node) < depth);
@@ -542,7 +543,8 @@ pub fn searched_order<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings,
         && above_cut
         && let Ok(order) = ordered_children(tree, node, kind)
     {
-        return order.into_iter().map(NodeIndex).collect();
+        let kept = settings.forward_pruning.map_or(order.len(), |n| n as usize);
+        return order.into_iter().take(kept).map(NodeIndex).collect();
     }
     tree.children(node).collect()
 }
