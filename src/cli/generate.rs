@@ -67,6 +67,11 @@ pub struct GenArgs {
     /// MCTS's exploration constant, written into each file's `search` block.
     #[arg(long, value_name = "C")]
     exploration: Option<f64>,
+    /// Forward pruning's N (docs/format.md 8.5), written into each file's
+    /// `search` block (implies --evals): minimax, alphabeta and expectimax
+    /// are expected with only the N best children searched.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    forward_pruning: Option<u32>,
     /// How many trees.
     #[arg(long, default_value = "1")]
     count: u64,
@@ -93,19 +98,33 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
             .map_err(|message| Failure::Usage(format!("--exploration: {message}")))?;
     }
     for &algorithm in &args.algorithms {
-        let missing = match algorithm {
-            Algorithm::IterativeDeepening if args.cut.is_none() => Some("--cut (its deepest depth)"),
-            Algorithm::Mcts if args.iterations.is_none() => Some("--iterations"),
-            _ => None,
+        let missing = if algorithm.deepens() && args.cut.is_none() {
+            Some("--cut (its deepest depth)")
+        } else if algorithm.takes_iterations() && args.iterations.is_none() {
+            Some("--iterations")
+        } else {
+            None
         };
         if let Some(missing) = missing {
             return Err(Failure::Usage(format!("--algorithm {algorithm} needs {missing}")));
         }
-        if args.players.is_some() && !matches!(algorithm, Algorithm::Maxn) {
+        if args.forward_pruning.is_some() && !algorithm.forward_prunes() {
+            return Err(Failure::Usage(format!(
+                "--forward-pruning is a setting of minimax, alphabeta and expectimax (docs/format.md 8.5); \
+                 --algorithm {algorithm} does not take it"
+            )));
+        }
+        if args.players.is_some() && !algorithm.vector_values() {
             return Err(Failure::Usage(format!(
                 "--players draws max^n trees, which only maxn searches; --algorithm {algorithm} needs MAX and MIN"
             )));
         }
+    }
+    if args.players.is_some() && args.forward_pruning.is_some() {
+        return Err(Failure::Usage(
+            "--forward-pruning is not a setting of maxn (docs/format.md 8.5), which --players draws trees for"
+                .to_string(),
+        ));
     }
     let options = GenOptions {
         seed: args.seed,
@@ -124,6 +143,7 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         iterations: args.iterations,
         search_seed: args.search_seed,
         exploration: args.exploration,
+        forward_pruning: args.forward_pruning,
     };
     check_size(&options, args.max_nodes.unwrap_or(DEFAULT_MAX_NODES))?;
     std::fs::create_dir_all(&args.out)

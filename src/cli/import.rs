@@ -349,7 +349,11 @@ fn pacman_kind(test: &PacmanTest) -> (CourseTestKind, String) {
             let agent = match replay.algorithm {
                 crate::engine::Algorithm::Minimax => Agent::Minimax,
                 crate::engine::Algorithm::AlphaBeta => Agent::AlphaBeta,
-                _ => Agent::Expectimax,
+                // A replay is CS188's: minimax, alphabeta or expectimax.
+                crate::engine::Algorithm::Expectimax
+                | crate::engine::Algorithm::IterativeDeepening
+                | crate::engine::Algorithm::Maxn
+                | crate::engine::Algorithm::Mcts => Agent::Expectimax,
             };
             let notes = format!(
                 "the staff's {} moves on {}, {} at depth {}, every step reproduced by the reference",

@@ -32,6 +32,11 @@ pub struct SolveArgs {
     /// the tree's order (`tree`); overrides the file's `search.move_ordering`.
     #[arg(long, value_name = "eval|tree")]
     move_ordering: Option<MoveOrdering>,
+    /// Forward pruning: search only the N best children of each max or min
+    /// node by static value (docs/format.md 8.5; minimax, alphabeta and
+    /// expectimax); overrides the file's `search.forward_pruning`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    forward_pruning: Option<u32>,
     /// The game's evaluation for depth cuts (`lines`, `score`); overrides the
     /// file's `search.eval`. Games only.
     #[arg(long, value_name = "NAME")]
@@ -69,6 +74,9 @@ struct SolveTail {
     /// Written only when the search ordered children by static value (8.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     move_ordering: Option<&'static str>,
+    /// Forward pruning's N (8.5), when the search cut forward.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forward_pruning: Option<u32>,
     /// Iterative deepening's node budget (8.2), when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     budget: Option<u64>,
@@ -115,6 +123,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         seed: args.seed,
         exploration: args.exploration,
         move_ordering: args.move_ordering,
+        forward_pruning: args.forward_pruning,
     };
     let settings =
         SearchSettings::resolve(args.algorithm, defaults, args.depth, args.prune_on_equal).with_overrides(&overrides);
@@ -206,12 +215,14 @@ fn json_in_pieces(
         out.push_str("],");
     }
     let mcts = outcome.mcts();
-    let is_mcts = settings.algorithm == Algorithm::Mcts;
+    let is_mcts = settings.algorithm.draws_random();
     let tail = SolveTail {
         depth: settings.depth,
         prune_on_equal: settings.prune_on_equal,
-        move_ordering: (settings.move_ordering == MoveOrdering::Eval).then_some("eval"),
-        budget: settings.budget.filter(|_| settings.algorithm == Algorithm::IterativeDeepening),
+        move_ordering: (settings.move_ordering == MoveOrdering::Eval || settings.forward_pruning.is_some())
+            .then_some("eval"),
+        forward_pruning: settings.forward_pruning,
+        budget: settings.budget.filter(|_| settings.algorithm.takes_budget()),
         seed: is_mcts.then_some(settings.seed),
         exploration: is_mcts.then_some(settings.exploration),
         children: mcts.map(|summary| {
@@ -356,9 +367,10 @@ fn push_cutoffs(
 
 fn describe_settings(settings: &SearchSettings) -> String {
     let depth = settings.depth.map_or("no depth limit".to_string(), |d| format!("depth limit {d}"));
-    let ordering = match settings.move_ordering {
-        MoveOrdering::Eval => ", children by static value",
-        MoveOrdering::Tree => "",
+    let ordering = match (settings.forward_pruning, settings.move_ordering) {
+        (Some(n), _) => format!(", forward pruning: the {n} best children by static value"),
+        (None, MoveOrdering::Eval) => ", children by static value".to_string(),
+        (None, MoveOrdering::Tree) => String::new(),
     };
     let rule = if settings.prune_on_equal { "prunes on equality" } else { "prunes only on strict inequality" };
     match settings.algorithm {
@@ -375,7 +387,7 @@ fn describe_settings(settings: &SearchSettings) -> String {
             settings.seed,
             settings.exploration
         ),
-        algorithm => format!("{algorithm} ({depth}{ordering})"),
+        algorithm @ (Algorithm::Minimax | Algorithm::Expectimax) => format!("{algorithm} ({depth}{ordering})"),
     }
 }
 
@@ -388,12 +400,12 @@ fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &Search
             crate::compare::count_nodes(tree.made())
         );
     };
-    if settings.algorithm == Algorithm::IterativeDeepening {
+    if settings.algorithm.deepens() {
         return format!("{} entries in all iterations, of a tree of {tree_nodes} nodes", stats.visited);
     }
     let mut line = format!("{} of {tree_nodes} nodes", stats.visited);
     let below_cut = tree_nodes - within_depth;
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if settings.algorithm.window_per_node() {
         let _ = write!(line, ", {pruned} pruned");
     }
     if below_cut > 0 {

@@ -11,7 +11,7 @@
 //! The bookkeeping lives here, beside the search's frames, and runs only when
 //! asked for ([`super::fragility`]): the plain search's hot path is unchanged.
 
-use super::{Algorithm, SearchSettings};
+use super::SearchSettings;
 use crate::tree::{GameTree, NodeIndex};
 
 /// A comparison of the search that a last-bit difference could turn around.
@@ -53,11 +53,9 @@ impl FragileComparison {
                 self.values.1
             );
         }
-        let convention = match settings.algorithm {
-            Algorithm::AlphaBeta | Algorithm::IterativeDeepening => {
-                format!(" (prune_on_equal: {})", settings.prune_on_equal)
-            }
-            _ => String::new(),
+        let convention = match settings.algorithm.prunes() {
+            true => format!(" (prune_on_equal: {})", settings.prune_on_equal),
+            false => String::new(),
         };
         format!(
             "fragile tree for {}{convention}: at node `{}`, {} compares {:?} with {:?}, which differ by \

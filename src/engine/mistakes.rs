@@ -161,7 +161,7 @@ pub fn passing_mistakes(tree: &Tree, settings: &SearchSettings) -> Vec<&'static 
 /// (A course's own mistakes, CS188's, are listed where its tests are
 /// imported: `import::cs188_mistakes`.)
 pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+    if !settings.algorithm.is_classic() {
         return beyond_mistakes(settings);
     }
     let mut list = classic(tree, settings);
@@ -172,6 +172,7 @@ pub fn candidates(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candida
     list.extend(convention_mistakes(settings));
     list.extend(eval_mistakes(settings));
     list.extend(ordering_mistakes(settings));
+    list.extend(forward_mistakes(settings));
     let halves: Vec<Candidate> = list.iter().flat_map(at_one_kind_only).collect();
     list.extend(halves);
     let twins: Vec<Candidate> = list.iter().filter_map(below_the_root).collect();
@@ -294,7 +295,7 @@ fn slip(bug: &'static str, settings: &SearchSettings, slips: Slips, explanation:
 
 /// Mistakes in carrying alpha-beta's window.
 pub fn window_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.algorithm != Algorithm::AlphaBeta {
+    if !settings.algorithm.window_per_node() {
         return Vec::new();
     }
     let window = |window| Slips { window, ..Slips::default() };
@@ -393,7 +394,7 @@ fn turn_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidat
             )
         },
     ];
-    if settings.algorithm == Algorithm::Expectimax {
+    if settings.algorithm.models_chance() {
         list.push(with(
             "min-as-chance",
             Slips { min_as_chance: true, ..Slips::default() },
@@ -479,7 +480,7 @@ pub fn depth_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Can
 /// its own whatever the test says, or the two kinds by opposite ones; and
 /// the test's convention read the wrong way round.
 pub fn convention_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.algorithm != Algorithm::AlphaBeta {
+    if !settings.algorithm.window_per_node() {
         return Vec::new();
     }
     let rule = |node: &str, on_equal: bool| match (node, on_equal) {
@@ -610,7 +611,9 @@ pub fn eval_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
 
 /// Mistakes in ordering the children by static value (docs/format.md 8.1).
 pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
-    if settings.move_ordering != crate::engine::MoveOrdering::Eval {
+    // Under forward pruning a wrong order also picks the wrong children:
+    // `forward_mistakes` names those.
+    if settings.move_ordering != crate::engine::MoveOrdering::Eval || settings.forward_pruning.is_some() {
         return Vec::new();
     }
     let order = |ordering| Slips { ordering, ..Slips::default() };
@@ -661,6 +664,58 @@ pub fn ordering_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
     ]
 }
 
+/// Mistakes in forward pruning (docs/format.md 8.5): no cut at all, the N
+/// greatest taken at a MIN node, and the cut made at the depth cut too.
+pub fn forward_mistakes(settings: &SearchSettings) -> Vec<Candidate> {
+    let Some(n) = settings.forward_pruning else { return Vec::new() };
+    let uncut = |move_ordering| SearchSettings { forward_pruning: None, move_ordering, ..*settings };
+    let right = format!(
+        "search only the {n} best children of each max or min node above the depth cut by static value \
+         (game.static_values): at a max node the {n} greatest, at a min node the {n} least, equal values \
+         keeping the game's order, and never enter the others"
+    );
+    let mut list = vec![
+        slip(
+            "no-forward-cut",
+            &uncut(crate::engine::MoveOrdering::Eval),
+            Slips::default(),
+            &format!("you sort the children by static value but search all of them: {right}"),
+        ),
+        Candidate {
+            key: "no-forward-cut/tree-order",
+            ..slip(
+                "no-forward-cut",
+                &uncut(crate::engine::MoveOrdering::Tree),
+                Slips::default(),
+                &format!("you search every child in the game's order, as if game.forward_pruning were unset: {right}"),
+            )
+        },
+        slip(
+            "forward-greatest-at-min",
+            settings,
+            Slips { ordering: OrderingSlip::DescendingEverywhere, ..Slips::default() },
+            &format!(
+                "at a min node you keep the {n} children of greatest static value, as at a max node: MIN wants \
+                 the least values, so a min node keeps its {n} least, least first"
+            ),
+        ),
+    ];
+    if settings.depth.is_some() {
+        list.push(slip(
+            "forward-cut-at-depth-cut",
+            settings,
+            Slips { forward_below_cut: true, ..Slips::default() },
+            &format!(
+                "at a node at the depth cut you look at its children to keep the {n} best and take the best of \
+                 their values: a node at the depth cut is valued by its own evaluation (game.evaluate(node)), \
+                 its children are never entered, and it is never cut forward; only the max and min nodes above \
+                 the cut pick {n} children (by game.static_values)"
+            ),
+        ));
+    }
+    list
+}
+
 /// Mistakes in valuing chance nodes.
 pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate> {
     if !tree.has_chance_nodes() {
@@ -690,7 +745,7 @@ pub fn chance_mistakes(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Ca
              value is already the expectation (the probabilities add up to 1), do not divide it again",
         ),
     ];
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if settings.algorithm.window_per_node() {
         list.push(Candidate {
             key: "chance-as-max/node",
             ..slip(
@@ -1058,7 +1113,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
         behaviour: None,
     };
     let mut list = Vec::new();
-    if settings.algorithm == Algorithm::AlphaBeta {
+    if let Some(full) = settings.algorithm.unpruned_form(tree.has_chance_nodes()) {
         let flipped = SearchSettings { prune_on_equal: !settings.prune_on_equal, ..*settings };
         let explanation = if settings.prune_on_equal {
             "your trace is what alpha-beta gives when it prunes only on strict inequality (v > beta); \
@@ -1077,7 +1132,6 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             behaviour: Some((both_wrong(settings.prune_on_equal), shape)),
             ..setting("prune-on-equal", flipped, explanation.to_string())
         });
-        let full = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
         list.push(Candidate {
             behaviour: Some(("never-prunes", "no cut-off test, or one that does not stop the loop over the children")),
             ..setting(
@@ -1091,14 +1145,14 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             )
         });
     }
-    if settings.algorithm == Algorithm::Minimax {
+    if let Some(pruned) = settings.algorithm.pruned_form() {
         for prune_on_equal in [true, false] {
             let key = if prune_on_equal { "prunes-in-minimax/on-equal" } else { "prunes-in-minimax/strict" };
             list.push(Candidate {
                 key,
                 ..setting(
                     "prunes-in-minimax",
-                    SearchSettings { algorithm: Algorithm::AlphaBeta, prune_on_equal, ..*settings },
+                    SearchSettings { algorithm: pruned, prune_on_equal, ..*settings },
                     "you prune: this is alpha-beta, but this question asks for plain minimax, which searches \
                  every child"
                         .to_string(),
@@ -1106,7 +1160,7 @@ pub fn classic(tree: &dyn GameTree, settings: &SearchSettings) -> Vec<Candidate>
             });
         }
     }
-    if settings.move_ordering == crate::engine::MoveOrdering::Eval {
+    if settings.move_ordering == crate::engine::MoveOrdering::Eval && settings.forward_pruning.is_none() {
         list.push(Candidate {
             classic: false,
             ..quirk(

@@ -198,16 +198,27 @@ pub enum SearchError {
         /// The game's evaluations, in words.
         available: String,
     },
-    /// Move ordering needs a static value for every child it sorts (8.1).
+    /// Move ordering needs a static value for every child it sorts (8.1),
+    /// and so does forward pruning (8.5).
     #[error(
-        "move ordering needs the static value of node `{id}`, which is neither a terminal nor has an `eval` \
-         (docs/format.md 8.1)"
+        "{} needs the static value of node `{id}`, which is neither a terminal nor has an `eval` \
+         (docs/format.md {})",
+        if *.forward { "forward pruning" } else { "move ordering" },
+        if *.forward { "8.5" } else { "8.1" }
     )]
     MissingStaticValue {
         /// The child without a static value.
         node: NodeIndex,
         /// Its id.
         id: String,
+        /// Whether forward pruning (not move ordering alone) sorted it.
+        forward: bool,
+    },
+    /// `forward_pruning` beside a search that does not take it (8.5).
+    #[error("`forward_pruning` is a setting of {} only (docs/format.md 8.5), not of {algorithm}", forward_searches())]
+    ForwardPruningBeside {
+        /// The search that does not take it.
+        algorithm: Algorithm,
     },
     /// Iterative deepening needs its deepest depth (8.2).
     #[error(
@@ -269,8 +280,20 @@ impl SearchError {
             | SearchError::DeepeningWithoutDepth
             | SearchError::MctsWithoutIterations
             | SearchError::BudgetTooSmall { .. }
+            | SearchError::ForwardPruningBeside { .. }
             | SearchError::PlayersUnderTwoPlayerSearch { .. } => NodeIndex::ROOT,
         }
+    }
+}
+
+/// The searches that take `forward_pruning`, in words: "minimax, alphabeta
+/// and expectimax".
+fn forward_searches() -> String {
+    let names: Vec<&str> =
+        Algorithm::ALL.into_iter().filter(|algorithm| algorithm.forward_prunes()).map(Algorithm::name).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
     }
 }
 
@@ -311,7 +334,7 @@ pub fn value_of<T: GameTree + ?Sized>(
     settings: &SearchSettings,
 ) -> Result<f64, SearchError> {
     let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
-    let settings = SearchSettings { algorithm, move_ordering: MoveOrdering::Tree, ..*settings };
+    let settings = SearchSettings { algorithm, move_ordering: MoveOrdering::Tree, forward_pruning: None, ..*settings };
     let mut search = Search::new(tree, &settings);
     let (value, _) = search.explore_from(node);
     search.succeeded()?;
@@ -366,21 +389,24 @@ pub struct SearchStats {
 /// can go on forever needs a depth limit.
 pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Result<(), SearchError> {
     if let Some(players) = tree.players()
-        && settings.algorithm != Algorithm::Maxn
+        && !settings.algorithm.vector_values()
     {
         return Err(SearchError::PlayersUnderTwoPlayerSearch { players, algorithm: settings.algorithm });
     }
-    if settings.algorithm == Algorithm::Minimax && tree.has_chance_nodes() {
+    if !settings.algorithm.accepts_chance() && tree.has_chance_nodes() {
         return Err(match tree.first_chance_node() {
             Some(node) => SearchError::ChanceUnderMinimax { node, id: tree.id(node).into_owned() },
             None => SearchError::ChanceGameUnderMinimax { game: tree.game_name().unwrap_or(tree.name()).to_string() },
         });
     }
-    if settings.algorithm == Algorithm::IterativeDeepening && settings.depth.is_none_or(|depth| depth == 0) {
+    if settings.algorithm.deepens() && settings.depth.is_none_or(|depth| depth == 0) {
         return Err(SearchError::DeepeningWithoutDepth);
     }
-    if settings.algorithm == Algorithm::Mcts && settings.iterations.is_none_or(|iterations| iterations == 0) {
+    if settings.algorithm.takes_iterations() && settings.iterations.is_none_or(|iterations| iterations == 0) {
         return Err(SearchError::MctsWithoutIterations);
+    }
+    if settings.forward_pruning.is_some() && !settings.algorithm.forward_prunes() {
+        return Err(SearchError::ForwardPruningBeside { algorithm: settings.algorithm });
     }
     if tree.unbounded() && settings.depth.is_none() {
         return Err(SearchError::Unbounded { game: tree.game_name().unwrap_or(tree.name()).to_string() });
@@ -519,17 +545,19 @@ fn describe_evaluations(names: &[String]) -> String {
 }
 
 /// A node's children in the order a search with `settings` takes them: by
-/// static value under move ordering (8.1), else the tree's order. Pictures
-/// and reports use it to say which children a cutoff pruned.
+/// static value under move ordering (8.1), only the N best under forward
+/// pruning (8.5), else the tree's order. Pictures and reports use it to say
+/// which children a cutoff pruned.
 pub fn searched_order<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings, node: NodeIndex) -> Vec<NodeIndex> {
     let kind = tree.kind(node);
     let above_cut = settings.depth.is_none_or(|depth| tree.ply(node) < depth);
-    if settings.move_ordering == MoveOrdering::Eval
+    if settings.orders_by_static_value()
         && matches!(kind, NodeKind::Max | NodeKind::Min)
         && above_cut
         && let Ok(order) = ordered_children(tree, node, kind)
     {
-        return order.into_iter().map(NodeIndex).collect();
+        let kept = settings.forward_pruning.map_or(order.len(), |n| n as usize);
+        return order.into_iter().take(kept).map(NodeIndex).collect();
     }
     tree.children(node).collect()
 }
@@ -578,8 +606,8 @@ enum Entered {
 enum Stop {
     /// A node cut by the depth limit has no evaluation.
     MissingEval(u32),
-    /// A child to be ordered has no static value.
-    MissingStaticValue(u32),
+    /// A child to be ordered has no static value (`true`: under forward pruning).
+    MissingStaticValue(u32, bool),
     /// The tree could not make a node's children.
     Unfolding(u32),
 }
@@ -598,7 +626,9 @@ fn stop_error<T: GameTree + ?Sized>(tree: &T, stop: Stop, depth: Option<u32>) ->
                 }
             }
         }
-        Stop::MissingStaticValue(index) => SearchError::MissingStaticValue { node: NodeIndex(index), id: id(index) },
+        Stop::MissingStaticValue(index, forward) => {
+            SearchError::MissingStaticValue { node: NodeIndex(index), id: id(index), forward }
+        }
         Stop::Unfolding(index) => SearchError::Unfolding {
             node: NodeIndex(index),
             message: tree.fault().unwrap_or_else(|| "the tree could not be made".to_string()),
@@ -623,6 +653,9 @@ struct Search<'t, T: GameTree + ?Sized, O: SearchObserver = Unobserved> {
     /// max nodes, but for a student's mistake.
     prune_on_equal_at_min: bool,
     ordering: bool,
+    /// Forward pruning's N (8.5): only the first N children of the searched
+    /// order are searched at a max or min node.
+    forward: Option<u32>,
     visited: Vec<NodeIndex>,
     cutoffs: Vec<Cutoff>,
     /// Error bounds beside the frames (docs/format.md 2.1); kept only for [`fragility`].
@@ -662,8 +695,8 @@ impl<'t, T: GameTree + ?Sized, O: SearchObserver> Search<'t, T, O> {
             pruning: settings.algorithm.prunes(),
             prune_on_equal_at_max: settings.prune_on_equal,
             prune_on_equal_at_min: settings.prune_on_equal,
-            ordering: settings.move_ordering == MoveOrdering::Eval
-                && matches!(settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax),
+            ordering: settings.orders_by_static_value(),
+            forward: settings.forward_pruning.filter(|_| settings.algorithm.forward_prunes()),
             visited: Vec::new(),
             cutoffs: Vec::new(),
             bounds: None,
@@ -686,7 +719,7 @@ impl<'t, T: GameTree + ?Sized, O: SearchObserver> Search<'t, T, O> {
 
     /// Whether the search must stop now (a missing eval lets it run on).
     fn halted(&self) -> bool {
-        self.out_of_budget || matches!(self.stop, Some(Stop::MissingStaticValue(_) | Stop::Unfolding(_)))
+        self.out_of_budget || matches!(self.stop, Some(Stop::MissingStaticValue(..) | Stop::Unfolding(_)))
     }
 
     /// The search loop: the root's value and chosen child.
@@ -819,7 +852,7 @@ impl<'t, T: GameTree + ?Sized, O: SearchObserver> Search<'t, T, O> {
             match ordered_children(tree, node, kind) {
                 Ok(order) => Some(order.into_boxed_slice()),
                 Err(child) => {
-                    self.stop = Some(Stop::MissingStaticValue(child.0));
+                    self.stop = Some(Stop::MissingStaticValue(child.0, self.forward.is_some()));
                     return Entered::Valued(0.0);
                 }
             }
@@ -831,11 +864,16 @@ impl<'t, T: GameTree + ?Sized, O: SearchObserver> Search<'t, T, O> {
             NodeKind::Min => f64::INFINITY,
             _ => 0.0,
         };
+        let mut child_count = children.end - children.start;
+        if let (Some(n), NodeKind::Max | NodeKind::Min) = (self.forward, kind) {
+            // Forward pruning (8.5): the children past the N best are never entered.
+            child_count = child_count.min(n);
+        }
         Entered::Expanding(Frame {
             node: index,
             kind,
             first_child: children.start,
-            child_count: children.end - children.start,
+            child_count,
             order,
             taken: 0,
             value,
@@ -1008,6 +1046,95 @@ mod tests {
         settings.depth = Some(0);
         let outcome = search(&tree, &settings);
         assert!(outcome.is_err(), "the root has no eval");
+    }
+
+    /// AIMA figure 5.2 with evals B 2, C 5, D 1 (docs/format.md 8.5's tests).
+    fn aima_with_evals() -> Tree {
+        let mut builder = TreeBuilder::new("aima-evals", "A");
+        builder.add(NodeSpec::internal(
+            "A",
+            NodeKind::Max,
+            vec![ChildSpec::id("B"), ChildSpec::id("C"), ChildSpec::id("D")],
+        ));
+        for (id, eval, values) in
+            [("B", 2.0, [3.0, 12.0, 8.0]), ("C", 5.0, [2.0, 4.0, 6.0]), ("D", 1.0, [14.0, 5.0, 2.0])]
+        {
+            builder.add(NodeSpec {
+                id: id.into(),
+                body: NodeBody::Internal {
+                    kind: NodeKind::Min,
+                    children: leaves(&values),
+                    probs: None,
+                    eval: Some(eval),
+                },
+            });
+        }
+        builder.build().unwrap()
+    }
+
+    fn forward(algorithm: Algorithm, n: u32) -> SearchSettings {
+        SearchSettings { forward_pruning: Some(n), ..SearchSettings::new(algorithm) }
+    }
+
+    #[test]
+    fn forward_pruning_searches_only_the_n_best_at_max_and_at_min() {
+        let tree = aima_with_evals();
+        // One child: C (eval 5) at the root, its least leaf (2) below.
+        for algorithm in Algorithm::CLASSIC {
+            let (value, action, visited) = run(&tree, forward(algorithm, 1));
+            assert_eq!(
+                (value, action.as_deref(), visited),
+                (2.0, Some("C"), vec!["A", "C", "C.1"].into_iter().map(String::from).collect())
+            );
+        }
+        // Two: C then B at the root; at each MIN node its two least, least first.
+        let (value, action, visited) = run(&tree, forward(Algorithm::Minimax, 2));
+        assert_eq!((value, action.as_deref()), (3.0, Some("B")));
+        assert_eq!(visited, ["A", "C", "C.1", "C.2", "B", "B.1", "B.3"]);
+        // Alpha-beta prunes only among the children it searches: B.1 (3) stays above alpha (2), no cut.
+        let (_, _, visited) = run(&tree, forward(Algorithm::AlphaBeta, 2));
+        assert_eq!(visited, ["A", "C", "C.1", "C.2", "B", "B.1", "B.3"]);
+        // N at least the number of children: every child, sorted.
+        let (value, _, visited) = run(&tree, forward(Algorithm::Minimax, 3));
+        assert_eq!(value, 3.0);
+        assert_eq!(visited.len(), 13);
+        assert_eq!(&visited[..3], ["A", "C", "C.1"]);
+    }
+
+    #[test]
+    fn forward_pruning_never_cuts_chance_nodes_or_nodes_at_the_depth_cut() {
+        let mut builder = TreeBuilder::new("chance", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::leaf(0.0)]));
+        builder.add(NodeSpec {
+            id: "B".into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Chance,
+                children: leaves(&[1.0, 7.0, 4.0]),
+                probs: None,
+                eval: Some(3.0),
+            },
+        });
+        let tree = builder.build().unwrap();
+        let (value, action, visited) = run(&tree, forward(Algorithm::Expectimax, 1));
+        assert_eq!((value, action.as_deref()), (4.0, Some("B")));
+        assert_eq!(visited, ["A", "B", "B.1", "B.2", "B.3"]);
+        // At depth 1, B is cut and valued by its eval: nothing below it is entered.
+        let settings = SearchSettings { depth: Some(1), ..forward(Algorithm::Expectimax, 1) };
+        assert_eq!(run(&tree, settings), (3.0, Some("B".to_string()), vec!["A".to_string(), "B".to_string()]));
+    }
+
+    #[test]
+    fn forward_pruning_needs_every_static_value_and_a_search_that_takes_it() {
+        let error = search(&aima(), &forward(Algorithm::AlphaBeta, 2)).unwrap_err();
+        assert!(matches!(error, SearchError::MissingStaticValue { forward: true, .. }), "{error:?}");
+        assert!(error.to_string().starts_with("forward pruning needs the static value of node `B`"), "{error}");
+        let error =
+            search(&aima(), &SearchSettings { iterations: Some(3), ..forward(Algorithm::Mcts, 2) }).unwrap_err();
+        assert_eq!(error, SearchError::ForwardPruningBeside { algorithm: Algorithm::Mcts });
+        assert_eq!(
+            error.to_string(),
+            "`forward_pruning` is a setting of minimax, alphabeta and expectimax only (docs/format.md 8.5), not of mcts"
+        );
     }
 
     #[test]

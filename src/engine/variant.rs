@@ -8,7 +8,7 @@
 //! the diagnosis can name it. It is slower than the reference engine and
 //! recursive, so it only runs on trees of bounded height ([`MAX_HEIGHT`]).
 
-use super::{Algorithm, SearchExtra, SearchSettings};
+use super::{SearchExtra, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// Deeper trees are not searched by the variants (the recursion would be
@@ -202,6 +202,13 @@ pub struct Slips {
     pub eval: EvalSlip,
     /// How the children are sorted under move ordering.
     pub ordering: OrderingSlip,
+    /// Under forward pruning (docs/format.md 8.5), a max or min node at
+    /// the depth cut is cut forward too: the student enters its children
+    /// to read their values (the grader serves no static values there),
+    /// keeps the N best and takes the best of them instead of the node's
+    /// own evaluation. Reproducible where those children are terminals
+    /// (the grader evaluates no node below the cut).
+    pub forward_below_cut: bool,
     /// Max nodes prune by this convention (`true`: on equality) whatever
     /// the test says; `None`: the test's.
     pub max_convention: Option<bool>,
@@ -340,7 +347,7 @@ pub fn search<T: GameTree + ?Sized>(
     settings: &SearchSettings,
     slips: Slips,
 ) -> Result<VariantOutcome, Unreproducible> {
-    if !Algorithm::CLASSIC.contains(&settings.algorithm) {
+    if !settings.algorithm.is_classic() {
         let outcome = crate::engine::search_with_slip(tree, settings, slips.beyond).map_err(|_| Unreproducible)?;
         return Ok(VariantOutcome {
             value: outcome.value,
@@ -401,7 +408,7 @@ enum Turn {
 
 impl<T: GameTree + ?Sized> Run<'_, T> {
     fn pruning(&self) -> bool {
-        self.settings.algorithm == Algorithm::AlphaBeta
+        self.settings.algorithm.window_per_node()
     }
 
     fn enter(&mut self, node: NodeIndex) {
@@ -442,7 +449,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         if let Some(cycle) = self.slips.turn_cycle.filter(|&cycle| cycle > 0) {
             return match self.tree.ply(node) % cycle {
                 0 => Turn::Max,
-                _ if self.settings.algorithm == Algorithm::Expectimax => Turn::Chance,
+                _ if self.settings.algorithm.models_chance() => Turn::Chance,
                 _ => Turn::Min,
             };
         }
@@ -486,7 +493,7 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
         };
         let above_cut = self.limit.is_none_or(|limit| self.tree.ply(node) < limit);
         let sorted_here = self.slips.ordering != OrderingSlip::RootOnly || at_root;
-        if self.settings.move_ordering == crate::engine::MoveOrdering::Eval
+        if self.settings.orders_by_static_value()
             && !self.slips.ignores_move_ordering
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && above_cut
@@ -494,6 +501,10 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             && let Some(order) = self.ordered(node, sort_as)
         {
             children = order;
+            if let Some(n) = self.settings.forward_pruning {
+                // Forward pruning (8.5): the N first of the student's order.
+                children.truncate(n as usize);
+            }
         }
         let spared = at_root && self.slips.spare_root;
         let reversed_here = !(self.slips.reverse_skips_chance && kind == NodeKind::Chance);
@@ -572,6 +583,12 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             if self.shallow {
                 return Ok((0.0, None));
             }
+            if self.slips.forward_below_cut
+                && self.settings.forward_pruning.is_some()
+                && matches!(tree.kind(node), NodeKind::Max | NodeKind::Min)
+            {
+                return self.forward_cut_at_depth_cut(node);
+            }
             let eval = tree.eval(node).ok_or(Unreproducible)?;
             let negated = match self.slips.eval {
                 EvalSlip::None => false,
@@ -585,6 +602,25 @@ impl<T: GameTree + ?Sized> Run<'_, T> {
             Turn::Chance => self.chance(node, plies, alpha, beta, at_root),
             turn => self.max_or_min(node, plies, alpha, beta, turn == Turn::Max, at_root),
         }
+    }
+
+    /// A node at the depth cut cut forward as if above it (the slip
+    /// `forward_below_cut`): every child entered in order to read its
+    /// utility, and the best of the N best taken (which is the best of all).
+    fn forward_cut_at_depth_cut(&mut self, node: NodeIndex) -> Result<(f64, Option<NodeIndex>), Unreproducible> {
+        let maximising = self.tree.kind(node) == NodeKind::Max;
+        let mut best: Option<f64> = None;
+        for child in self.tree.children(node) {
+            self.enter(child);
+            if self.tree.kind(child) != NodeKind::Terminal {
+                return Err(Unreproducible);
+            }
+            let value = self.tree.utility(child);
+            if best.is_none_or(|best| if maximising { value > best } else { value < best }) {
+                best = Some(value);
+            }
+        }
+        best.map(|value| (value, None)).ok_or(Unreproducible)
     }
 
     fn max_or_min(
@@ -741,6 +777,7 @@ fn exceeds(on_equal: bool, high: f64, low: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Algorithm;
     use crate::generator::{GenOptions, generate};
 
     /// Trees of the shapes the generator draws: two and three agents, chance
@@ -764,6 +801,28 @@ mod tests {
             }
         }
         trees
+    }
+
+    #[test]
+    fn with_no_slips_it_is_the_reference_under_forward_pruning_too() {
+        let mut compared = 0;
+        for tree in trees() {
+            for algorithm in Algorithm::CLASSIC {
+                for n in [1, 2] {
+                    let settings = SearchSettings {
+                        forward_pruning: Some(n),
+                        ..SearchSettings::resolve(algorithm, tree.search_defaults(), None, None)
+                    };
+                    let Ok(reference) = crate::engine::search(&tree, &settings) else { continue };
+                    let variant = search(&tree, &settings, Slips::default()).expect("reproducible");
+                    assert_eq!(variant.visited, reference.visited, "{} {settings:?}", tree.name());
+                    assert_eq!(variant.value.to_bits(), reference.value.to_bits(), "{} {settings:?}", tree.name());
+                    assert_eq!(variant.action, reference.action, "{} {settings:?}", tree.name());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "only {compared} trees had every static value");
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub struct GenOptions {
     pub search_seed: Option<u64>,
     /// MCTS's exploration constant.
     pub exploration: Option<f64>,
+    /// Forward pruning's N (docs/format.md 8.5), written into the `search`
+    /// block (implies evals): the expectations of minimax, alphabeta and
+    /// expectimax are then those of forward pruning.
+    pub forward_pruning: Option<u32>,
 }
 
 impl Default for GenOptions {
@@ -81,6 +85,7 @@ impl Default for GenOptions {
             iterations: None,
             search_seed: None,
             exploration: None,
+            forward_pruning: None,
         }
     }
 }
@@ -95,6 +100,7 @@ impl GenOptions {
             iterations: self.iterations,
             seed: self.search_seed,
             exploration: self.exploration,
+            forward_pruning: self.forward_pruning,
             ..SearchDefaults::default()
         }
     }
@@ -174,7 +180,7 @@ pub fn mistakes_left(tree: &Tree) -> usize {
 fn classic_expectations(tree: &Tree) -> impl Iterator<Item = SearchSettings> + '_ {
     let expected = tree.expectations().keys().filter_map(|name| name.parse::<Algorithm>().ok());
     expected
-        .filter(|algorithm| Algorithm::CLASSIC.contains(algorithm))
+        .filter(|algorithm| algorithm.is_classic())
         .map(|algorithm| SearchSettings::resolve(algorithm, tree.search_defaults(), None, None))
 }
 
@@ -219,7 +225,8 @@ fn draw(options: &GenOptions, rng: &mut ChaCha8Rng, name: &str) -> Tree {
     let mut builder = TreeBuilder::new(name, "n0");
     let mut queue = std::collections::VecDeque::from([("n0".to_string(), 0u32)]);
     let mut next_id = 1;
-    let evals = options.evals || options.cut.is_some();
+    // Forward pruning sorts children by static value: every node needs one.
+    let evals = options.evals || options.cut.is_some() || options.forward_pruning.is_some();
     let width = options.players.unwrap_or(1) as usize;
     let mut players = options.players.map(|count| PlayerSpecs { count, ..PlayerSpecs::default() });
     let (low, high) = (options.values.0, options.values.1.max(options.values.0));

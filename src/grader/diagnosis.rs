@@ -434,7 +434,7 @@ fn shared_behaviour(named: &[Candidate]) -> Option<(&'static str, String, Vec<&'
 /// component or the next one's, say), which it cannot tell apart.
 fn ways_of_writing<'a>(candidate: &'a Candidate, named: &'a [Candidate]) -> Vec<&'a str> {
     let mut texts = vec![candidate.explanation.as_str()];
-    if crate::engine::Algorithm::CLASSIC.contains(&candidate.settings.algorithm) {
+    if candidate.settings.algorithm.is_classic() {
         return texts;
     }
     for other in named.iter().filter(|other| other.bug == candidate.bug) {

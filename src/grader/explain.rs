@@ -50,7 +50,7 @@ pub fn divergence_context(
     match test.settings.algorithm {
         Algorithm::IterativeDeepening => Some(iteration_context(test, expected, actual, divergence.step)),
         Algorithm::Mcts => mcts_context(test, tree, divergence.step),
-        _ => None,
+        Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::Expectimax | Algorithm::Maxn => None,
     }
 }
 

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::protocol::{NodeReply, Numbers, ReportedChild, ToProgram, encode};
+use crate::engine::SearchSettings;
 use crate::engine::random::SplitMix64;
-use crate::engine::{Algorithm, SearchSettings};
 use crate::tree::{GameTree, NodeIndex, NodeKind, Tree};
 
 /// Node ids to arena indices, built once per written tree and shared by its searches.
@@ -311,21 +311,21 @@ impl<'t> Oracle<'t> {
     /// The number of players a max^n search serves (2 for a tree of MAX
     /// and MIN); `None` for other searches.
     fn players(&self) -> Option<u32> {
-        (self.settings.algorithm == Algorithm::Maxn).then(|| self.tree.players().unwrap_or(2))
+        self.settings.algorithm.vector_values().then(|| self.tree.players().unwrap_or(2))
     }
 
     /// The depth limit that holds now: iterative deepening's current
     /// iteration's (none before the first), any other search's own.
     fn cut_depth(&self) -> Option<u32> {
-        match self.settings.algorithm {
-            Algorithm::IterativeDeepening => self.iteration_depth,
-            _ => self.settings.depth,
+        match self.settings.algorithm.deepens() {
+            true => self.iteration_depth,
+            false => self.settings.depth,
         }
     }
 
     /// Answers `random`: the next draw of the search's stream (MCTS only).
     pub fn random(&mut self) -> Result<String, Violation> {
-        if self.settings.algorithm != Algorithm::Mcts {
+        if !self.settings.algorithm.draws_random() {
             return Err(Violation::RandomOutsideMcts);
         }
         self.draws += 1;
@@ -407,7 +407,7 @@ impl<'t> Oracle<'t> {
         let tree = self.tree;
         let ply = tree.ply(node);
         let id = id.to_string();
-        let deepening = self.settings.algorithm == Algorithm::IterativeDeepening;
+        let deepening = self.settings.algorithm.deepens();
         let problem = match (tree.kind(node), self.cut_depth()) {
             (NodeKind::Terminal, _) => Some(Violation::EvalOfTerminal(id)),
             (_, _) if self.purpose == Purpose::Move && tree.eval(node).is_none() => Some(Violation::NoEvaluation(id)),
@@ -529,8 +529,7 @@ impl<'t> Oracle<'t> {
         let cs188 = self.written.and_then(|tree| tree.game());
         let at_cut =
             internal && (self.cut_depth() == Some(tree.ply(node)) || cs188.is_some() || self.purpose == Purpose::Move);
-        let ordered = self.settings.move_ordering == crate::engine::MoveOrdering::Eval
-            && Algorithm::CLASSIC.contains(&self.settings.algorithm)
+        let ordered = self.settings.orders_by_static_value()
             && matches!(kind, NodeKind::Max | NodeKind::Min)
             && self.settings.depth.is_none_or(|depth| tree.ply(node) < depth);
         let players = self.players();

@@ -365,8 +365,7 @@ fn side_to_move_of(n: u32, plies: u32, range: (u32, u32)) -> u32 {
 /// children is seen (the rest of the draws take any position). Only
 /// minimax and alpha-beta choose among the root's children by value.
 fn wants_tie(n: u32, draw: u64, test: &PlannedTest) -> bool {
-    use crate::engine::Algorithm;
-    n == 0 && draw < MOST_DRAWS / 2 && matches!(test.settings.algorithm, Algorithm::Minimax | Algorithm::AlphaBeta)
+    n == 0 && draw < MOST_DRAWS / 2 && test.settings.algorithm.exact_root_ties()
 }
 
 /// Whether a search that keeps the last of equal root children answers

@@ -43,6 +43,11 @@ pub enum ToProgram<'a> {
         /// (docs/format.md 8.1); absent for the tree's order.
         #[serde(skip_serializing_if = "Option::is_none")]
         move_ordering: Option<&'static str>,
+        /// Forward pruning's N (docs/format.md 8.5): search only the first
+        /// N children by static value at each max or min node above the
+        /// depth cut; absent when every child is searched.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        forward_pruning: Option<u32>,
         /// The most nodes the program may enter in this search (a clock
         /// counted in nodes); absent when only the wall clock bounds it.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -537,6 +542,7 @@ mod tests {
             root: "A",
             agents: None,
             move_ordering: None,
+            forward_pruning: None,
             budget: None,
             players: None,
             iterations: None,
@@ -554,6 +560,7 @@ mod tests {
             root: "a",
             agents: Some(3),
             move_ordering: None,
+            forward_pruning: None,
             budget: None,
             players: None,
             iterations: None,
@@ -568,6 +575,7 @@ mod tests {
             root: "A",
             agents: None,
             move_ordering: None,
+            forward_pruning: None,
             budget: Some(40),
             players: None,
             iterations: None,

@@ -36,13 +36,10 @@ impl<'a> SearchJob<'a> {
     /// The search a program runs for `test`, over `tree` (the test's tree
     /// as [`PlannedTest::served`] gives it).
     pub fn for_test(test: &'a PlannedTest, tree: &'a Served<'a>) -> SearchJob<'a> {
-        let budget = match test.settings.algorithm {
-            // Iterative deepening's budget is the grader's clock (docs/format.md 8.2).
-            crate::engine::Algorithm::IterativeDeepening => {
-                test.settings.budget.map(|budget| u32::try_from(budget).unwrap_or(u32::MAX))
-            }
-            _ => None,
-        };
+        // Iterative deepening's budget is the grader's clock (docs/format.md 8.2).
+        let budget = (test.settings.budget)
+            .filter(|_| test.settings.algorithm.takes_budget())
+            .map(|budget| u32::try_from(budget).unwrap_or(u32::MAX));
         SearchJob { name: &test.name, tree, settings: test.settings, budget }
     }
 }
@@ -358,13 +355,12 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
         prune_on_equal: job.settings.prune_on_equal,
         root: &root,
         agents,
-        move_ordering: (job.settings.move_ordering == crate::engine::MoveOrdering::Eval
-            && crate::engine::Algorithm::CLASSIC.contains(&job.settings.algorithm))
-        .then_some("eval"),
+        move_ordering: job.settings.orders_by_static_value().then_some("eval"),
+        forward_pruning: job.settings.forward_pruning,
         budget: job.budget,
-        players: (job.settings.algorithm == crate::engine::Algorithm::Maxn).then(|| job.tree.players().unwrap_or(2)),
-        iterations: job.settings.iterations.filter(|_| job.settings.algorithm == crate::engine::Algorithm::Mcts),
-        exploration: (job.settings.algorithm == crate::engine::Algorithm::Mcts).then_some(job.settings.exploration),
+        players: job.settings.algorithm.vector_values().then(|| job.tree.players().unwrap_or(2)),
+        iterations: job.settings.iterations.filter(|_| job.settings.algorithm.takes_iterations()),
+        exploration: job.settings.algorithm.draws_random().then_some(job.settings.exploration),
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,

@@ -13,7 +13,6 @@ use crate::compare::{
     Divergence, first_divergence, format_value, format_vector, same_search_in_another_child_order, values_match,
     vectors_match,
 };
-use crate::engine::Algorithm;
 use crate::points::Points;
 use crate::shown::{shown, shown_line};
 use crate::tree::{GameTree, NodeIndex};
@@ -332,7 +331,7 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
         actual: SearchView {
             visited,
             iteration_starts: record.steps.iteration_starts.clone(),
-            draws: (test.settings.algorithm == Algorithm::Mcts).then_some(record.steps.draws),
+            draws: test.settings.algorithm.draws_random().then_some(record.steps.draws),
             ..SearchView::default()
         },
         stderr: shown(&record.stderr),
@@ -449,8 +448,8 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
     if result.divergence.is_none() && !iterations_ok {
         reasons.push(explain::iterations_difference(&result.expected, &result.actual));
     }
-    let counts = (test.settings.algorithm == Algorithm::Mcts)
-        .then(|| explain::counts_difference(&result.expected, &result.actual));
+    let counts =
+        test.settings.algorithm.draws_random().then(|| explain::counts_difference(&result.expected, &result.actual));
     if let Some(Some(difference)) = &counts {
         reasons.push(difference.clone());
     }
@@ -492,7 +491,7 @@ fn describe_action(action: Option<&str>, test: &PlannedTest, tree: &dyn GameTree
             _ => format!("{action} (never visited by the reference)"),
         };
     }
-    if !Algorithm::CLASSIC.contains(&test.settings.algorithm) {
+    if !test.settings.algorithm.is_classic() {
         return action.to_string();
     }
     match child.and_then(|child| crate::engine::value_of(tree, child, &test.settings).ok()) {

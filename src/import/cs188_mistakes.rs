@@ -3,11 +3,11 @@
 //! (Pacman's states, getAction, self.depth), and CS188's own. The engine
 //! knows no course; this is where CS188's knowledge lives.
 
+use crate::engine::SearchSettings;
 use crate::engine::mistakes::{
     Candidate, at_one_kind_only, below_the_root, chance_mistakes, classic, depth_mistakes, window_mistakes,
 };
 use crate::engine::variant::{ChanceSlip, Slips};
-use crate::engine::{Algorithm, SearchSettings};
 use crate::tree::{GameRules, GameTree};
 
 /// The mistakes of CS188 students, for trees taken from CS188's tests (a
@@ -75,7 +75,7 @@ fn own(tree: &dyn GameTree, settings: &SearchSettings, game: &GameRules) -> Vec<
         }
     }
     if agents >= 2 {
-        let chance = if settings.algorithm == Algorithm::Expectimax { ChanceSlip::Uniform } else { ChanceSlip::None };
+        let chance = if settings.algorithm.models_chance() { ChanceSlip::Uniform } else { ChanceSlip::None };
         list.push(cs188_slip(
             "last-ghost-skipped",
             SearchSettings { depth: Some(rounds * (agents - 1)), ..*settings },

@@ -358,14 +358,12 @@ fn translate_question(
             return None;
         }
     };
-    if child_order == ChildOrder::Any
-        && matches!(algorithm, Algorithm::AlphaBeta | Algorithm::IterativeDeepening | Algorithm::Mcts)
-    {
+    if child_order == ChildOrder::Any && algorithm.order_decides_search() {
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
-            match algorithm {
-                Algorithm::AlphaBeta => format!(
+            match algorithm.window_per_node() {
+                true => format!(
                     "question `{}`: child_order: any is for minimax and expectimax; in alpha-beta the order of the \
                      children decides what is pruned",
                     raw.id.value
@@ -521,6 +519,7 @@ fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Optio
         seed: raw.seed,
         exploration: raw.exploration.as_ref().map(|exploration| exploration.value),
         move_ordering: None,
+        forward_pruning: None,
     })
 }
 

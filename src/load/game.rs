@@ -16,8 +16,8 @@ use serde_saphyr::Spanned;
 
 use super::raw::RawExpectMap;
 use super::{
-    Diagnostic, LoadError, MoreSettings, Position, parser_options, read_move_ordering, spanned_position,
-    translate_expectations, yaml_diagnostic,
+    Diagnostic, LoadError, MoreSettings, Position, check_forward_beside, parser_options, read_move_ordering,
+    spanned_position, translate_expectations, yaml_diagnostic,
 };
 use crate::engine::{self, Algorithm, SearchError, SearchOutcome, SearchSettings};
 use crate::game::program::ProgramArgs;
@@ -49,6 +49,7 @@ struct RawGameSearch {
     depth: Option<u32>,
     eval: Option<Spanned<String>>,
     move_ordering: Option<Spanned<String>>,
+    forward_pruning: Option<Spanned<serde_json::Value>>,
     budget: Option<Spanned<u64>>,
     iterations: Option<Spanned<u32>>,
     seed: Option<u64>,
@@ -308,8 +309,10 @@ fn translate(raw: RawGameFile, stem: &str, path: &Path) -> Result<LoadedGame, Ve
         }
     };
     let search_at = raw.search.as_ref().and_then(spanned_position);
+    let forward_at = raw.search.as_ref().and_then(|s| s.value.forward_pruning.as_ref()).and_then(spanned_position);
     let defaults = read_search(raw.search.map(|s| s.value), game.as_deref(), &mut diagnostics);
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
+    check_forward_beside(forward_at, &expect, false, &mut diagnostics);
     match game {
         Some(game) if diagnostics.is_empty() => Ok(LoadedGame {
             game,
@@ -435,8 +438,13 @@ fn read_search(
         }
         Some(eval.value)
     });
-    let more =
-        MoreSettings { budget: raw.budget, iterations: raw.iterations, seed: raw.seed, exploration: raw.exploration };
+    let more = MoreSettings {
+        forward_pruning: raw.forward_pruning,
+        budget: raw.budget,
+        iterations: raw.iterations,
+        seed: raw.seed,
+        exploration: raw.exploration,
+    };
     let search = more.read(
         SearchDefaults {
             prune_on_equal: raw.prune_on_equal,

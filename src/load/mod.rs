@@ -333,11 +333,13 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         diagnostics.push(Diagnostic::at(nodes_position, "`nodes` is empty: a tree needs at least its root"));
         return Err(diagnostics);
     }
+    let forward_at = raw.search.as_ref().and_then(|search| search.forward_pruning.as_ref()).and_then(spanned_position);
     let (search, search_eval) = match raw.search {
         None => (SearchDefaults::default(), None),
         Some(search) => {
             let move_ordering = read_move_ordering(search.move_ordering, &mut diagnostics);
             let more = MoreSettings {
+                forward_pruning: search.forward_pruning,
                 budget: search.budget,
                 iterations: search.iterations,
                 seed: search.seed,
@@ -359,6 +361,7 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         ));
     }
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
+    check_forward_beside(forward_at, &expect, player_specs.is_some(), &mut diagnostics);
     if let Some(table) = player_specs {
         builder.set_players(table);
     }
@@ -450,6 +453,8 @@ impl PlayerSpecs {
 /// The `search:` keys of docs/format.md 8.2 to 8.4 as written, in
 /// written trees and games alike.
 pub(crate) struct MoreSettings {
+    /// `forward_pruning` (8.5), as written: checked to be a YAML integer.
+    pub(crate) forward_pruning: Option<Spanned<serde_json::Value>>,
     pub(crate) budget: Option<Spanned<u64>>,
     pub(crate) iterations: Option<Spanned<u32>>,
     pub(crate) seed: Option<u64>,
@@ -459,6 +464,12 @@ pub(crate) struct MoreSettings {
 impl MoreSettings {
     /// Adds the keys to `defaults`, with a diagnostic at each value out of range.
     fn read(self, mut defaults: SearchDefaults, diagnostics: &mut Vec<Diagnostic>) -> SearchDefaults {
+        if let Some(raw) = self.forward_pruning {
+            match read_forward_pruning(&raw.value) {
+                Ok(n) => defaults.forward_pruning = Some(n),
+                Err(message) => diagnostics.push(Diagnostic::at(spanned_position(&raw), message)),
+            }
+        }
         if let Some(budget) = self.budget {
             if budget.value == 0 {
                 let message = "in `search`: `budget` is the most nodes a search may enter, at least 1";
@@ -481,6 +492,47 @@ impl MoreSettings {
             defaults.exploration = Some(exploration.value);
         }
         defaults
+    }
+}
+
+/// `forward_pruning`'s N (docs/format.md 8.5): a YAML integer, at least 1
+/// (`2`, not `2.0` or `"2"`).
+fn read_forward_pruning(raw: &serde_json::Value) -> Result<u32, String> {
+    let wrong = |what: String| {
+        format!(
+            "in `search`: `forward_pruning` is {what}, but it is how many children forward pruning searches at \
+             each max or min node: a whole number, at least 1, written as a YAML integer (docs/format.md 8.5)"
+        )
+    };
+    match raw {
+        serde_json::Value::Number(number) => match number.as_u64() {
+            Some(n) if n >= 1 => u32::try_from(n).map_err(|_| wrong(format!("{n}, too large"))),
+            _ => Err(wrong(number.to_string())),
+        },
+        serde_json::Value::String(text) => Err(wrong(format!("the string \"{text}\""))),
+        other => Err(wrong(other.to_string())),
+    }
+}
+
+/// `forward_pruning` beside a search that does not take it (docs/format.md
+/// 8.5: iterative deepening, max^n, MCTS) is invalid input, located at the
+/// key: a search the file expects, or max^n for a tree with `players`.
+fn check_forward_beside(
+    at: Option<Position>,
+    expect: &BTreeMap<String, Expectation>,
+    players: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if at.is_none() {
+        return;
+    }
+    let mut beside: Vec<Algorithm> = expect.keys().filter_map(|name| name.parse::<Algorithm>().ok()).collect();
+    if players {
+        beside.push(Algorithm::Maxn);
+    }
+    if let Some(algorithm) = beside.into_iter().find(|algorithm| !algorithm.forward_prunes()) {
+        let error = SearchError::ForwardPruningBeside { algorithm };
+        diagnostics.push(Diagnostic::at(at, format!("in `search`: {error}")));
     }
 }
 

@@ -290,6 +290,7 @@ pub struct RawSearch {
     pub prune_on_equal: Option<bool>,
     pub depth: Option<u32>,
     pub move_ordering: Option<Spanned<String>>,
+    pub forward_pruning: Option<Spanned<serde_json::Value>>,
     pub eval: Option<Spanned<String>>,
     pub budget: Option<Spanned<u64>>,
     pub iterations: Option<Spanned<u32>>,

@@ -88,6 +88,9 @@ fn push_search(out: &mut String, search: crate::tree::SearchDefaults) {
     if let Some(ordering) = search.move_ordering.filter(|o| *o != crate::tree::MoveOrdering::Tree) {
         lines.push(format!("move_ordering: {}", ordering.name()));
     }
+    if let Some(n) = search.forward_pruning {
+        lines.push(format!("forward_pruning: {n}"));
+    }
     if let Some(budget) = search.budget {
         lines.push(format!("budget: {budget}"));
     }

@@ -16,7 +16,6 @@
 use std::fmt::Write as _;
 
 use super::{Picture, Reference, render_svg};
-use crate::engine;
 use crate::tree::{NodeIndex, Tree};
 
 /// The step-through of one search: the reference's steps and, if known, the
@@ -91,7 +90,7 @@ fn steps_json(tree: &Tree, watched: Reference<'_>, student: &[NodeIndex]) -> Str
         .board_text(NodeIndex::ROOT)
         .map(|_| serde_json::json!({"reference": boards(&reference.visited), "yours": boards(student)}));
     serde_json::json!({
-        "alphabeta": settings.algorithm == engine::Algorithm::AlphaBeta,
+        "alphabeta": settings.algorithm.window_per_node(),
         "reference": reference_steps,
         "yours": yours,
         "divergence": divergence,

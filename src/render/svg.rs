@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use super::layout::{Item, Placement, tidy};
 use super::{Mark, Picture, draw_depth_among, escape, mark};
 use crate::compare::first_divergence;
-use crate::engine::{self, Algorithm, SearchSettings};
+use crate::engine::{self, SearchSettings};
 use crate::tree::{NodeIndex, NodeKind, Tree};
 
 /// Advance of one character of the 12px monospace label font (0.6 em, rounded up).
@@ -346,7 +346,7 @@ impl<'p> Scene<'p> {
     }
 
     fn is_alphabeta(&self) -> bool {
-        self.picture.reference.is_some_and(|r| r.settings.algorithm == Algorithm::AlphaBeta)
+        self.picture.reference.is_some_and(|r| r.settings.algorithm.window_per_node())
     }
 }
 
@@ -397,7 +397,7 @@ fn select(picture: &Picture<'_>, marks: &[Mark]) -> Selection {
 /// node, with the layout items (the root's card is item 0).
 fn cards(picture: &Picture<'_>, marks: &[Mark], selection: &Selection) -> (Vec<Card>, Vec<Item>) {
     let tree = picture.tree;
-    let alphabeta = picture.reference.is_some_and(|r| r.settings.algorithm == Algorithm::AlphaBeta);
+    let alphabeta = picture.reference.is_some_and(|r| r.settings.algorithm.window_per_node());
     let nodes: Vec<NodeIndex> = (0..tree.len()).filter(|&i| selection.drawn[i]).map(|i| NodeIndex(i as u32)).collect();
     let mut card_of = vec![usize::MAX; tree.len()];
     for (card, node) in nodes.iter().enumerate() {
@@ -740,12 +740,12 @@ fn ids_in<'t>(tree: &'t Tree, indices: &[NodeIndex]) -> Vec<&'t str> {
 /// "alphabeta (prunes on equality, depth limit 2)".
 fn describe(settings: &SearchSettings) -> String {
     let depth = settings.depth.map_or("no depth limit".to_string(), |d| format!("depth limit {d}"));
-    match settings.algorithm {
-        Algorithm::AlphaBeta => {
-            let rule = if settings.prune_on_equal { "prunes on equality" } else { "prunes on strict inequality" };
-            format!("alphabeta ({rule}, {depth})")
-        }
-        algorithm => format!("{algorithm} ({depth})"),
+    let algorithm = settings.algorithm;
+    if algorithm.window_per_node() {
+        let rule = if settings.prune_on_equal { "prunes on equality" } else { "prunes on strict inequality" };
+        format!("{algorithm} ({rule}, {depth})")
+    } else {
+        format!("{algorithm} ({depth})")
     }
 }
 
@@ -828,7 +828,7 @@ fn legend(picture: &Picture<'_>, marks: &[Mark]) -> Vec<LegendItem> {
     if picture.reference.is_some() {
         items.push(item(Glyph::Step, "visit step"));
     }
-    if picture.reference.is_some_and(|r| r.settings.algorithm == Algorithm::AlphaBeta) {
+    if picture.reference.is_some_and(|r| r.settings.algorithm.window_per_node()) {
         items.push(item(Glyph::Window, "window on entry"));
     }
     if marks.iter().any(|m| m.pruned_root) {
@@ -913,6 +913,7 @@ const STYLE: &str = "
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Algorithm;
 
     #[test]
     fn coordinates_print_like_one_decimal() {

@@ -130,6 +130,8 @@ pub struct SearchDefaults {
     pub depth: Option<u32>,
     /// Move ordering (8.1); `None` means the tree's order.
     pub move_ordering: Option<MoveOrdering>,
+    /// Forward pruning's N (8.5); `None` means every child is searched.
+    pub forward_pruning: Option<u32>,
     /// Iterative deepening's node budget (8.2); `None` means none.
     pub budget: Option<u64>,
     /// MCTS's iterations (8.4).

@@ -362,6 +362,65 @@ fn naive_mcts(tree: &dyn GameTree, iterations: u32, seed: u64, c: f64, depth: Op
 }
 
 // ---------------------------------------------------------------------------
+// Forward pruning (8.5), of minimax and expectimax (no alpha-beta window)
+
+fn naive_forward(tree: &dyn GameTree, n: usize, depth: Option<u32>) -> Naive {
+    fn static_value(tree: &dyn GameTree, node: NodeIndex) -> f64 {
+        match tree.kind(node) {
+            NodeKind::Terminal => tree.utility(node),
+            _ => tree.eval(node).expect("generated trees have evals"),
+        }
+    }
+    fn value(
+        tree: &dyn GameTree,
+        node: NodeIndex,
+        n: usize,
+        depth: Option<u32>,
+        visited: &mut Vec<String>,
+    ) -> (f64, Option<NodeIndex>) {
+        visited.push(tree.id(node).into_owned());
+        let kind = tree.kind(node);
+        if kind == NodeKind::Terminal {
+            return (tree.utility(node), None);
+        }
+        if Some(tree.ply(node)) == depth {
+            return (tree.eval(node).expect("an eval at the cut"), None);
+        }
+        if kind == NodeKind::Chance {
+            let mut sum = 0.0;
+            for child in children(tree, node) {
+                sum += tree.probability(child) * value(tree, child, n, depth, visited).0;
+            }
+            return (sum, None);
+        }
+        // Best first for the mover; `sort_by` is stable, so ties keep the tree's order.
+        let mut kids = children(tree, node);
+        let key = |child: &NodeIndex| static_value(tree, *child);
+        if kind == NodeKind::Max {
+            kids.sort_by(|a, b| key(b).partial_cmp(&key(a)).unwrap());
+        } else {
+            kids.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+        }
+        kids.truncate(n);
+        let mut best: Option<(f64, NodeIndex)> = None;
+        for child in kids {
+            let (v, _) = value(tree, child, n, depth, visited);
+            let better = best.is_none_or(|(b, _)| if kind == NodeKind::Max { v > b } else { v < b });
+            if better {
+                best = Some((v, child));
+            }
+        }
+        let (v, child) = best.expect("children");
+        (v, Some(child))
+    }
+    let mut naive = Naive::new();
+    let (v, action) = value(tree, NodeIndex::ROOT, n, depth, &mut naive.visited);
+    naive.value = vec![v];
+    naive.action = action.map(|child| tree.action(child).into_owned());
+    naive
+}
+
+// ---------------------------------------------------------------------------
 // The comparisons
 
 fn same(engine: &Naive, naive: &Naive, context: &str) {
@@ -429,6 +488,29 @@ fn maxn_on_a_two_player_tree_chooses_what_minimax_and_expectimax_choose() {
             assert_eq!(maxn.vector().unwrap()[1], -reference.value, "{}", tree.name());
         }
     }
+}
+
+#[test]
+fn forward_pruning_agrees_with_the_naive_recursion() {
+    let mut checked = 0;
+    let mut changed = 0;
+    for shape in shapes() {
+        for tree in trees(&shape, 12) {
+            let algorithm = if tree.has_chance_nodes() { Algorithm::Expectimax } else { Algorithm::Minimax };
+            for n in 1..=3 {
+                for depth in [None, Some(1), Some(2)] {
+                    let settings = SearchSettings { depth, forward_pruning: Some(n), ..SearchSettings::new(algorithm) };
+                    let outcome = search(&tree, &settings).expect("generated trees have evals");
+                    let context = format!("{} forward_pruning {n}, depth {depth:?}", tree.name());
+                    same(&engine_terms(&tree, &outcome), &naive_forward(&tree, n as usize, depth), &context);
+                    let full = search(&tree, &SearchSettings { forward_pruning: None, ..settings }).unwrap();
+                    changed += usize::from(full.value != outcome.value);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 500 && changed >= 50, "{checked} searches, {changed} with another value");
 }
 
 #[test]
@@ -555,6 +637,7 @@ fn the_curated_trees_of_section_8_validate() {
         let stem = file.file_stem().unwrap().to_str().unwrap();
         let algorithm = match stem.split('-').next() {
             Some("id") => "iterative-deepening",
+            Some("fp") => "alphabeta",
             Some(other) => other,
             None => unreachable!(),
         };
@@ -626,6 +709,27 @@ fn flags_override_the_search_block_and_bad_settings_say_what_is_wrong() {
         let stderr = text(&output.stderr);
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
+    let forward = crate::common::repo().join("test-cases/more-searches/fp-max-root-n1.yaml");
+    let forward = forward.to_str().unwrap();
+    for (args, says) in [
+        (vec!["-a", "minimax", "--forward-pruning", "0"], "0 is not in 1.."),
+        (vec!["-a", "minimax", "--forward-pruning", "1.5"], "1.5"),
+        (
+            vec!["-a", "maxn", "--forward-pruning", "2"],
+            "`forward_pruning` is a setting of minimax, alphabeta and expectimax only",
+        ),
+    ] {
+        let mut all = vec!["solve", forward];
+        all.extend_from_slice(&args);
+        let output = treegrade(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let output = treegrade(&["solve", forward, "-a", "minimax", "--forward-pruning", "2", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((json["value"].as_f64(), json["action"].as_str()), (Some(3.0), Some("B")), "{json}");
+    assert_eq!((json["forward_pruning"].as_u64(), json["move_ordering"].as_str()), (Some(2), Some("eval")), "{json}");
     let deepening = crate::common::repo().join("test-cases/more-searches/id-budget-cut-short.yaml");
     let output = treegrade(&["solve", deepening.to_str().unwrap(), "-a", "iterative-deepening", "--budget", "3"]);
     assert_eq!(output.status.code(), Some(2));

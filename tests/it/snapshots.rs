@@ -126,7 +126,8 @@ fn solve_chance_tree() {
     insta::assert_snapshot!("chance_alphabeta_text", scratch.solve(&file, &["-a", "alphabeta"]));
 }
 
-/// The searches of docs/format.md section 8 on the curated trees, as text and JSON.
+/// The searches of docs/format.md section 8 on the curated trees, as text and
+/// JSON (forward pruning, 8.5, as a setting of alphabeta).
 #[test]
 fn solve_the_searches_of_section_8() {
     let scratch = Scratch::new();
@@ -135,6 +136,7 @@ fn solve_the_searches_of_section_8() {
         ("id_budget_cut_short", "id-budget-cut-short.yaml", "iterative-deepening"),
         ("maxn_four_players_chance", "maxn-four-players-chance.yaml", "maxn"),
         ("mcts_chance", "mcts-chance.yaml", "mcts"),
+        ("fp_three_levels_alphabeta", "fp-three-levels-alphabeta.yaml", "alphabeta"),
     ];
     for (snapshot, file, algorithm) in cases {
         let text =

@@ -337,6 +337,14 @@ class Game(object):
             static value, best for the player to move first (see
             ``game.static_values``); ``None`` when it takes them in the order
             ``game.children`` gives.
+        forward_pruning (Optional[int]): forward pruning's N (docs/format.md
+            8.5): at every max and min node above the depth limit, search
+            only the first N children of the order ``game.static_values``
+            gives (best for the player to move first, ties keeping their
+            order) and never touch the others; a node with N children or
+            fewer searches them all, still in that order. Chance nodes and
+            nodes at the depth limit are never cut. ``None`` when every
+            child is searched. ``game.move_ordering`` is then ``"eval"``.
         players (Optional[int]): in a max^n search, the number of players
             (2 for a tree of MAX and MIN, read as players 1 and 2);
             ``None`` in other searches. Then ``game.player(node)`` is a
@@ -389,6 +397,10 @@ class Game(object):
         self.test = str(search.get("test", ""))  # type: str
         move_ordering = search.get("move_ordering")
         self.move_ordering = move_ordering if isinstance(move_ordering, str) else None  # type: Optional[str]
+        forward = search.get("forward_pruning")
+        self.forward_pruning = (
+            forward if isinstance(forward, int) and not isinstance(forward, bool) and forward >= 1 else None
+        )  # type: Optional[int]
         budget = search.get("budget")
         self.budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None  # type: Optional[int]
         if search.get("type") == "move":
@@ -601,8 +613,8 @@ class Game(object):
         # type: (str) -> List[float]
         """The static value of each child of ``node``, in the order of ``children``.
 
-        Served only when ``game.move_ordering == "eval"``, for a max or min
-        node above the depth limit: a terminal child's utility, any other
+        Served only when ``game.move_ordering == "eval"`` (so also under
+        ``game.forward_pruning``), for a max or min node above the depth limit: a terminal child's utility, any other
         child's evaluation. Getting them does not enter the children. Sort
         the children by them (greatest first at a max node, least first at a
         min node; equal values keep their order, as Python's ``sorted`` does)

@@ -8,7 +8,9 @@ docs/format.md section 8 defines them:
   the previous iteration's choice searched first at the root, on a budget of
   node entries (``game.budget``); the answer of the last complete iteration;
 * ``maxn``: every player maximises its own component of a utility vector;
-* ``mcts``: UCT whose every random number is ``game.random()``.
+* ``mcts``: UCT whose every random number is ``game.random()``;
+* ``alphabeta``: alpha-beta with forward pruning (section 8.5): only the
+  ``game.forward_pruning`` best children by static value searched.
 
 Run it through the grader (``treegrade check --assignment
 assignments/more-searches --submission reference/more-searches/python``).
@@ -193,5 +195,62 @@ def mcts(game):
     return root_w / root_n, action, pairs
 
 
+# -- forward pruning (8.5) -------------------------------------------------------
+
+
+def searched(game, node, ply):
+    """``node``'s ``(action, child)`` pairs in the order alpha-beta searches them.
+
+    At a max or min node above the depth limit under forward pruning: by static
+    value, best for the mover first (a stable sort keeps equal values in
+    order), and only the first ``game.forward_pruning``.
+    """
+    pairs = game.successors(node)
+    kind = game.player(node)
+    above = game.depth is None or ply < game.depth
+    if kind in ("max", "min") and above and game.move_ordering == "eval":
+        values = game.static_values(node)
+        order = sorted(range(len(pairs)), key=lambda i: values[i], reverse=kind == "max")
+        pairs = [pairs[i] for i in order]
+        if game.forward_pruning is not None:
+            pairs = pairs[: game.forward_pruning]
+    return pairs
+
+
+def alphabeta(game):
+    """Alpha-beta with forward pruning: only the N best children searched."""
+
+    def value(node, ply, alpha, beta):
+        kind = game.player(node)
+        if kind == "terminal":
+            return game.utility(node), None
+        if game.depth is not None and ply == game.depth:
+            return game.evaluate(node), None
+        pairs = searched(game, node, ply)
+        if kind == "chance":
+            total = 0.0
+            for p, (_, child) in zip(game.probabilities(node), pairs):
+                total += p * value(child, ply + 1, -INF, INF)[0]
+            return total, None
+        best, best_action = (-INF if kind == "max" else INF), None
+        for action, child in pairs:
+            v = value(child, ply + 1, alpha, beta)[0]
+            if kind == "max":
+                if v > best:
+                    best, best_action = v, action
+                if (best >= beta) if game.prune_on_equal else (best > beta):
+                    break
+                alpha = max(alpha, best)
+            else:
+                if v < best:
+                    best, best_action = v, action
+                if (best <= alpha) if game.prune_on_equal else (best < alpha):
+                    break
+                beta = min(beta, best)
+        return best, best_action
+
+    return value(game.root, 0, -INF, INF)
+
+
 if __name__ == "__main__":
-    run(iterative_deepening=iterative_deepening, maxn=maxn, mcts=mcts)
+    run(alphabeta=alphabeta, iterative_deepening=iterative_deepening, maxn=maxn, mcts=mcts)

@@ -42,7 +42,7 @@ pub fn staff_answer(
     rounds: u32,
     stop: StopRule,
 ) -> Result<StaffAnswer, SearchError> {
-    let ghost_nodes = if algorithm == Algorithm::Expectimax { NodeKind::Chance } else { NodeKind::Min };
+    let ghost_nodes = if algorithm.models_chance() { NodeKind::Chance } else { NodeKind::Min };
     let rules = Arc::new(PacmanRules::new(board.clone(), ghost_nodes, stop));
     let start = Turn { state: state.clone(), agent: 0 };
     let tree = Unfolding::new("pacman".to_string(), rules, start, Some(0), MAX_NODES);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Beyond minimax: iterative deepening, max^n and Monte Carlo tree search.
+"""Beyond minimax: iterative deepening, max^n, Monte Carlo tree search, forward pruning.
 
-Write the bodies of the three functions below. README.md says exactly what
+Write the bodies of the four functions below. README.md says exactly what
 each search must do; the grader checks your value, your action and the
 exact order in which your search enters nodes (the first time you ask
 ``game`` about a node), and for MCTS also the random numbers you draw and
@@ -31,6 +31,10 @@ each root child's N and W. What ``game`` offers::
     game.iterations             # how many iterations to run
     game.exploration            # UCB's constant c
     game.random()               # the next random number in [0, 1): use no other
+
+    # alpha-beta with forward pruning (q6)
+    game.forward_pruning        # N: search only the N best children of a max or min node
+    game.static_values(node)    # each child's static value, in the order of game.children(node)
 
 Run ``treegrade check`` in this folder to test your code.
 """
@@ -73,5 +77,17 @@ def mcts(game):
     raise NotImplementedError("TODO: write mcts(game) in search.py")
 
 
+def alphabeta(game):
+    """Alpha-beta with forward pruning: ``(value, action)`` of the root.
+
+    At every max or min node above ``game.depth``, sort the children by
+    ``game.static_values(node)`` (greatest first at a max node, least first at
+    a min node, equal values keeping their order) and search only the first
+    ``game.forward_pruning`` of them, with alpha-beta's pruning among those.
+    Chance nodes and nodes at the depth limit are never cut.
+    """
+    raise NotImplementedError("TODO: write alphabeta(game) in search.py")
+
+
 if __name__ == "__main__":
-    run(iterative_deepening=iterative_deepening, maxn=maxn, mcts=mcts)
+    run(alphabeta=alphabeta, iterative_deepening=iterative_deepening, maxn=maxn, mcts=mcts)

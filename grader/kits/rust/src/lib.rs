@@ -336,6 +336,7 @@ pub struct Game {
     depth: Option<u32>,
     prune_on_equal: bool,
     move_ordering: bool,
+    forward_pruning: Option<u32>,
     test: String,
     budget: Option<u32>,
     players: Option<u32>,
@@ -679,6 +680,17 @@ impl Game {
     /// for the player to move first, instead of in the order of [`Game::children`].
     pub fn move_ordering(&self) -> bool {
         self.move_ordering
+    }
+
+    /// Forward pruning's N (docs/format.md 8.5): at every max and min node
+    /// above the depth limit, search only the first N children of the order
+    /// [`Game::static_values`] gives (best for the player to move first,
+    /// equal values keeping their order) and never touch the others; a node
+    /// with N children or fewer searches them all, still in that order.
+    /// Chance nodes and nodes at the depth limit are never cut. `None` when
+    /// every child is searched; [`Game::move_ordering`] is then true.
+    pub fn forward_pruning(&self) -> Option<u32> {
+        self.forward_pruning
     }
 
     /// The static value of each child of `node`, in the order of
@@ -1196,6 +1208,7 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
         playing: None,
         prune_on_equal: search.get("prune_on_equal").and_then(Json::as_bool).unwrap_or(true),
         move_ordering: search.get("move_ordering").and_then(Json::as_str) == Some("eval"),
+        forward_pruning: count("forward_pruning"),
         test: search.get("test").and_then(Json::as_str).unwrap_or("").to_string(),
         channel: RefCell::new(channel),
         nodes: RefCell::new(HashMap::new()),
@@ -1299,6 +1312,7 @@ fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -
         playing: Some(playing),
         prune_on_equal: true,
         move_ordering: false,
+        forward_pruning: None,
         test: message.get("label").and_then(Json::as_str).unwrap_or("").to_string(),
         channel: RefCell::new(channel),
         nodes: RefCell::new(HashMap::new()),

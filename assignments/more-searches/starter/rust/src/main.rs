@@ -1,6 +1,7 @@
-//! Beyond minimax: iterative deepening, max^n and Monte Carlo tree search.
+//! Beyond minimax: iterative deepening, max^n, Monte Carlo tree search and
+//! forward pruning.
 //!
-//! Write the bodies of the three functions below. README.md says exactly
+//! Write the bodies of the four functions below. README.md says exactly
 //! what each search must do; the grader checks your value, your action and
 //! the exact order in which your search enters nodes (the first time you
 //! ask `game` about a node), and for MCTS also the random numbers you draw
@@ -33,6 +34,10 @@
 //! game.iterations()             // Option<u32>: how many iterations to run
 //! game.exploration()            // Option<f64>: UCB's constant c
 //! game.random()                 // the next random number in [0, 1): use no other
+//!
+//! // alpha-beta with forward pruning (q6)
+//! game.forward_pruning()        // Option<u32>: search only the N best children of a max or min node
+//! game.static_values(&node)     // Option<Vec<f64>>: each child's static value, in the order of children
 //! ```
 //!
 //! Run `treegrade check` in this folder to test your code.
@@ -43,7 +48,18 @@ use treegrade_kit::{serve_more, Answer, Game, MctsAnswer, MoreSolutions, Solutio
 
 fn main() {
     let more = MoreSolutions { iterative_deepening: Some(iterative_deepening), maxn: Some(maxn), mcts: Some(mcts) };
-    serve_more(Solutions { minimax: unused, alphabeta: unused, expectimax: unused }, more);
+    serve_more(Solutions { minimax: unused, alphabeta, expectimax: unused }, more);
+}
+
+/// Alpha-beta with forward pruning: the value and action of the root.
+///
+/// At every max or min node above `game.depth()`, sort the children by
+/// `game.static_values(&node)` (greatest first at a max node, least first
+/// at a min node, equal values keeping their order) and search only the
+/// first `game.forward_pruning()` of them, with alpha-beta's pruning among
+/// those. Chance nodes and nodes at the depth limit are never cut.
+fn alphabeta(game: &Game) -> Answer {
+    todo!("alphabeta")
 }
 
 /// Alpha-beta at depth 1, 2, ..., `game.depth()`: the answer of the last complete iteration.
