@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use super::gradebook::{StoredResult, write_csv};
 use super::summary::summary_markdown;
+use crate::outdir::{read_json_files, write_atomically};
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
@@ -107,36 +108,6 @@ pub fn prepare(out: &Path) -> io::Result<()> {
     std::fs::create_dir_all(out.join(INSTRUCTOR_FILES))
 }
 
-/// The lock file that keeps two batches from writing one output folder.
-const LOCK_FILE: &str = ".treegrade-batch.lock";
-
-/// Takes the output folder for this batch: a second batch writing into the
-/// same folder at the same time would lose rows, so it is refused. The lock
-/// is released when the returned file is dropped, or when the process dies.
-pub fn lock(out: &Path) -> io::Result<std::fs::File> {
-    let path = out.join(LOCK_FILE);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|error| io::Error::new(error.kind(), format!("cannot open {}: {error}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::WouldBlock,
-            format!(
-                "another treegrade batch or tournament is writing into {} (it holds {}): wait for it to finish, or give another --out",
-                out.display(),
-                path.display()
-            ),
-        )),
-        Err(std::fs::TryLockError::Error(error)) => {
-            Err(io::Error::new(error.kind(), format!("cannot lock {}: {error}", path.display())))
-        }
-    }
-}
-
 fn result_path(out: &Path, student: &str) -> PathBuf {
     out.join("results").join(format!("{student}.json"))
 }
@@ -146,26 +117,6 @@ pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
     let mut results: Vec<StoredResult> = read_json_files(&out.join("results"))?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
-}
-
-/// Every `.json` file of `dir` that reads as a `T`, in no particular order
-/// (none when `dir` is missing). A file cut short or of another shape is
-/// left out: it is written again, as anything not yet done is.
-pub fn read_json_files<T: serde::de::DeserializeOwned>(dir: &Path) -> io::Result<Vec<T>> {
-    let mut found = Vec::new();
-    if !dir.is_dir() {
-        return Ok(found);
-    }
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|extension| extension == "json")
-            && let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(value) = serde_json::from_str::<T>(&text)
-        {
-            found.push(value);
-        }
-    }
-    Ok(found)
 }
 
 /// Writes a student's reports, then their result (the result last: it marks the student done).
@@ -289,15 +240,4 @@ fn remove_if_present(path: &Path) -> io::Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// Writes `path` through a temporary file and a rename: readers and killed
-/// runs see the old file or the new one, never half of one.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let temporary = path.with_extension("partial");
-    let named = |error: io::Error, what: &Path| {
-        io::Error::new(error.kind(), format!("cannot write {}: {error}", what.display()))
-    };
-    std::fs::write(&temporary, contents).map_err(|error| named(error, &temporary))?;
-    std::fs::rename(&temporary, path).map_err(|error| named(error, path))
 }

@@ -10,9 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Entrant, Settings};
 use crate::assignment::OpponentAgent;
-use crate::batch::hex;
-use crate::batch::output::{read_json_files, write_atomically};
-use crate::batch::shard::Shard;
+use crate::outdir::{Shard, hex, read_json_files, write_atomically};
 use crate::play::GameRecord;
 
 /// The manifest's file name.
