@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn a_result_that_cannot_be_kept_stops_new_jobs_and_is_returned() {
-        let items: Vec<usize> = (0..1000).collect();
+        let items: Vec<usize> = (0..200).collect();
         let stop = AtomicBool::new(false);
         let pool = Pool { workers: 1, stop: &stop, after_stop: AfterStop::Keep };
         let started = AtomicUsize::new(0);
@@ -180,6 +180,8 @@ mod tests {
             &Each::new(&items),
             |(_, &n)| {
                 started.fetch_add(1, Ordering::SeqCst);
+                // Slow enough that the caller sees a result before the jobs run out.
+                std::thread::sleep(std::time::Duration::from_millis(2));
                 n
             },
             |n| {
