@@ -4,9 +4,10 @@
 //! OUT/gradebook.csv            one row per student
 //! OUT/summary.md               histogram, pass rates, the tests most students fail
 //! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
-//! OUT/reports/STUDENT/         every format check has, as the student may see it: report.txt,
-//!                              report.json, junit.xml, results.json (Gradescope), report.md,
-//!                              report.html, prairielearn.json (safe to hand out)
+//! OUT/reports/STUDENT/         every format the report registry offers batches, as the student
+//!                              may see it: report.txt, report.json, junit.xml, results.json
+//!                              (Gradescope), report.md, prairielearn.json, report.html (safe
+//!                              to hand out)
 //! OUT/instructor/STUDENT/      instructor-report.json, the full report with hidden tests'
 //!                              expectations and traces (never for students)
 //! ```
@@ -27,18 +28,7 @@ use crate::outdir::{read_json_files, write_atomically};
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-use crate::report::{Format, render, render_html, render_prairielearn_not_gradable, student_view};
-
-/// The report files written for each student: every format `check` has.
-pub const REPORT_FILES: [(Format, &str); 7] = [
-    (Format::Text, "report.txt"),
-    (Format::Json, "report.json"),
-    (Format::Junit, "junit.xml"),
-    (Format::Gradescope, "results.json"),
-    (Format::Markdown, "report.md"),
-    (Format::Html, "report.html"),
-    (Format::Prairielearn, "prairielearn.json"),
-];
+use crate::report::{Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
 
 /// A student's reports, rendered (by the worker that graded them): what the
 /// student may see, and what only the instructor may.
@@ -75,16 +65,8 @@ pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
 /// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
     let shown = student_view(report);
-    let student = REPORT_FILES
-        .iter()
-        .map(|&(format, file)| {
-            let text = match format {
-                Format::Html => render_html(&shown, tests),
-                _ => render(&shown, format, false),
-            };
-            (file, text)
-        })
-        .collect();
+    let rendering = Rendering { tests, ..Rendering::plain(&shown) };
+    let student = Format::offered_by(Offer::Batch).map(|format| (format.file(), format.render(&rendering))).collect();
     RenderedReports { student, instructor: vec![(INSTRUCTOR_REPORT, render(report, Format::Json, false))] }
 }
 
