@@ -127,11 +127,14 @@ pub fn map_ordered<T: Sync, R: Send>(workers: usize, items: &[T], work: impl Fn(
     let never = AtomicBool::new(false);
     let pool = Pool { workers, stop: &never, after_stop: AfterStop::Keep };
     let mut done: Vec<(usize, R)> = Vec::with_capacity(items.len());
-    let received: Result<(), std::convert::Infallible> =
-        pool.stream(&Each::new(items), |(index, item)| (index, work(item)), |result| {
+    let received: Result<(), std::convert::Infallible> = pool.stream(
+        &Each::new(items),
+        |(index, item)| (index, work(item)),
+        |result| {
             done.push(result);
             Ok(())
-        });
+        },
+    );
     let Ok(()) = received;
     done.sort_by_key(|(index, _)| *index);
     done.into_iter().map(|(_, result)| result).collect()
@@ -160,10 +163,14 @@ mod tests {
         let stop = AtomicBool::new(false);
         let pool = Pool { workers: 4, stop: &stop, after_stop: AfterStop::Discard };
         let mut seen = Vec::new();
-        let done: Result<(), ()> = pool.stream(&Each::new(&items), |(_, &n)| n, |n| {
-            seen.push(n);
-            Ok(())
-        });
+        let done: Result<(), ()> = pool.stream(
+            &Each::new(&items),
+            |(_, &n)| n,
+            |n| {
+                seen.push(n);
+                Ok(())
+            },
+        );
         assert_eq!(done, Ok(()));
         seen.sort();
         assert_eq!(seen, items);

@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 
 use super::gradebook::{StoredResult, write_csv};
 use super::summary::summary_markdown;
-use crate::outdir::{read_json_files, write_atomically};
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
+use crate::outdir::{read_json_files, write_atomically};
 use crate::report::{Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
 
 /// A student's reports, rendered (by the worker that graded them): what the

@@ -130,7 +130,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         _ => report::Detail::Failures,
     };
     // HTML draws each failed test's tree, so it needs the planned tests.
-    let render = |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &tests, color, detail });
+    let render =
+        |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &tests, color, detail });
     for (format, path) in &args.reports {
         write_or_emit(Some(path), &render(*format, false))?;
     }

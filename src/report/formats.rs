@@ -3,24 +3,14 @@
 //! `treegrade check --format` and `--report`, a batch's per-student reports
 //! and the Gradescope autograder all read [`FORMATS`]; the command line
 //! builds its flag values from it. A new format is a module of `report`
-//! with its `FORMAT` and one line in [`FORMATS`].
+//! with its `FORMAT` and one line in [`FORMATS`] (in `report/mod.rs`, which
+//! alone names the renderers' modules).
 
 use std::fmt;
 
-use super::{Detail, gradescope, html, json, junit, markdown, prairielearn, text};
+use super::{Detail, FORMATS};
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-
-/// Every report format, in the order `--help` lists them.
-pub const FORMATS: &[Format] = &[
-    text::FORMAT,
-    json::FORMAT,
-    junit::FORMAT,
-    gradescope::FORMAT,
-    markdown::FORMAT,
-    prairielearn::FORMAT,
-    html::FORMAT,
-];
 
 /// A report format: a handle on its entry in [`FORMATS`].
 #[derive(Clone, Copy)]
@@ -73,26 +63,6 @@ impl<'a> Rendering<'a> {
     pub fn plain(report: &'a GradeReport) -> Rendering<'a> {
         Rendering { report, tests: &[], color: false, detail: Detail::default() }
     }
-}
-
-// The formats code names; any other is reached through `FORMATS`. Named as
-// the enum's variants once were, so that callers read the same.
-#[allow(non_upper_case_globals)]
-impl Format {
-    /// Human-readable text.
-    pub const Text: Format = text::FORMAT;
-    /// treegrade's own JSON.
-    pub const Json: Format = json::FORMAT;
-    /// JUnit XML.
-    pub const Junit: Format = junit::FORMAT;
-    /// Gradescope's `results.json`.
-    pub const Gradescope: Format = gradescope::FORMAT;
-    /// Markdown.
-    pub const Markdown: Format = markdown::FORMAT;
-    /// PrairieLearn's `results.json`.
-    pub const Prairielearn: Format = prairielearn::FORMAT;
-    /// A self-contained HTML page.
-    pub const Html: Format = html::FORMAT;
 }
 
 impl Format {

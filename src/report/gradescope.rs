@@ -35,12 +35,12 @@ struct GradescopeTest<'a> {
 }
 
 /// The `gradescope` format's entry in the registry (`report::FORMATS`).
-pub(super) const FORMAT: super::Format = super::Format::of(&super::formats::Entry {
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
     name: "gradescope",
     help: "Gradescope's `results.json`",
     file: "results.json",
     render: |rendering| render(rendering.report),
-    offered_by: &[super::formats::Offer::Check, super::formats::Offer::Batch, super::formats::Offer::Gradescope],
+    offered_by: &[super::Offer::Check, super::Offer::Batch, super::Offer::Gradescope],
 });
 
 /// The `results.json` of a grading run.

@@ -17,12 +17,12 @@ use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, Tes
 use crate::render::{self, Picture, escape};
 
 /// The `html` format's entry in the registry (`report::FORMATS`).
-pub(super) const FORMAT: super::Format = super::Format::of(&super::formats::Entry {
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
     name: "html",
     help: "A self-contained HTML page with a picture of each failed test's tree",
     file: "report.html",
     render: |rendering| render_html(rendering.report, rendering.tests),
-    offered_by: super::formats::CHECK_AND_BATCH,
+    offered_by: super::CHECK_AND_BATCH,
 });
 
 /// Renders `report` as an HTML page; `tests` are the planned tests the report

@@ -7,12 +7,12 @@ use super::{details_unified, status_word};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
 /// The `markdown` format's entry in the registry (`report::FORMATS`).
-pub(super) const FORMAT: super::Format = super::Format::of(&super::formats::Entry {
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
     name: "markdown",
     help: "Markdown for a GitHub Actions job summary",
     file: "report.md",
     render: |rendering| render(rendering.report),
-    offered_by: super::formats::CHECK_AND_BATCH,
+    offered_by: super::CHECK_AND_BATCH,
 });
 
 pub fn render(report: &GradeReport) -> String {

@@ -21,12 +21,45 @@ mod view;
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
-pub use formats::{Entry, FORMATS, Format, Offer, Rendering};
+pub use formats::{CHECK_AND_BATCH, Entry, Format, Offer, Rendering};
 pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+
+/// Every report format, in the order `--help` lists them: the registry
+/// that `check`, `batch` and the Gradescope package read. A new format is a
+/// module here with its `FORMAT`, and one line in this list.
+pub const FORMATS: &[Format] = &[
+    text::FORMAT,
+    json::FORMAT,
+    junit::FORMAT,
+    gradescope::FORMAT,
+    markdown::FORMAT,
+    prairielearn::FORMAT,
+    html::FORMAT,
+];
+
+// The formats code names; any other is reached through `FORMATS`. Named as
+// the enum's variants once were, so that callers read the same.
+#[allow(non_upper_case_globals)]
+impl Format {
+    /// Human-readable text.
+    pub const Text: Format = text::FORMAT;
+    /// treegrade's own JSON.
+    pub const Json: Format = json::FORMAT;
+    /// JUnit XML.
+    pub const Junit: Format = junit::FORMAT;
+    /// Gradescope's `results.json`.
+    pub const Gradescope: Format = gradescope::FORMAT;
+    /// Markdown.
+    pub const Markdown: Format = markdown::FORMAT;
+    /// PrairieLearn's `results.json`.
+    pub const Prairielearn: Format = prairielearn::FORMAT;
+    /// A self-contained HTML page.
+    pub const Html: Format = html::FORMAT;
+}
 
 /// How much of a run the text report shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -34,12 +34,12 @@ struct PrairieTest {
 }
 
 /// The `prairielearn` format's entry in the registry (`report::FORMATS`).
-pub(super) const FORMAT: super::Format = super::Format::of(&super::formats::Entry {
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
     name: "prairielearn",
     help: "PrairieLearn's external-grader `results.json`",
     file: "prairielearn.json",
     render: |rendering| render(rendering.report),
-    offered_by: super::formats::CHECK_AND_BATCH,
+    offered_by: super::CHECK_AND_BATCH,
 });
 
 /// The `results.json` of a grading run.

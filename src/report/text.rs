@@ -11,12 +11,12 @@ use super::{
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 /// The `text` format's entry in the registry (`report::FORMATS`).
-pub(super) const FORMAT: super::Format = super::Format::of(&super::formats::Entry {
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
     name: "text",
     help: "Human-readable, in the spirit of CS188's autograder, with diffs",
     file: "report.txt",
     render: |rendering| render_with(rendering.report, rendering.color, rendering.detail),
-    offered_by: super::formats::CHECK_AND_BATCH,
+    offered_by: super::CHECK_AND_BATCH,
 });
 
 pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String {

@@ -37,12 +37,12 @@ use crate::grader::player::ProgramAgent;
 use crate::grader::runner::ProgramSpec;
 use crate::grader::sandbox::Sandbox;
 use crate::grader::{Staged, Target, stage};
-use crate::outdir::{BUILD_IDENTITY, Shard, hex, submission_fingerprint};
+use crate::outdir::{BUILD_IDENTITY, Shard, hex, submission_fingerprint, write_atomically};
 use crate::play::{Agent, MoveLimits, SeriesSetup, play_series};
 use crate::pool::{AfterStop, Jobs, Pool, map_ordered};
 
 pub use standings::Standings;
-pub use store::{Manifest, PairFile, is_tournament, merge, read_manifest};
+pub use store::{Manifest, PairFile, is_tournament, read_manifest};
 
 /// Everything that decides a tournament's games (and so its fingerprints).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,6 +197,48 @@ pub fn run(
     let manifest = store::read_manifest(&config.out)?;
     let standings = standings::compute(&config.out, &manifest)?;
     standings::write(&config.out, &manifest, &standings)?;
+    Ok(standings)
+}
+
+/// Combines the folders of shards into `target`: pair files are copied, the
+/// manifests joined (the settings must be the same; an entrant not entered
+/// in any shard is not entered), and the standings computed from every game.
+pub fn merge(sources: &[PathBuf], target: &Path) -> io::Result<Standings> {
+    store::prepare(target)?;
+    let mut merged: Option<Manifest> = None;
+    for source in sources {
+        let manifest = store::read_manifest(source)?;
+        match &mut merged {
+            None => merged = Some(manifest),
+            Some(merged) => {
+                if merged.settings != manifest.settings {
+                    return Err(io::Error::other(format!(
+                        "{} was played with other settings than {}: merge only the shards of one tournament",
+                        source.display(),
+                        sources[0].display()
+                    )));
+                }
+                for entrant in manifest.entrants {
+                    if !merged.entrants.iter().any(|known| known.name == entrant.name) {
+                        merged.entrants.push(entrant);
+                    }
+                }
+                merged.not_entered.extend(manifest.not_entered);
+            }
+        }
+        if source != target {
+            for pair in store::read_pairs(source)? {
+                store::write_pair(target, &pair)?;
+            }
+        }
+    }
+    let mut manifest = merged.ok_or_else(|| io::Error::other("no tournament folder to merge"))?;
+    manifest.entrants.sort_by(|a, b| a.name.cmp(&b.name));
+    manifest.shard = None;
+    let json = serde_json::to_string_pretty(&manifest).expect("the manifest is plain data");
+    write_atomically(&target.join(store::MANIFEST), json.as_bytes())?;
+    let standings = standings::compute(target, &manifest)?;
+    standings::write(target, &manifest, &standings)?;
     Ok(standings)
 }
 
