@@ -20,12 +20,11 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-use crate::outdir::{BUILD_IDENTITY, hex, submission_fingerprint};
-use crate::pool::{AfterStop, Each, Pool};
-
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
 use crate::grader::{Planned, Target, grade_all};
+use crate::outdir::{BUILD_IDENTITY, hex, submission_fingerprint};
+use crate::pool::{AfterStop, Each, Pool};
 use gradebook::StoredResult;
 
 /// One student's folder.

@@ -76,8 +76,8 @@ pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedRe
 pub fn render_not_gradable(reason: &str) -> RenderedReports {
     RenderedReports {
         student: vec![
-            ("report.txt", format!("This submission could not be graded: {reason}\n")),
-            ("prairielearn.json", render_prairielearn_not_gradable(reason)),
+            (Format::Text.file(), format!("This submission could not be graded: {reason}\n")),
+            (Format::Prairielearn.file(), render_prairielearn_not_gradable(reason)),
         ],
         instructor: Vec::new(),
     }
@@ -123,7 +123,7 @@ pub fn write_result(out: &Path, result: &StoredResult, rendered: Option<&Rendere
         }
         None => {
             let text = format!("{}: not graded: {}\n", result.student, result.message.as_deref().unwrap_or(""));
-            write_atomically(&reports.join("report.txt"), text.as_bytes())?;
+            write_atomically(&reports.join(Format::Text.file()), text.as_bytes())?;
         }
     }
     let json = serde_json::to_string_pretty(result).expect("results are plain data");
