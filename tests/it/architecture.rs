@@ -73,10 +73,15 @@ impl Crate {
         PARSED.get_or_init(Crate::read)
     }
 
-    /// Parses the crate from `src/lib.rs`.
+    /// Parses treegrade from `src/lib.rs`.
     fn read() -> Crate {
+        Crate::read_from(&repo().join("src/lib.rs"))
+    }
+
+    /// Parses the crate whose root file is `root`.
+    fn read_from(root: &Path) -> Crate {
         let mut krate = Crate { modules: BTreeMap::new(), tests: BTreeSet::new() };
-        krate.load(vec!["crate".to_string()], &repo().join("src/lib.rs"));
+        krate.load(vec!["crate".to_string()], root);
         krate
     }
 
@@ -329,6 +334,18 @@ impl<'ast> Visit<'ast> for Reader {
         syn::visit::visit_path(self, path);
     }
 
+    fn visit_attribute(&mut self, attribute: &'ast syn::Attribute) {
+        // `#[derive(clap::ValueEnum)]` names a crate as surely as a `use` does.
+        if attribute.path().is_ident("derive")
+            && let Ok(derived) = attribute.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        {
+            for path in &derived {
+                self.visit_path(path);
+            }
+        }
+        syn::visit::visit_attribute(self, attribute);
+    }
+
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         // `format!`, `assert!`, `vec!`... take expressions: read them as such where they are.
         let parser = Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
@@ -470,7 +487,13 @@ fn every_module_has_a_layer() {
 /// the bundled assignment through the loader); the code they test may not.
 #[test]
 fn no_module_imports_a_layer_above_its_own() {
-    let krate = Crate::parse();
+    let found = imports_upward(Crate::parse(), LAYERS);
+    assert!(found.is_empty(), "a layer imports one above it:\n{}", found.join("\n"));
+}
+
+/// Every import, outside unit tests, of a layer above the importer's in `layers`.
+fn imports_upward(krate: &Crate, layers: &[&[&str]]) -> Vec<String> {
+    let level = |name: &str| layers.iter().position(|layer| layer.contains(&name));
     let mut found = Vec::new();
     for (importer, imported, written) in krate.edges() {
         if krate.is_test(&importer) {
@@ -488,7 +511,7 @@ fn no_module_imports_a_layer_above_its_own() {
             ));
         }
     }
-    assert!(found.is_empty(), "a layer imports one above it:\n{}", found.join("\n"));
+    found
 }
 
 #[test]
@@ -523,6 +546,21 @@ fn only_the_loader_knows_yaml() {
         .map(|path| format!("{} ({})", shown(path), krate.modules[path].file.display()))
         .collect();
     assert!(found.is_empty(), "YAML outside src/load:\n{}", found.join("\n"));
+}
+
+/// Reports know nothing of the command line: the flags' values are built
+/// in `src/cli` from the report registry.
+#[test]
+fn reports_know_no_clap() {
+    let krate = Crate::parse();
+    let found: Vec<String> = krate
+        .modules
+        .keys()
+        .filter(|path| layer_of(path) == Some("report"))
+        .filter(|path| krate.outside_names(path).contains("clap"))
+        .map(|path| format!("{} ({})", shown(path), krate.modules[path].file.display()))
+        .collect();
+    assert!(found.is_empty(), "clap in src/report:\n{}", found.join("\n"));
 }
 
 /// The tree layer and the engine know trees only; games sit above them and
@@ -635,4 +673,52 @@ fn an_import_circle_is_found() {
     let sets: Vec<Vec<ModulePath>> =
         strongly_connected(&nodes, &next).into_iter().filter(|set| set.len() > 1).collect();
     assert_eq!(sets, vec![vec![vec!["a".to_string()], vec!["b".to_string()]]]);
+}
+
+/// A small crate of three layers (`top` over `middle` over `low`) whose
+/// lower layers import upward in every way a substring search misses.
+fn fixture_crate(dir: &Path) -> Crate {
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod top;\npub mod middle;\nmod low;\n");
+    write("top.rs", "pub struct Page;\npub mod parts { pub fn part() {} }\n");
+    write(
+        "middle/mod.rs",
+        "mod inner;\n#[cfg(unix)]\n#[path = \"unix.rs\"]\nmod os;\npub use inner::Shared;\n\
+         #[cfg(test)]\nmod tests { use crate::top::Page; }\n",
+    );
+    write("middle/inner.rs", "use crate::{low::Leaf, top::parts};\npub struct Shared;\n");
+    write("middle/unix.rs", "#[derive(Clone, clap::ValueEnum)]\npub enum Mode { A }\n");
+    write(
+        "low.rs",
+        "pub struct Leaf;\nfn f() -> usize { let page = super::top::Page; std::mem::size_of_val(&page) }\n\
+         fn g() { crate::middle::Shared; }\n",
+    );
+    Crate::read_from(&dir.join("lib.rs"))
+}
+
+/// The reader on a crate written for it: grouped trees, `super::` in an
+/// expression, re-exports, `#[path]`, derives and unit tests.
+#[test]
+fn upward_imports_are_found_however_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = fixture_crate(dir.path());
+    let layers: &[&[&str]] = &[&["top"], &["middle"], &["low"]];
+    let found = imports_upward(&krate, layers);
+    let says = |text: &str| found.iter().any(|line| line.contains(text));
+    // A grouped `use crate::{low::Leaf, top::parts}` reaches `top`'s inline module.
+    assert!(says("crate::middle::inner (") && says("imports crate::top::parts"), "{found:#?}");
+    // `super::top::Page` in an expression.
+    assert!(says("crate::low (") && says("imports crate::top,"), "{found:#?}");
+    // `crate::middle::Shared`, re-exported from `middle::inner`, is `inner`'s.
+    assert!(says("imports crate::middle::inner,"), "{found:#?}");
+    // A unit test may borrow from above.
+    assert!(!says("crate::middle::tests"), "{found:#?}");
+    assert_eq!(found.len(), 3, "{found:#?}");
+    // `#[path = "unix.rs"] mod os;` is read, and its derive names clap.
+    let os: ModulePath = ["crate", "middle", "os"].map(String::from).to_vec();
+    assert!(krate.outside_names(&os).contains("clap"));
 }
