@@ -17,6 +17,8 @@
 //! - [`report`]: renderers of a grading report (text, JSON, JUnit,
 //!   Gradescope, Markdown, HTML, PrairieLearn); `render`: tree pictures;
 //! - [`batch`]: many submissions into a gradebook; `package`: the Gradescope zip;
+//!   `outdir`: what batch and tournament output folders share (lock, atomic
+//!   writes, fingerprints, shards); `pool`: the one worker pool;
 //! - [`play`]: whole games between agents; [`tournament`]: class tournaments with ratings;
 //!   [`stats`]: Wilson intervals and Bradley-Terry ratings; [`thresholds`]: points by thresholds;
 //! - [`generator`]: random trees per seed; [`import`]: CS188's test format;
@@ -40,9 +42,11 @@ pub mod generator;
 pub mod grader;
 pub mod import;
 pub mod load;
+pub(crate) mod outdir;
 pub(crate) mod package;
 pub mod play;
 pub mod points;
+pub(crate) mod pool;
 pub(crate) mod render;
 pub mod report;
 pub(crate) mod shown;

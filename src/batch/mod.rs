@@ -15,17 +15,16 @@ pub mod summary;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
 use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
 use crate::grader::sandbox::Sandbox;
-use crate::grader::scratch::{PathError, SKIPPED_FOLDERS};
 use crate::grader::{Planned, Target, grade_all};
+use crate::outdir::{BUILD_IDENTITY, hex, submission_fingerprint};
+use crate::pool::{AfterStop, Each, Pool};
 use gradebook::StoredResult;
 
 /// One student's folder.
@@ -172,7 +171,7 @@ pub fn run_batch(
     mut on_event: impl FnMut(&Event),
 ) -> std::io::Result<Vec<StoredResult>> {
     output::prepare(&config.out)?;
-    let _lock = output::lock(&config.out)?;
+    let _lock = crate::outdir::lock(&config.out)?;
     let secret_key = hex(&Sha256::digest(grading.secret.as_bytes()));
     let assignment_key = assignment_fingerprint(
         BUILD_IDENTITY,
@@ -199,47 +198,21 @@ pub fn run_batch(
             _ => pending.push((submission, fingerprint)),
         }
     }
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(StoredResult, Option<output::RenderedReports>)>();
-    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1).min(pending.len().max(1)) {
-            let sender = sender.clone();
-            let (next, pending) = (&next, &pending);
-            scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let Some((submission, fingerprint)) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                        break;
-                    };
-                    let graded = grade_one(grading, submission, fingerprint, config.settings.submission_time_limit);
-                    if stop.load(Ordering::SeqCst) {
-                        // Its programs were stopped part-way: not a grade; the next run grades it.
-                        break;
-                    }
-                    if sender.send(graded).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for (stored, rendered) in receiver {
-            book.insert(stored.student.clone(), stored.clone());
-            let rows: Vec<StoredResult> = book.values().cloned().collect();
-            let written = output::write_result(&config.out, &stored, rendered.as_ref())
-                .and_then(|()| output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows));
-            if let Err(error) = written {
-                stop.store(true, Ordering::SeqCst);
-                write_error.lock().expect("no panics while holding").get_or_insert(error);
-                continue;
-            }
-            on_event(&Event::Graded(stored.clone()));
-            results.push(stored);
-        }
-    });
-    if let Some(error) = write_error.into_inner().expect("threads are done") {
-        return Err(error);
-    }
+    // A submission still being graded at Ctrl-C had its programs stopped
+    // part-way: not a grade; the next run grades it.
+    let pool = Pool { workers: config.jobs, stop, after_stop: AfterStop::Discard };
+    let grade = |(_, (submission, fingerprint)): (usize, &(&Submission, Result<String, String>))| {
+        grade_one(grading, submission, fingerprint, config.settings.submission_time_limit)
+    };
+    pool.stream(&Each::new(&pending), grade, |(stored, rendered)| {
+        book.insert(stored.student.clone(), stored.clone());
+        let rows: Vec<StoredResult> = book.values().cloned().collect();
+        output::write_result(&config.out, &stored, rendered.as_ref())?;
+        output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows)?;
+        on_event(&Event::Graded(stored.clone()));
+        results.push(stored);
+        Ok::<(), std::io::Error>(())
+    })?;
     let rows: Vec<StoredResult> = book.into_values().collect();
     output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows)?;
     output::write_summary(&config.out, grading.assignment, grading.selected, &rows)?;
@@ -334,61 +307,9 @@ fn assignment_fingerprint(
     Ok(hex(&hasher.finalize()))
 }
 
-/// The grader's version and build identity (a hash of its sources, set by
-/// `build.rs`): a grader rebuilt with a fix regrades everyone.
-pub const BUILD_IDENTITY: &str =
-    concat!("treegrade ", env!("CARGO_PKG_VERSION"), " build ", env!("TREEGRADE_BUILD_ID"), "\n");
-
-/// A hash of the assignment's fingerprint and every file of the submission.
-/// A fingerprint of a folder's files (names and contents, skipped folders
-/// left out) under `assignment_key`: the same files under the same key
-/// give the same fingerprint, and any change gives another.
-pub fn submission_fingerprint(assignment_key: &str, dir: &Path) -> Result<String, PathError> {
-    let mut hasher = Sha256::new();
-    hasher.update(assignment_key.as_bytes());
-    let mut files = Vec::new();
-    collect_files(dir, Path::new(""), &mut files)?;
-    files.sort();
-    for relative in files {
-        hasher.update(relative.to_string_lossy().as_bytes());
-        hasher.update([0]);
-        let path = dir.join(&relative);
-        let contents = std::fs::read(&path).map_err(|e| PathError::new("read", &path, e))?;
-        hasher.update((contents.len() as u64).to_le_bytes());
-        hasher.update(contents);
-    }
-    Ok(hex(&hasher.finalize()))
-}
-
-fn collect_files(dir: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> Result<(), PathError> {
-    for entry in std::fs::read_dir(dir).map_err(|e| PathError::new("list", dir, e))? {
-        let entry = entry.map_err(|e| PathError::new("list", dir, e))?;
-        let kind = entry.file_type().map_err(|e| PathError::new("inspect", &entry.path(), e))?;
-        let name = entry.file_name();
-        if kind.is_dir() && !SKIPPED_FOLDERS.contains(&name.to_string_lossy().as_ref()) {
-            collect_files(&entry.path(), &relative.join(&name), files)?;
-        } else if kind.is_file() {
-            files.push(relative.join(&name));
-        }
-    }
-    Ok(())
-}
-
-/// Bytes as lowercase hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_build_identity_carries_a_hash_of_the_sources() {
-        let id = BUILD_IDENTITY.trim_end().rsplit(' ').next().unwrap();
-        assert_eq!(id.len(), 16, "{BUILD_IDENTITY}");
-        assert!(id.chars().all(|c| c.is_ascii_hexdigit()), "{BUILD_IDENTITY}");
-    }
 
     #[test]
     fn a_rebuilt_grader_changes_every_fingerprint() {

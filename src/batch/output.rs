@@ -4,9 +4,10 @@
 //! OUT/gradebook.csv            one row per student
 //! OUT/summary.md               histogram, pass rates, the tests most students fail
 //! OUT/results/STUDENT.json     what was kept of each grading (and its fingerprint)
-//! OUT/reports/STUDENT/         every format check has, as the student may see it: report.txt,
-//!                              report.json, junit.xml, results.json (Gradescope), report.md,
-//!                              report.html, prairielearn.json (safe to hand out)
+//! OUT/reports/STUDENT/         every format the report registry offers batches, as the student
+//!                              may see it: report.txt, report.json, junit.xml, results.json
+//!                              (Gradescope), report.md, prairielearn.json, report.html (safe
+//!                              to hand out)
 //! OUT/instructor/STUDENT/      instructor-report.json, the full report with hidden tests'
 //!                              expectations and traces (never for students)
 //! ```
@@ -26,18 +27,8 @@ use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::GradeReport;
-use crate::report::{Format, render, render_html, render_prairielearn_not_gradable, student_view};
-
-/// The report files written for each student: every format `check` has.
-pub const REPORT_FILES: [(Format, &str); 7] = [
-    (Format::Text, "report.txt"),
-    (Format::Json, "report.json"),
-    (Format::Junit, "junit.xml"),
-    (Format::Gradescope, "results.json"),
-    (Format::Markdown, "report.md"),
-    (Format::Html, "report.html"),
-    (Format::Prairielearn, "prairielearn.json"),
-];
+use crate::outdir::{read_json_files, write_atomically};
+use crate::report::{Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
 
 /// A student's reports, rendered (by the worker that graded them): what the
 /// student may see, and what only the instructor may.
@@ -74,16 +65,8 @@ pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
 /// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
     let shown = student_view(report);
-    let student = REPORT_FILES
-        .iter()
-        .map(|&(format, file)| {
-            let text = match format {
-                Format::Html => render_html(&shown, tests),
-                _ => render(&shown, format, false),
-            };
-            (file, text)
-        })
-        .collect();
+    let rendering = Rendering { tests, ..Rendering::plain(&shown) };
+    let student = Format::offered_by(Offer::Batch).map(|format| (format.file(), format.render(&rendering))).collect();
     RenderedReports { student, instructor: vec![(INSTRUCTOR_REPORT, render(report, Format::Json, false))] }
 }
 
@@ -93,8 +76,8 @@ pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedRe
 pub fn render_not_gradable(reason: &str) -> RenderedReports {
     RenderedReports {
         student: vec![
-            ("report.txt", format!("This submission could not be graded: {reason}\n")),
-            ("prairielearn.json", render_prairielearn_not_gradable(reason)),
+            (Format::Text.file(), format!("This submission could not be graded: {reason}\n")),
+            (Format::Prairielearn.file(), render_prairielearn_not_gradable(reason)),
         ],
         instructor: Vec::new(),
     }
@@ -107,36 +90,6 @@ pub fn prepare(out: &Path) -> io::Result<()> {
     std::fs::create_dir_all(out.join(INSTRUCTOR_FILES))
 }
 
-/// The lock file that keeps two batches from writing one output folder.
-const LOCK_FILE: &str = ".treegrade-batch.lock";
-
-/// Takes the output folder for this batch: a second batch writing into the
-/// same folder at the same time would lose rows, so it is refused. The lock
-/// is released when the returned file is dropped, or when the process dies.
-pub fn lock(out: &Path) -> io::Result<std::fs::File> {
-    let path = out.join(LOCK_FILE);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|error| io::Error::new(error.kind(), format!("cannot open {}: {error}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::WouldBlock,
-            format!(
-                "another treegrade batch or tournament is writing into {} (it holds {}): wait for it to finish, or give another --out",
-                out.display(),
-                path.display()
-            ),
-        )),
-        Err(std::fs::TryLockError::Error(error)) => {
-            Err(io::Error::new(error.kind(), format!("cannot lock {}: {error}", path.display())))
-        }
-    }
-}
-
 fn result_path(out: &Path, student: &str) -> PathBuf {
     out.join("results").join(format!("{student}.json"))
 }
@@ -146,26 +99,6 @@ pub fn read_all_results(out: &Path) -> io::Result<Vec<StoredResult>> {
     let mut results: Vec<StoredResult> = read_json_files(&out.join("results"))?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
-}
-
-/// Every `.json` file of `dir` that reads as a `T`, in no particular order
-/// (none when `dir` is missing). A file cut short or of another shape is
-/// left out: it is written again, as anything not yet done is.
-pub fn read_json_files<T: serde::de::DeserializeOwned>(dir: &Path) -> io::Result<Vec<T>> {
-    let mut found = Vec::new();
-    if !dir.is_dir() {
-        return Ok(found);
-    }
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|extension| extension == "json")
-            && let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(value) = serde_json::from_str::<T>(&text)
-        {
-            found.push(value);
-        }
-    }
-    Ok(found)
 }
 
 /// Writes a student's reports, then their result (the result last: it marks the student done).
@@ -190,7 +123,7 @@ pub fn write_result(out: &Path, result: &StoredResult, rendered: Option<&Rendere
         }
         None => {
             let text = format!("{}: not graded: {}\n", result.student, result.message.as_deref().unwrap_or(""));
-            write_atomically(&reports.join("report.txt"), text.as_bytes())?;
+            write_atomically(&reports.join(Format::Text.file()), text.as_bytes())?;
         }
     }
     let json = serde_json::to_string_pretty(result).expect("results are plain data");
@@ -289,15 +222,4 @@ fn remove_if_present(path: &Path) -> io::Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// Writes `path` through a temporary file and a rename: readers and killed
-/// runs see the old file or the new one, never half of one.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let temporary = path.with_extension("partial");
-    let named = |error: io::Error, what: &Path| {
-        io::Error::new(error.kind(), format!("cannot write {}: {error}", what.display()))
-    };
-    std::fs::write(&temporary, contents).map_err(|error| named(error, &temporary))?;
-    std::fs::rename(&temporary, path).map_err(|error| named(error, path))
 }

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
@@ -20,7 +20,7 @@ use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
 use crate::load::pacman::load_pacman_file;
 use crate::load::{LoadError, Loaded, load_file};
-use crate::report::{self, Format};
+use crate::report::{self, Format, Offer, Rendering};
 
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
@@ -37,7 +37,7 @@ pub struct CheckArgs {
     #[arg(short = 'q', long = "question", value_name = "QUESTION")]
     questions: Vec<String>,
     /// Report format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_parser = super::report_format::parser(Offer::Check), default_value = "text")]
     format: Format,
     /// Write the report to FILE (the text report still goes to stdout, saying where the report is); `-` is
     /// stdout.
@@ -54,7 +54,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "ID")]
     student: Option<String>,
     /// Also write the report in FORMAT to FILE, from the same run (repeatable): `--report junit=junit.xml`.
-    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = parse_report)]
+    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = super::report_format::parse_report)]
     pub reports: Vec<(Format, PathBuf)>,
     /// Grade only this test (repeatable): `q2/aima-fig5-2`, or `aima-fig5-2` in every question that has it.
     #[arg(long = "test", value_name = "NAME")]
@@ -130,11 +130,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         _ => report::Detail::Failures,
     };
     // HTML draws each failed test's tree, so it needs the planned tests.
-    let render = |format: Format, color: bool| match format {
-        Format::Html => report::render_html(&shown, &tests),
-        Format::Text => report::render_text(&shown, color, detail),
-        _ => report::render(&shown, format, color),
-    };
+    let render =
+        |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &tests, color, detail });
     for (format, path) in &args.reports {
         write_or_emit(Some(path), &render(*format, false))?;
     }
@@ -157,26 +154,8 @@ fn text_beside_a_file(text: &str, format: Format, path: &Path) -> String {
         .filter(|line| format != Format::Html || !report::HTML_HINTS.iter().any(|hint| line.contains(hint)))
         .flat_map(|line| [line, "\n"])
         .collect();
-    let name = format.to_possible_value().map_or_else(String::new, |value| value.get_name().to_string());
-    out.push_str(&format!("The {name} report is in {}\n", path.display()));
+    out.push_str(&format!("The {} report is in {}\n", format.name(), path.display()));
     out
-}
-
-/// `FORMAT=FILE` of `--report`.
-fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
-    let (format, file) = text.split_once('=').ok_or_else(|| format!("`{text}` is not FORMAT=FILE"))?;
-    let format = Format::from_str(format, true).map_err(|_| {
-        let names: Vec<String> = Format::value_variants()
-            .iter()
-            .filter_map(|f| f.to_possible_value())
-            .map(|v| v.get_name().to_string())
-            .collect();
-        format!("unknown format `{format}` (one of {})", names.join(", "))
-    })?;
-    if file.is_empty() {
-        return Err(format!("`{text}` names no file"));
-    }
-    Ok((format, PathBuf::from(file)))
 }
 
 /// Writes a report to `--output`, or to standard output without one.

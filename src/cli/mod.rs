@@ -17,6 +17,7 @@ mod import;
 mod init;
 mod play;
 mod render;
+mod report_format;
 mod sandbox_exec;
 mod solve;
 mod source;

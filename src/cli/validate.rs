@@ -11,8 +11,8 @@ use clap::Args;
 use super::{Failure, emit, report_load_error};
 use crate::compare::{count_nodes, counted, expectation_differences};
 use crate::engine::{Algorithm, SearchSettings};
-use crate::load::assignment::{ASSIGNMENT_FILE, is_assignment_file, load_assignment};
-use crate::load::{LoadError, Loaded, load_file};
+use crate::load::assignment::{ASSIGNMENT_FILE, load_assignment};
+use crate::load::{LoadError, Loaded, files, load_file};
 use crate::points::Points;
 
 /// Flags of `treegrade validate`.
@@ -41,7 +41,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
     for entry in &entries {
         let valid = match entry {
             Entry::Assignment(path) => check_assignment(path),
-            Entry::Tree(file) if is_pacman(file) => report_file(file, check_pacman(file)),
+            Entry::Tree(file) if files::is_pacman(file) => report_file(file, check_pacman(file)),
             Entry::Tree(file) => report_file(file, check_file(file)),
         };
         bad += usize::from(!valid);
@@ -167,16 +167,11 @@ fn test_files(assignment: &crate::grader::plan::Assignment) -> Vec<PathBuf> {
 /// Checks one file of an assignment as `validate FILE` would, against its
 /// own `expect` blocks; says only what is wrong. True when it is valid.
 fn check_test_file(file: &Path) -> bool {
-    let verdict = if is_pacman(file) { check_pacman(file) } else { check_file(file) };
+    let verdict = if files::is_pacman(file) { check_pacman(file) } else { check_file(file) };
     match verdict {
         FileVerdict::Valid { .. } => true,
         bad => report_file(file, bad),
     }
-}
-
-/// Whether a YAML file is a Pacman test (docs/format.md 10).
-fn is_pacman(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|text| crate::load::pacman::is_pacman_file(&text))
 }
 
 /// A Pacman test: it loads, and the reference reproduces a replay's recorded path.
@@ -291,12 +286,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
         if path.join(ASSIGNMENT_FILE).is_file() {
             entries.push(Entry::Assignment(path.clone()));
         } else if path.is_dir() {
-            let listing = std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
-            let mut found: Vec<PathBuf> = listing
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
-                .collect();
-            found.sort();
+            let found = files::yaml_files(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
             entries.extend(found.into_iter().map(classify));
         } else {
             entries.push(classify(path.clone()));
@@ -307,5 +297,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
 
 /// Reads a YAML file as an assignment when the loader says it is one; as a tree otherwise.
 fn classify(file: PathBuf) -> Entry {
-    if is_assignment_file(&file) { Entry::Assignment(file) } else { Entry::Tree(file) }
+    match files::kind_of(&file) {
+        files::FileKind::Assignment => Entry::Assignment(file),
+        files::FileKind::Pacman | files::FileKind::Tree => Entry::Tree(file),
+    }
 }

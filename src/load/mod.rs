@@ -11,6 +11,7 @@
 pub mod assignment;
 mod diagnostic;
 mod fast;
+pub mod files;
 mod game;
 pub mod pacman;
 mod play;

@@ -19,6 +19,7 @@ pub mod elf;
 
 use crate::grader::plan::Assignment;
 use crate::load::{self, assignment::ASSIGNMENT_FILE};
+use crate::report::{Format, Offer};
 
 /// Gradescope's setup script: the shipped binary needs nothing but Python
 /// (for the kit) and glibc 2.31 or later; nothing is downloaded or built.
@@ -35,13 +36,15 @@ if ! ./treegrade --version; then
 fi
 "#;
 
-/// Gradescope's per-submission script. It never fails to write results.json.
-pub const RUN_AUTOGRADER: &str = r#"#!/usr/bin/env bash
+/// Gradescope's per-submission script, with the format and file of
+/// [`gradescope_format`] in place of `{FORMAT}` and `{RESULTS}`. It never
+/// fails to write that file.
+const RUN_AUTOGRADER: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this for every submission; AUTOGRADER_ROOT is for testing.
 root=${AUTOGRADER_ROOT:-/autograder}
 cd "$root/source"
 mkdir -p "$root/results"
-results="$root/results/results.json"
+results="$root/results/{RESULTS}"
 rm -f "$results"
 hidden=()
 [ -d hidden ] && hidden=(--hidden hidden)
@@ -51,7 +54,7 @@ student=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["user
   "$root/submission_metadata.json" 2>/dev/null || echo submission)
 TREEGRADE_SECRET="$secret" ./treegrade check --assignment assignment "${hidden[@]}" \
   --submission "$root/submission" --student "$student" \
-  --format gradescope --output "$results" >"$root/results/log.txt" 2>&1
+  --format {FORMAT} --output "$results" >"$root/results/log.txt" 2>&1
 status=$?
 if [ ! -s "$results" ]; then
   # Grading itself failed (no submission found, a broken assignment...):
@@ -70,6 +73,19 @@ fi
 exit 0
 "#;
 
+/// The report format Gradescope reads, from the report registry: the one it
+/// offers the Gradescope autograder.
+fn gradescope_format() -> Format {
+    Format::offered_by(Offer::Gradescope).next().expect("the report registry offers Gradescope a format")
+}
+
+/// Gradescope's per-submission script: `check` writes Gradescope's format
+/// to the file Gradescope reads.
+pub fn run_autograder() -> String {
+    let format = gradescope_format();
+    RUN_AUTOGRADER.replace("{FORMAT}", format.name()).replace("{RESULTS}", format.file())
+}
+
 /// What goes into an autograder zip besides the scripts and the binary.
 #[derive(Debug)]
 pub struct GradescopeBundle<'a> {
@@ -87,7 +103,7 @@ pub struct GradescopeBundle<'a> {
 pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek) -> io::Result<Vec<String>> {
     let mut zip = Archive { writer: ZipWriter::new(out), names: Vec::new() };
     zip.add("setup.sh", SETUP_SH.as_bytes(), true)?;
-    zip.add("run_autograder", RUN_AUTOGRADER.as_bytes(), true)?;
+    zip.add("run_autograder", run_autograder().as_bytes(), true)?;
     zip.add("treegrade", &std::fs::read(bundle.binary)?, true)?;
     let file = bundle.assignment.dir.join(ASSIGNMENT_FILE);
     let assignment_text = std::fs::read_to_string(&file)?;
@@ -171,5 +187,19 @@ impl<W: Write + io::Seek> Archive<W> {
         self.writer.write_all(contents)?;
         self.names.push(name.to_string());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_autograder_asks_check_for_gradescope_s_results_json() {
+        let script = run_autograder();
+        assert!(script.contains("results=\"$root/results/results.json\""), "{script}");
+        assert!(script.contains("--format gradescope --output \"$results\""), "{script}");
+        assert!(!script.contains("{FORMAT}") && !script.contains("{RESULTS}"), "{script}");
+        assert!(gradescope_format().is_offered_by(Offer::Check), "check must be able to write it");
     }
 }

@@ -34,6 +34,15 @@ struct GradescopeTest<'a> {
     visibility: &'static str,
 }
 
+/// The `gradescope` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "gradescope",
+    help: "Gradescope's `results.json`",
+    file: "results.json",
+    render: |rendering| render(rendering.report),
+    offered_by: &[super::Offer::Check, super::Offer::Batch, super::Offer::Gradescope],
+});
+
 /// The `results.json` of a grading run.
 pub fn render(report: &GradeReport) -> String {
     let mut tests = Vec::new();

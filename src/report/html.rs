@@ -16,6 +16,15 @@ use crate::grader::plan::PlannedTest;
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
 
+/// The `html` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "html",
+    help: "A self-contained HTML page with a picture of each failed test's tree",
+    file: "report.html",
+    render: |rendering| render_html(rendering.report, rendering.tests),
+    offered_by: super::CHECK_AND_BATCH,
+});
+
 /// Renders `report` as an HTML page; `tests` are the planned tests the report
 /// graded (matched by name and path), whose trees give the pictures. With no
 /// tests the page has no pictures.

@@ -13,6 +13,15 @@ use super::{details_plain, visible_reason};
 use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::escape;
 
+/// The `junit` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "junit",
+    help: "JUnit XML for CI test viewers",
+    file: "junit.xml",
+    render: |rendering| render(rendering.report),
+    offered_by: super::CHECK_AND_BATCH,
+});
+
 /// The JUnit XML of a grading run.
 pub fn render(report: &GradeReport) -> String {
     let count = |wanted: fn(&TestResult) -> bool| report.tests().filter(|t| wanted(t)).count();

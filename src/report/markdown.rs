@@ -6,6 +6,15 @@ use std::fmt::Write as _;
 use super::{details_unified, status_word};
 use crate::grader::verdict::{GradeReport, TestStatus};
 
+/// The `markdown` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "markdown",
+    help: "Markdown for a GitHub Actions job summary",
+    file: "report.md",
+    render: |rendering| render(rendering.report),
+    offered_by: super::CHECK_AND_BATCH,
+});
+
 pub fn render(report: &GradeReport) -> String {
     let mut out = String::new();
     let mark = if report.all_passed() { "✅" } else { "❌" };

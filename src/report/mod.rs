@@ -1,11 +1,13 @@
 //! Grading reports: one [`GradeReport`], many formats.
 //!
-//! Renderers only read results; a new format touches nothing else. What a
+//! Renderers only read results; a new format touches nothing else: it is a
+//! module here with its `FORMAT`, and one line in [`FORMATS`]. What a
 //! student sees is rendered from [`student_view`], where hidden tests carry
 //! whether they passed and which check failed, never the tree's expected
 //! answers, the student's trace of it or what the program printed there.
 
 mod diff;
+mod formats;
 mod gradescope;
 mod html;
 pub mod json;
@@ -19,29 +21,44 @@ mod view;
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
+pub use formats::{CHECK_AND_BATCH, Entry, Format, Offer, Rendering};
 pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
-/// The formats `treegrade check` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Human-readable, in the spirit of CS188's autograder, with diffs.
-    Text,
-    /// treegrade's own JSON (docs/report-json.md).
-    Json,
-    /// JUnit XML for CI test viewers.
-    Junit,
+/// Every report format, in the order `--help` lists them: the registry
+/// that `check`, `batch` and the Gradescope package read. A new format is a
+/// module here with its `FORMAT`, and one line in this list.
+pub const FORMATS: &[Format] = &[
+    text::FORMAT,
+    json::FORMAT,
+    junit::FORMAT,
+    gradescope::FORMAT,
+    markdown::FORMAT,
+    prairielearn::FORMAT,
+    html::FORMAT,
+];
+
+// The formats code names; any other is reached through `FORMATS`. Named as
+// the enum's variants once were, so that callers read the same.
+#[allow(non_upper_case_globals)]
+impl Format {
+    /// Human-readable text.
+    pub const Text: Format = text::FORMAT;
+    /// treegrade's own JSON.
+    pub const Json: Format = json::FORMAT;
+    /// JUnit XML.
+    pub const Junit: Format = junit::FORMAT;
     /// Gradescope's `results.json`.
-    Gradescope,
-    /// Markdown for a GitHub Actions job summary.
-    Markdown,
-    /// PrairieLearn's external-grader `results.json`.
-    Prairielearn,
-    /// A self-contained HTML page with a picture of each failed test's tree.
-    Html,
+    pub const Gradescope: Format = gradescope::FORMAT;
+    /// Markdown.
+    pub const Markdown: Format = markdown::FORMAT;
+    /// PrairieLearn's `results.json`.
+    pub const Prairielearn: Format = prairielearn::FORMAT;
+    /// A self-contained HTML page.
+    pub const Html: Format = html::FORMAT;
 }
 
 /// How much of a run the text report shows.
@@ -64,22 +81,10 @@ pub fn render_text(report: &GradeReport, color: bool, detail: Detail) -> String 
 }
 
 /// Renders `report` in `format`; `color` applies to text only. HTML needs the
-/// planned tests for its pictures: this gives a page without them (see [`render_html`]).
+/// planned tests for its pictures: this gives a page without them (see
+/// [`render_html`], or [`Format::render`] with the tests).
 pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
-    match format {
-        Format::Text => text::render(report, color),
-        Format::Json => json(report),
-        Format::Junit => junit::render(report),
-        Format::Gradescope => gradescope::render(report),
-        Format::Markdown => markdown::render(report),
-        Format::Prairielearn => prairielearn::render(report),
-        Format::Html => html::render_html(report, &[]),
-    }
-}
-
-/// The JSON format, version 1 (its own types: see [`json::v1`]).
-fn json(report: &GradeReport) -> String {
-    json::render(report)
+    format.render(&Rendering { color, ..Rendering::plain(report) })
 }
 
 /// Indented JSON with a final newline, as every JSON report file is written.

@@ -33,6 +33,15 @@ struct PrairieTest {
     output: String,
 }
 
+/// The `prairielearn` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "prairielearn",
+    help: "PrairieLearn's external-grader `results.json`",
+    file: "prairielearn.json",
+    render: |rendering| render(rendering.report),
+    offered_by: super::CHECK_AND_BATCH,
+});
+
 /// The `results.json` of a grading run.
 pub fn render(report: &GradeReport) -> String {
     if let Some(reason) = build_failure(report) {

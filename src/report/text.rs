@@ -10,9 +10,14 @@ use super::{
 };
 use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
-pub fn render(report: &GradeReport, color: bool) -> String {
-    render_with(report, color, Detail::Failures)
-}
+/// The `text` format's entry in the registry (`report::FORMATS`).
+pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
+    name: "text",
+    help: "Human-readable, in the spirit of CS188's autograder, with diffs",
+    file: "report.txt",
+    render: |rendering| render_with(rendering.report, rendering.color, rendering.detail),
+    offered_by: super::CHECK_AND_BATCH,
+});
 
 pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String {
     let paint = Painter { color };

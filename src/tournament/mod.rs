@@ -24,25 +24,25 @@ mod store;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, mpsc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::assignment::{Language, OpponentAgent};
-use crate::batch::shard::Shard;
-use crate::batch::{BUILD_IDENTITY, hex, output, submission_fingerprint};
 use crate::game::Game;
 use crate::grader::player::ProgramAgent;
 use crate::grader::runner::ProgramSpec;
 use crate::grader::sandbox::Sandbox;
 use crate::grader::{Staged, Target, stage};
+use crate::outdir::{BUILD_IDENTITY, Shard, hex, submission_fingerprint, write_atomically};
 use crate::play::{Agent, MoveLimits, SeriesSetup, play_series};
+use crate::pool::{AfterStop, Jobs, Pool, map_ordered};
 
 pub use standings::Standings;
-pub use store::{Manifest, PairFile, is_tournament, merge, read_manifest};
+pub use store::{Manifest, PairFile, is_tournament, read_manifest};
 
 /// Everything that decides a tournament's games (and so its fingerprints).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,7 +154,7 @@ pub fn run(
     mut on_pair: impl FnMut(&PairEvent),
 ) -> io::Result<Standings> {
     store::prepare(&config.out)?;
-    let _lock = output::lock(&config.out)?;
+    let _lock = crate::outdir::lock(&config.out)?;
     let settings_key = config.settings.key();
     let mut entrants: Vec<&Entrant> = entrants.iter().collect();
     entrants.sort_by(|a, b| a.name.cmp(&b.name));
@@ -200,6 +200,48 @@ pub fn run(
     Ok(standings)
 }
 
+/// Combines the folders of shards into `target`: pair files are copied, the
+/// manifests joined (the settings must be the same; an entrant not entered
+/// in any shard is not entered), and the standings computed from every game.
+pub fn merge(sources: &[PathBuf], target: &Path) -> io::Result<Standings> {
+    store::prepare(target)?;
+    let mut merged: Option<Manifest> = None;
+    for source in sources {
+        let manifest = store::read_manifest(source)?;
+        match &mut merged {
+            None => merged = Some(manifest),
+            Some(merged) => {
+                if merged.settings != manifest.settings {
+                    return Err(io::Error::other(format!(
+                        "{} was played with other settings than {}: merge only the shards of one tournament",
+                        source.display(),
+                        sources[0].display()
+                    )));
+                }
+                for entrant in manifest.entrants {
+                    if !merged.entrants.iter().any(|known| known.name == entrant.name) {
+                        merged.entrants.push(entrant);
+                    }
+                }
+                merged.not_entered.extend(manifest.not_entered);
+            }
+        }
+        if source != target {
+            for pair in store::read_pairs(source)? {
+                store::write_pair(target, &pair)?;
+            }
+        }
+    }
+    let mut manifest = merged.ok_or_else(|| io::Error::other("no tournament folder to merge"))?;
+    manifest.entrants.sort_by(|a, b| a.name.cmp(&b.name));
+    manifest.shard = None;
+    let json = serde_json::to_string_pretty(&manifest).expect("the manifest is plain data");
+    write_atomically(&target.join(store::MANIFEST), json.as_bytes())?;
+    let standings = standings::compute(target, &manifest)?;
+    standings::write(target, &manifest, &standings)?;
+    Ok(standings)
+}
+
 type Prepared = Result<(Ready, String, Option<Staged>), String>;
 
 /// Stages the program entrants in `needed` (in parallel), each in a sandbox
@@ -213,46 +255,31 @@ fn prepare_entrants(
 ) -> Vec<(usize, Prepared)> {
     let settings_key = config.settings.key();
     let needed: Vec<usize> = needed.iter().copied().collect();
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Prepared)>> = Mutex::new(Vec::new());
     let moves = config.settings.games_per_pair as usize * entrants.len() * 50;
     let per_move = Duration::from_millis(config.settings.move_time_limit_ms);
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1).min(needed.len().max(1)) {
-            scope.spawn(|| {
-                while let Some(&index) = needed.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let entrant = entrants[index];
-                    let outcome = match &entrant.agent {
-                        OpponentAgent::BuiltIn(builtin) => {
-                            builtin.check(&*arena.game, config.settings.eval.as_deref()).map(|()| {
-                                (Ready::BuiltIn(builtin.clone()), format!("built-in {}", builtin.spelling()), None)
-                            })
+    let prepare = |&index: &usize| {
+        let entrant = entrants[index];
+        let outcome = match &entrant.agent {
+            OpponentAgent::BuiltIn(builtin) => builtin
+                .check(&*arena.game, config.settings.eval.as_deref())
+                .map(|()| (Ready::BuiltIn(builtin.clone()), format!("built-in {}", builtin.spelling()), None)),
+            OpponentAgent::Program(dir) => {
+                let target = Target { dir: dir.clone(), command: None, name: Some(entrant.name.clone()) };
+                submission_fingerprint(&settings_key, dir)
+                    .map_err(|error| format!("its files cannot be read: {error}"))
+                    .and_then(|key| {
+                        let staged = stage(arena.languages, &target, arena.kits, arena.sandbox, moves, per_move)
+                            .map_err(|error| error.to_string())?;
+                        match &staged.program {
+                            Ok(spec) => Ok((Ready::Program(Box::new(spec.clone())), key, Some(staged))),
+                            Err(failure) => Err(format!("{} ({})", failure.message, first_line(&failure.output))),
                         }
-                        OpponentAgent::Program(dir) => {
-                            let target = Target { dir: dir.clone(), command: None, name: Some(entrant.name.clone()) };
-                            submission_fingerprint(&settings_key, dir)
-                                .map_err(|error| format!("its files cannot be read: {error}"))
-                                .and_then(|key| {
-                                    let staged =
-                                        stage(arena.languages, &target, arena.kits, arena.sandbox, moves, per_move)
-                                            .map_err(|error| error.to_string())?;
-                                    match &staged.program {
-                                        Ok(spec) => Ok((Ready::Program(Box::new(spec.clone())), key, Some(staged))),
-                                        Err(failure) => {
-                                            Err(format!("{} ({})", failure.message, first_line(&failure.output)))
-                                        }
-                                    }
-                                })
-                        }
-                    };
-                    done.lock().expect("no panic holds it").push((index, outcome));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().expect("the threads are done");
-    done.sort_by_key(|(index, _)| *index);
-    done
+                    })
+            }
+        };
+        (index, outcome)
+    };
+    map_ordered(config.jobs, &needed, prepare)
 }
 
 fn first_line(text: &str) -> String {
@@ -273,71 +300,71 @@ fn play_pairs(
     stop: &AtomicBool,
     on_pair: &mut dyn FnMut(&PairEvent),
 ) -> io::Result<()> {
-    let schedule = Schedule::new(pending.len());
-    let (sender, receiver) = mpsc::channel::<PairFile>();
-    let mut failure: Option<io::Error> = None;
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1).min(pending.len().max(1)) {
-            let sender = sender.clone();
-            let schedule = &schedule;
-            scope.spawn(move || {
-                while let Some(index) = schedule.next(pending, stop) {
-                    let (i, j, key) = &pending[index];
-                    let (first, second) = (&entrants[*i].name, &entrants[*j].name);
-                    let mut a = ready[i].0.agent(first);
-                    let mut b = ready[j].0.agent(second);
-                    let setup = SeriesSetup {
-                        label: format!("{first} vs {second}"),
-                        games: config.settings.games_per_pair,
-                        openings: config.settings.openings,
-                        seed: config.settings.seed,
-                        max_plies: config.settings.max_plies,
-                        limits: config.settings.limits(),
-                    };
-                    let games = play_series(&arena.game, &mut *a, &mut *b, &setup, &mut |_| {});
-                    // Both programs end before their entrants may play again.
-                    drop((a, b));
-                    schedule.done(*i, *j);
-                    let pair = PairFile { first: first.clone(), second: second.clone(), key: key.clone(), games };
-                    if sender.send(pair).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for pair in receiver {
-            if let Err(error) = store::write_pair(&config.out, &pair) {
-                stop.store(true, Ordering::SeqCst);
-                schedule.wake();
-                failure.get_or_insert(error);
-                continue;
-            }
-            let tally = crate::play::tally(&pair.games, &pair.first);
-            on_pair(&PairEvent::Played(
-                pair.first.clone(),
-                pair.second.clone(),
-                [tally.wins, tally.draws, tally.losses],
-            ));
-        }
-    });
-    failure.map_or(Ok(()), Err)
+    let schedule = Schedule::new(pending);
+    // A pair still being played at Ctrl-C is played to its end and kept.
+    let pool = Pool { workers: config.jobs, stop, after_stop: AfterStop::Keep };
+    let play = |index: usize| {
+        let (i, j, key) = &pending[index];
+        let (first, second) = (&entrants[*i].name, &entrants[*j].name);
+        let mut a = ready[i].0.agent(first);
+        let mut b = ready[j].0.agent(second);
+        let setup = SeriesSetup {
+            label: format!("{first} vs {second}"),
+            games: config.settings.games_per_pair,
+            openings: config.settings.openings,
+            seed: config.settings.seed,
+            max_plies: config.settings.max_plies,
+            limits: config.settings.limits(),
+        };
+        let games = play_series(&arena.game, &mut *a, &mut *b, &setup, &mut |_| {});
+        // Both programs end before their entrants may play again.
+        drop((a, b));
+        schedule.done(*i, *j);
+        PairFile { first: first.clone(), second: second.clone(), key: key.clone(), games }
+    };
+    pool.stream(&schedule, play, |pair| {
+        store::write_pair(&config.out, &pair)?;
+        let tally = crate::play::tally(&pair.games, &pair.first);
+        on_pair(&PairEvent::Played(pair.first.clone(), pair.second.clone(), [tally.wins, tally.draws, tally.losses]));
+        Ok(())
+    })
 }
 
-/// Which pairs are left, and which entrants are playing now.
-struct Schedule {
+/// Which pairs are left, and which entrants are playing now: a pair is
+/// handed out only when both its entrants are free.
+struct Schedule<'a> {
+    pending: &'a [(usize, usize, String)],
     state: Mutex<(Vec<bool>, BTreeSet<usize>)>,
     changed: Condvar,
 }
 
-impl Schedule {
-    fn new(pairs: usize) -> Schedule {
-        Schedule { state: Mutex::new((vec![false; pairs], BTreeSet::new())), changed: Condvar::new() }
+impl<'a> Schedule<'a> {
+    fn new(pending: &'a [(usize, usize, String)]) -> Schedule<'a> {
+        Schedule { pending, state: Mutex::new((vec![false; pending.len()], BTreeSet::new())), changed: Condvar::new() }
+    }
+
+    /// The pair of `first` and `second` is over: both may play again.
+    fn done(&self, first: usize, second: usize) {
+        let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.1.remove(&first);
+        state.1.remove(&second);
+        drop(state);
+        self.changed.notify_all();
+    }
+}
+
+impl Jobs for Schedule<'_> {
+    /// The index of a pending pair.
+    type Job = usize;
+
+    fn count(&self) -> usize {
+        self.pending.len()
     }
 
     /// The first pair not taken whose entrants are both free, waiting for
     /// one to become free; `None` when every pair is taken or the run stops.
-    fn next(&self, pending: &[(usize, usize, String)], stop: &AtomicBool) -> Option<usize> {
+    fn next(&self, stop: &AtomicBool) -> Option<usize> {
+        let pending = self.pending;
         let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         loop {
             if stop.load(Ordering::SeqCst) || state.0.iter().all(|taken| *taken) {
@@ -354,15 +381,6 @@ impl Schedule {
             }
             state = self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
-    }
-
-    /// The pair of `first` and `second` is over: both may play again.
-    fn done(&self, first: usize, second: usize) {
-        let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        state.1.remove(&first);
-        state.1.remove(&second);
-        drop(state);
-        self.changed.notify_all();
     }
 
     /// Wakes every waiting thread (to see that the run stops).

@@ -9,7 +9,7 @@ use std::io;
 use std::path::Path;
 
 use super::store::{Manifest, PairFile, read_pairs};
-use crate::batch::output::write_atomically;
+use crate::outdir::write_atomically;
 use crate::play::{FaultKind, GameResult, Seat, Tally, tally};
 use crate::render::{escape, replay};
 use crate::stats::{Meeting, Rating, bradley_terry};

@@ -1,5 +1,4 @@
-//! A tournament's output folder: the manifest, a file per pair, and merging
-//! the folders of shards.
+//! A tournament's output folder: the manifest and a file per pair.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -10,9 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Entrant, Settings};
 use crate::assignment::OpponentAgent;
-use crate::batch::hex;
-use crate::batch::output::{read_json_files, write_atomically};
-use crate::batch::shard::Shard;
+use crate::outdir::{Shard, hex, read_json_files, write_atomically};
 use crate::play::GameRecord;
 
 /// The manifest's file name.
@@ -147,46 +144,4 @@ pub fn read_manifest(out: &Path) -> io::Result<Manifest> {
 /// Whether a folder is a tournament's output.
 pub fn is_tournament(out: &Path) -> bool {
     out.join(MANIFEST).is_file()
-}
-
-/// Combines the folders of shards into `target`: pair files are copied, the
-/// manifests joined (the settings must be the same; an entrant not entered
-/// in any shard is not entered), and the standings computed from every game.
-pub fn merge(sources: &[PathBuf], target: &Path) -> io::Result<super::Standings> {
-    prepare(target)?;
-    let mut merged: Option<Manifest> = None;
-    for source in sources {
-        let manifest = read_manifest(source)?;
-        match &mut merged {
-            None => merged = Some(manifest),
-            Some(merged) => {
-                if merged.settings != manifest.settings {
-                    return Err(io::Error::other(format!(
-                        "{} was played with other settings than {}: merge only the shards of one tournament",
-                        source.display(),
-                        sources[0].display()
-                    )));
-                }
-                for entrant in manifest.entrants {
-                    if !merged.entrants.iter().any(|known| known.name == entrant.name) {
-                        merged.entrants.push(entrant);
-                    }
-                }
-                merged.not_entered.extend(manifest.not_entered);
-            }
-        }
-        if source != target {
-            for pair in read_pairs(source)? {
-                write_pair(target, &pair)?;
-            }
-        }
-    }
-    let mut manifest = merged.ok_or_else(|| io::Error::other("no tournament folder to merge"))?;
-    manifest.entrants.sort_by(|a, b| a.name.cmp(&b.name));
-    manifest.shard = None;
-    let json = serde_json::to_string_pretty(&manifest).expect("the manifest is plain data");
-    write_atomically(&target.join(MANIFEST), json.as_bytes())?;
-    let standings = super::standings::compute(target, &manifest)?;
-    super::standings::write(target, &manifest, &standings)?;
-    Ok(standings)
 }
