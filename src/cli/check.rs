@@ -103,7 +103,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
             tests.iter().any(|test| test.question == question) || pacman.iter().any(|test| test.question == question)
         });
     }
-    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+    let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
     let target = Target {
         dir: args.submission.clone(),
         command: (!args.command.is_empty()).then(|| args.command.clone()),
@@ -183,7 +183,7 @@ fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
 fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
     match output {
         Some(path) => {
-            std::fs::write(path, text).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+            std::fs::write(path, text).map_err(|e| Failure::runtime(format!("cannot write {}", path.display()), e))
         }
         None => {
             emit(text);

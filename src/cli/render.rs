@@ -97,7 +97,7 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
     let (trace_ids, trace_path) = match &args.trace {
         Some(path) => {
             let text = std::fs::read_to_string(path)
-                .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+                .map_err(|error| Failure::from_io(Some(format!("cannot read the trace {}", path.display())), error))?;
             let ids = trace_ids(&text, &args.file, game.name())
                 .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
             (ids, path.display().to_string())
@@ -139,7 +139,7 @@ fn draw(
     };
     match &args.output {
         Some(path) => std::fs::write(path, text)
-            .map_err(|error| Failure::Usage(format!("cannot write {}: {error}", path.display()))),
+            .map_err(|error| Failure::runtime(format!("cannot write {}", path.display()), error)),
         None => {
             emit(&text);
             Ok(())
@@ -189,7 +189,7 @@ fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<(SearchSetting
 fn read_trace(path: &Path, loaded: &LoadedTree) -> Result<Vec<NodeIndex>, Failure> {
     let tree = &loaded.tree;
     let text = std::fs::read_to_string(path)
-        .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+        .map_err(|error| Failure::from_io(Some(format!("cannot read the trace {}", path.display())), error))?;
     let ids = trace_ids(&text, loaded.path(), tree.name())
         .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
     render::indices_of(tree, &ids)

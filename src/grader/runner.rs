@@ -720,7 +720,7 @@ mod tests {
         rustix::process::set_child_subreaper(Some(rustix::process::getpid())).unwrap();
         let mut program = RunningProgram::start(&shell("setsid sleep 30 & echo $!; read wait")).unwrap();
         let escaped: i32 = program.receive(soon(5000)).unwrap().trim().parse().unwrap();
-        let escaped = Pid::from_raw(escaped).unwrap();
+        let escaped = rustix::process::Pid::from_raw(escaped).unwrap();
         assert!(rustix::process::test_kill_process(escaped).is_ok(), "the escaped process runs");
         program.kill();
         assert_eq!(rustix::process::test_kill_process(escaped), Err(rustix::io::Errno::SRCH), "killed and reaped");

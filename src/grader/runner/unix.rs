@@ -36,7 +36,12 @@ pub(super) struct Handles {
 
 impl Handles {
     /// Makes the program's three pipes non-blocking and keeps its output ones.
-    pub(super) fn new(_child: &Child, stdin: &ChildStdin, stdout: ChildStdout, stderr: ChildStderr) -> io::Result<Handles> {
+    pub(super) fn new(
+        _child: &Child,
+        stdin: &ChildStdin,
+        stdout: ChildStdout,
+        stderr: ChildStderr,
+    ) -> io::Result<Handles> {
         for fd in [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()] {
             rustix::io::ioctl_fionbio(fd, true)?;
         }

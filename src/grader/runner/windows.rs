@@ -34,7 +34,12 @@ pub(super) struct Handles {
 
 impl Handles {
     /// Starts a reader thread per output stream and puts the program in a job.
-    pub(super) fn new(child: &Child, _stdin: &ChildStdin, stdout: ChildStdout, stderr: ChildStderr) -> io::Result<Handles> {
+    pub(super) fn new(
+        child: &Child,
+        _stdin: &ChildStdin,
+        stdout: ChildStdout,
+        stderr: ChildStderr,
+    ) -> io::Result<Handles> {
         Ok(Handles { output: read_in_threads(stdout, stderr), job: Job::holding(child).ok() })
     }
 
