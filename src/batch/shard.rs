@@ -27,11 +27,63 @@ impl Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Why a shard, or a batch output's shard marker, could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ShardError {
+    /// Text that is not `K/N`.
+    #[error("`{0}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4")]
+    NotAShard(String),
+    /// A marker file holding something else than a shard.
+    #[error("{}: {error}", path.display())]
+    BadMarker {
+        /// The marker file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        error: Box<ShardError>,
+    },
+}
 
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let problem = || format!("`{text}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+/// A marker file that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum MarkerError {
+    /// It holds no shard.
+    #[error(transparent)]
+    Bad(#[from] ShardError),
+    /// It could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        /// The marker file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl MarkerError {
+    /// The kind of the system's error behind this one (`InvalidData` for a marker holding no shard).
+    pub fn kind(&self) -> std::io::ErrorKind {
+        match self {
+            MarkerError::Bad(_) => std::io::ErrorKind::InvalidData,
+            MarkerError::Unreadable { source, .. } => source.kind(),
+        }
+    }
+}
+
+/// The outputs given to `merge` do not make up one whole: the problems, each named.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{}", problems.join("; "))]
+pub struct Incomplete {
+    /// Each folder given twice, shard missing or doubled, or split mixed.
+    pub problems: Vec<String>,
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let problem = || ShardError::NotAShard(text.to_string());
         let (index, count) = text.split_once('/').ok_or_else(problem)?;
         let index: u32 = index.trim().parse().map_err(|_| problem())?;
         let count: u32 = count.trim().parse().map_err(|_| problem())?;
@@ -70,13 +122,14 @@ pub fn write_marker(out: &Path, shard: Option<Shard>) -> std::io::Result<()> {
 
 /// The shard a batch's output folder holds, from its marker (`None`: every
 /// submission, or a folder an older treegrade wrote).
-pub fn read_marker(out: &Path) -> Result<Option<Shard>, String> {
-    match std::fs::read_to_string(out.join(SHARD_FILE)) {
+pub fn read_marker(out: &Path) -> Result<Option<Shard>, MarkerError> {
+    let path = out.join(SHARD_FILE);
+    match std::fs::read_to_string(&path) {
         Ok(text) => {
-            text.trim().parse().map(Some).map_err(|problem| format!("{}: {problem}", out.join(SHARD_FILE).display()))
+            Ok(Some(text.trim().parse().map_err(|error| ShardError::BadMarker { path, error: Box::new(error) })?))
         }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(format!("cannot read {}: {error}", out.join(SHARD_FILE).display())),
+        Err(source) => Err(MarkerError::Unreadable { path, source }),
     }
 }
 
@@ -85,7 +138,7 @@ pub fn read_marker(out: &Path) -> Result<Option<Shard>, String> {
 /// output comes with the folder it resolves to (to find one folder given
 /// under two names) and the shard it holds. The error names every folder
 /// given twice and every shard missing or doubled.
-pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(), String> {
+pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(), Incomplete> {
     let mut problems = Vec::new();
     let mut once = Vec::new();
     for (position, output @ (given, resolved, _)) in outputs.iter().enumerate() {
@@ -135,7 +188,7 @@ pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(
             }
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+    if problems.is_empty() { Ok(()) } else { Err(Incomplete { problems }) }
 }
 
 #[cfg(test)]
@@ -162,23 +215,26 @@ mod tests {
         assert_eq!(check_complete(&[output("a", Some("1/2")), output("b", Some("2/2"))]), Ok(()));
         assert_eq!(check_complete(&[output("a", None), output("b", None)]), Ok(()));
         assert_eq!(
-            check_complete(&[output("a", Some("1/2")), output("a", Some("1/2"))]).unwrap_err(),
+            check_complete(&[output("a", Some("1/2")), output("a", Some("1/2"))]).unwrap_err().to_string(),
             "a is given twice; shard 2/2 is missing"
         );
         assert_eq!(
-            check_complete(&[output("a", Some("1/3")), output("b", Some("1/3"))]).unwrap_err(),
+            check_complete(&[output("a", Some("1/3")), output("b", Some("1/3"))]).unwrap_err().to_string(),
             "shard 2/3, 3/3 are missing; shard 1/3 is given 2 times (a, b)"
         );
         let mixed = check_complete(&[output("a", Some("1/2")), output("b", None), output("c", Some("2/3"))]);
-        assert!(mixed.as_ref().unwrap_err().contains("b was graded without --shard"), "{mixed:?}");
-        assert!(mixed.as_ref().unwrap_err().contains("c holds shard 2/3, of another split than 1/2"), "{mixed:?}");
+        let mixed = mixed.unwrap_err().to_string();
+        assert!(mixed.contains("b was graded without --shard"), "{mixed}");
+        assert!(mixed.contains("c holds shard 2/3, of another split than 1/2"), "{mixed}");
     }
 
     #[test]
     fn shards_parse_strictly() {
         assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
         for bad in ["0/4", "5/4", "2", "a/b", "1/0"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<Shard>(), Err(ShardError::NotAShard(bad.to_string())), "{bad}");
         }
+        let message = "2".parse::<Shard>().unwrap_err().to_string();
+        assert_eq!(message, "`2` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
     }
 }

@@ -219,9 +219,9 @@ fn check_shards(outputs: &[PathBuf], tournament: bool) -> Result<(), Failure> {
     for output in outputs {
         let shard = if tournament {
             let manifest = crate::tournament::read_manifest(output).map_err(|e| Failure::Usage(e.to_string()))?;
-            manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(Failure::Usage)?
+            manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(|e| Failure::Usage(e.to_string()))?
         } else {
-            crate::batch::shard::read_marker(output).map_err(Failure::Usage)?
+            crate::batch::shard::read_marker(output).map_err(|e| Failure::from_system(None, e.kind(), e))?
         };
         let resolved = std::fs::canonicalize(output).unwrap_or_else(|_| output.clone());
         held.push((output.clone(), resolved, shard));

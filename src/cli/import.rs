@@ -100,7 +100,7 @@ fn write_course(output: &Path, files: &[PathBuf], imported: &[CourseTest]) -> Re
         .ok()
         .and_then(|path| path.file_name().map(|name| name.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "cs188".to_string());
-    let draft = course::course_draft(&name, imported, &configs).map_err(Failure::Usage)?;
+    let draft = course::course_draft(&name, imported, &configs).map_err(|error| Failure::Usage(error.to_string()))?;
     let target = output.join("assignment.yaml");
     let yaml = assignment_to_yaml(&draft);
     let written =

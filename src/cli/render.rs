@@ -235,7 +235,7 @@ fn id_list(json: &serde_json::Value) -> Option<Vec<String>> {
 /// The student's order of the one test in a treegrade report that ran this
 /// tree (same file stem or tree name), or of its only test.
 fn report_trace(text: &str, file: &Path, name: &str) -> Result<Vec<String>, String> {
-    let report = v1::Report::from_json(text)?;
+    let report = v1::Report::from_json(text).map_err(|error| error.to_string())?;
     let own_stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
     let tests: Vec<&v1::Test> = report.tests().collect();
     let stem_of = |test: &&v1::Test| Path::new(&test.path).file_stem().map(|s| s.to_string_lossy().into_owned());

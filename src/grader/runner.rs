@@ -35,6 +35,8 @@ mod os;
 #[path = "runner/windows.rs"]
 mod os;
 
+pub use os::processes_of_user;
+
 /// Size of one read from a program's pipes.
 const READ_CHUNK_BYTES: usize = 64 * 1024;
 

@@ -170,7 +170,7 @@ impl Agent for BuiltInAgent {
 impl BuiltInAgent {
     fn unfold(&self, turn: &Turn<'_>) -> Result<Box<dyn GameTree + Send>, String> {
         let eval = self.kind.evaluation(turn.limits.eval.as_deref()).map(str::to_string);
-        turn.game.unfold(&UnfoldOptions { eval, ..UnfoldOptions::default() })
+        turn.game.unfold(&UnfoldOptions { eval, ..UnfoldOptions::default() }).map_err(|error| error.to_string())
     }
 
     /// The child with the best static value for the mover, ties at random.

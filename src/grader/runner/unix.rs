@@ -390,7 +390,7 @@ fn process_cpu_ticks(pid: u32) -> Option<u64> {
 }
 
 /// How many processes (zombies included) run as `uid`.
-fn processes_of_user(uid: u32) -> usize {
+pub fn processes_of_user(uid: u32) -> usize {
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
         .flatten()
