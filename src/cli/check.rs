@@ -328,7 +328,7 @@ pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<
         }
         for opponent in &play.opponents {
             if let crate::assignment::OpponentAgent::BuiltIn(builtin) = &opponent.agent {
-                builtin.check(&*game, play.eval.as_deref()).map_err(refuse)?;
+                builtin.check(&*game, play.eval.as_deref()).map_err(|refused| refuse(refused.to_string()))?;
             }
         }
         plays.push(PlannedPlay { question: index, game });

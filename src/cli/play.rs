@@ -157,8 +157,8 @@ impl AgentMaker {
             let agent = Box::new(ProgramAgent::new(format!("{name}{suffix}"), spec));
             return Ok(Player::Agent { agent, _staged: Some(Box::new(staged)) });
         }
-        let builtin = BuiltIn::parse(spelled).map_err(Failure::Usage)?;
-        builtin.check(game, limits.eval.as_deref()).map_err(Failure::Usage)?;
+        let builtin = BuiltIn::parse(spelled).map_err(|refused| Failure::Usage(refused.to_string()))?;
+        builtin.check(game, limits.eval.as_deref()).map_err(|refused| Failure::Usage(refused.to_string()))?;
         Ok(Player::Agent { agent: builtin.agent(&format!("{}{suffix}", builtin.spelling())), _staged: None })
     }
 }
