@@ -567,8 +567,10 @@ enum Stream {
     Stderr,
 }
 
-/// Which output streams are still open, to be waited on.
+/// Which output streams are still open, to be waited on (Windows's
+/// reader threads say so themselves).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(windows, allow(dead_code))]
 struct Open {
     stdout: bool,
     stderr: bool,

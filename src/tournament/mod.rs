@@ -223,11 +223,12 @@ fn prepare_entrants(
                 while let Some(&index) = needed.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let entrant = entrants[index];
                     let outcome = match &entrant.agent {
-                        OpponentAgent::BuiltIn(builtin) => {
-                            builtin.check(&*arena.game, config.settings.eval.as_deref()).map_err(|e| e.to_string()).map(
-                                |()| (Ready::BuiltIn(builtin.clone()), format!("built-in {}", builtin.spelling()), None),
-                            )
-                        }
+                        OpponentAgent::BuiltIn(builtin) => builtin
+                            .check(&*arena.game, config.settings.eval.as_deref())
+                            .map_err(|e| e.to_string())
+                            .map(|()| {
+                                (Ready::BuiltIn(builtin.clone()), format!("built-in {}", builtin.spelling()), None)
+                            }),
                         OpponentAgent::Program(dir) => {
                             let target = Target { dir: dir.clone(), command: None, name: Some(entrant.name.clone()) };
                             submission_fingerprint(&settings_key, dir)
