@@ -45,18 +45,61 @@ pub struct Listing {
     pub skipped: Vec<(String, &'static str)>,
 }
 
+/// Why a folder of submissions could not be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ListError {
+    /// The folder could not be read.
+    #[error("cannot list the submissions in {}: {source}", dir.display())]
+    Unreadable {
+        /// The folder of submissions.
+        dir: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An entry's kind could not be read.
+    #[error("cannot inspect {}: {source}", path.display())]
+    Uninspectable {
+        /// The entry.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Two folders would be the same student.
+    #[error("two submission folders, {} and {}, would both be student `{student}`: rename one", first.display(), second.display())]
+    SameStudent {
+        /// The first folder.
+        first: PathBuf,
+        /// The second folder.
+        second: PathBuf,
+        /// The id both would have.
+        student: String,
+    },
+}
+
+impl ListError {
+    /// The kind of the system's error behind this one (`InvalidInput` for two folders of one student).
+    pub fn kind(&self) -> std::io::ErrorKind {
+        match self {
+            ListError::Unreadable { source, .. } | ListError::Uninspectable { source, .. } => source.kind(),
+            ListError::SameStudent { .. } => std::io::ErrorKind::InvalidInput,
+        }
+    }
+}
+
 /// Lists the subfolders of `dir` as submissions, sorted by student id; files,
 /// hidden folders and symbolic links are listed as skipped, with the reason.
 /// A folder name that is not UTF-8 keeps its other bytes as `\xNN`, so two
 /// such names never become one student; two entries that would still share
 /// an id are refused.
-pub fn list_submissions(dir: &Path) -> Result<Listing, String> {
-    let cannot = |error: std::io::Error| format!("cannot list the submissions in {}: {error}", dir.display());
+pub fn list_submissions(dir: &Path) -> Result<Listing, ListError> {
+    let cannot = |source: std::io::Error| ListError::Unreadable { dir: dir.to_path_buf(), source };
     let mut listing = Listing::default();
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let student = student_id(&entry.file_name());
-        let kind = entry.file_type().map_err(|e| format!("cannot inspect {}: {e}", entry.path().display()))?;
+        let kind = entry.file_type().map_err(|source| ListError::Uninspectable { path: entry.path(), source })?;
         let reason = if kind.is_symlink() {
             Some("a symbolic link, not followed: copy the folder in instead")
         } else if !kind.is_dir() {
@@ -74,12 +117,11 @@ pub fn list_submissions(dir: &Path) -> Result<Listing, String> {
     listing.submissions.sort_by(|a, b| a.student.cmp(&b.student));
     listing.skipped.sort();
     if let Some(pair) = listing.submissions.windows(2).find(|pair| pair[0].student == pair[1].student) {
-        return Err(format!(
-            "two submission folders, {} and {}, would both be student `{}`: rename one",
-            pair[0].dir.display(),
-            pair[1].dir.display(),
-            pair[0].student
-        ));
+        return Err(ListError::SameStudent {
+            first: pair[0].dir.clone(),
+            second: pair[1].dir.clone(),
+            student: pair[0].student.clone(),
+        });
     }
     Ok(listing)
 }

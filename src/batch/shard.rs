@@ -4,7 +4,42 @@
 
 use std::path::{Path, PathBuf};
 
-pub use crate::outdir::Shard;
+pub use crate::outdir::{Shard, ShardError};
+
+/// A marker file that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum MarkerError {
+    /// It holds no shard.
+    #[error(transparent)]
+    Bad(#[from] ShardError),
+    /// It could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        /// The marker file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl MarkerError {
+    /// The kind of the system's error behind this one (`InvalidData` for a marker holding no shard).
+    pub fn kind(&self) -> std::io::ErrorKind {
+        match self {
+            MarkerError::Bad(_) => std::io::ErrorKind::InvalidData,
+            MarkerError::Unreadable { source, .. } => source.kind(),
+        }
+    }
+}
+
+/// The outputs given to `merge` do not make up one whole: the problems, each named.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{}", problems.join("; "))]
+pub struct Incomplete {
+    /// Each folder given twice, shard missing or doubled, or split mixed.
+    pub problems: Vec<String>,
+}
 
 /// The file of a batch's output folder that names the shard it graded
 /// (`2/4`); absent when the batch graded every submission.
@@ -28,13 +63,14 @@ pub fn write_marker(out: &Path, shard: Option<Shard>) -> std::io::Result<()> {
 
 /// The shard a batch's output folder holds, from its marker (`None`: every
 /// submission, or a folder an older treegrade wrote).
-pub fn read_marker(out: &Path) -> Result<Option<Shard>, String> {
-    match std::fs::read_to_string(out.join(SHARD_FILE)) {
+pub fn read_marker(out: &Path) -> Result<Option<Shard>, MarkerError> {
+    let path = out.join(SHARD_FILE);
+    match std::fs::read_to_string(&path) {
         Ok(text) => {
-            text.trim().parse().map(Some).map_err(|problem| format!("{}: {problem}", out.join(SHARD_FILE).display()))
+            Ok(Some(text.trim().parse().map_err(|error| ShardError::BadMarker { path, error: Box::new(error) })?))
         }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(format!("cannot read {}: {error}", out.join(SHARD_FILE).display())),
+        Err(source) => Err(MarkerError::Unreadable { path, source }),
     }
 }
 
@@ -43,7 +79,7 @@ pub fn read_marker(out: &Path) -> Result<Option<Shard>, String> {
 /// output comes with the folder it resolves to (to find one folder given
 /// under two names) and the shard it holds. The error names every folder
 /// given twice and every shard missing or doubled.
-pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(), String> {
+pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(), Incomplete> {
     let mut problems = Vec::new();
     let mut once = Vec::new();
     for (position, output @ (given, resolved, _)) in outputs.iter().enumerate() {
@@ -93,7 +129,7 @@ pub fn check_complete(outputs: &[(PathBuf, PathBuf, Option<Shard>)]) -> Result<(
             }
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+    if problems.is_empty() { Ok(()) } else { Err(Incomplete { problems }) }
 }
 
 #[cfg(test)]
@@ -108,15 +144,16 @@ mod tests {
         assert_eq!(check_complete(&[output("a", Some("1/2")), output("b", Some("2/2"))]), Ok(()));
         assert_eq!(check_complete(&[output("a", None), output("b", None)]), Ok(()));
         assert_eq!(
-            check_complete(&[output("a", Some("1/2")), output("a", Some("1/2"))]).unwrap_err(),
+            check_complete(&[output("a", Some("1/2")), output("a", Some("1/2"))]).unwrap_err().to_string(),
             "a is given twice; shard 2/2 is missing"
         );
         assert_eq!(
-            check_complete(&[output("a", Some("1/3")), output("b", Some("1/3"))]).unwrap_err(),
+            check_complete(&[output("a", Some("1/3")), output("b", Some("1/3"))]).unwrap_err().to_string(),
             "shard 2/3, 3/3 are missing; shard 1/3 is given 2 times (a, b)"
         );
         let mixed = check_complete(&[output("a", Some("1/2")), output("b", None), output("c", Some("2/3"))]);
-        assert!(mixed.as_ref().unwrap_err().contains("b was graded without --shard"), "{mixed:?}");
-        assert!(mixed.as_ref().unwrap_err().contains("c holds shard 2/3, of another split than 1/2"), "{mixed:?}");
+        let mixed = mixed.unwrap_err().to_string();
+        assert!(mixed.contains("b was graded without --shard"), "{mixed}");
+        assert!(mixed.contains("c holds shard 2/3, of another split than 1/2"), "{mixed}");
     }
 }

@@ -86,7 +86,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let plan = load_and_plan(&assignment, &selected)?;
-    let listing = list_submissions(&args.submissions).map_err(Failure::Usage)?;
+    let listing = list_submissions(&args.submissions).map_err(|e| Failure::from_system(None, e.kind(), e))?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
     }
@@ -95,8 +95,8 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         submissions.retain(|s| shard.contains(&s.student));
     }
     crate::batch::shard::write_marker(&args.out, args.shard)
-        .map_err(|e| Failure::Usage(format!("cannot record the shard in {}: {e}", args.out.display())))?;
-    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+        .map_err(|e| Failure::runtime(format!("cannot record the shard in {}", args.out.display()), e))?;
+    let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
     let config = BatchConfig {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         out: args.out.clone(),
@@ -133,7 +133,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         templates: &plan.templates,
     };
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
-        .map_err(|e| Failure::Usage(format!("batch into {}: {e}", config.out.display())))?;
+        .map_err(|e| Failure::from_io(Some(format!("batch into {}", config.out.display())), e))?;
     progress.finish();
     if stop.load(Ordering::SeqCst) {
         return Err(Failure::Interrupted(interrupted(&results, submissions.len(), &config)));
@@ -192,7 +192,7 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
     check_shards(&args.outputs, tournament)?;
     if tournament {
         let standings = crate::tournament::merge(&args.outputs, &args.out)
-            .map_err(|error| Failure::Usage(format!("merge into {}: {error}", args.out.display())))?;
+            .map_err(|error| Failure::from_io(Some(format!("merge into {}", args.out.display())), error))?;
         emit(&format!(
             "merged {} agents' games from {} outputs into {}\n",
             standings.rows.len(),
@@ -207,7 +207,7 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         load_assignment_with_hidden(&assignment_dir, args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
     let count =
-        output::merge(&args.outputs, &args.out, &assignment, &selected).map_err(|e| Failure::Usage(e.to_string()))?;
+        output::merge(&args.outputs, &args.out, &assignment, &selected).map_err(|e| Failure::from_io(None, e))?;
     emit(&format!("merged {count} students from {} outputs into {}\n", args.outputs.len(), args.out.display()));
     Ok(())
 }
@@ -219,9 +219,9 @@ fn check_shards(outputs: &[PathBuf], tournament: bool) -> Result<(), Failure> {
     for output in outputs {
         let shard = if tournament {
             let manifest = crate::tournament::read_manifest(output).map_err(|e| Failure::Usage(e.to_string()))?;
-            manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(Failure::Usage)?
+            manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(|e| Failure::Usage(e.to_string()))?
         } else {
-            crate::batch::shard::read_marker(output).map_err(Failure::Usage)?
+            crate::batch::shard::read_marker(output).map_err(|e| Failure::from_system(None, e.kind(), e))?
         };
         let resolved = std::fs::canonicalize(output).unwrap_or_else(|_| output.clone());
         held.push((output.clone(), resolved, shard));
@@ -236,7 +236,7 @@ pub(super) fn stop_on_interrupt() -> Result<Arc<AtomicBool>, Failure> {
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))
             .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
-            .map_err(|e| Failure::Usage(format!("cannot handle interrupts: {e}")))?;
+            .map_err(|e| Failure::runtime("cannot handle interrupts", e))?;
     }
     Ok(stop)
 }

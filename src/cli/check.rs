@@ -103,7 +103,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
             tests.iter().any(|test| test.question == question) || pacman.iter().any(|test| test.question == question)
         });
     }
-    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+    let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
     let target = Target {
         dir: args.submission.clone(),
         command: (!args.command.is_empty()).then(|| args.command.clone()),
@@ -162,7 +162,7 @@ fn text_beside_a_file(text: &str, format: Format, path: &Path) -> String {
 fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
     match output {
         Some(path) => {
-            std::fs::write(path, text).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+            std::fs::write(path, text).map_err(|e| Failure::runtime(format!("cannot write {}", path.display()), e))
         }
         None => {
             emit(text);
@@ -307,7 +307,7 @@ pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<
         }
         for opponent in &play.opponents {
             if let crate::assignment::OpponentAgent::BuiltIn(builtin) = &opponent.agent {
-                builtin.check(&*game, play.eval.as_deref()).map_err(refuse)?;
+                builtin.check(&*game, play.eval.as_deref()).map_err(|refused| refuse(refused.to_string()))?;
             }
         }
         plays.push(PlannedPlay { question: index, game });

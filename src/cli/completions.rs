@@ -27,7 +27,7 @@ pub fn run_man() -> Result<(), Failure> {
     let mut page = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut page)
-        .map_err(|error| Failure::Usage(format!("cannot render the manual page: {error}")))?;
+        .map_err(|error| Failure::runtime("cannot render the manual page", error))?;
     emit(&String::from_utf8_lossy(&page));
     Ok(())
 }

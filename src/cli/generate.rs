@@ -147,7 +147,7 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
     };
     check_size(&options, args.max_nodes.unwrap_or(DEFAULT_MAX_NODES))?;
     std::fs::create_dir_all(&args.out)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
+        .map_err(|e| Failure::runtime(format!("cannot create {}", args.out.display()), e))?;
     let mut out = String::new();
     for index in 0..args.count {
         let name = format!("gen-{}-{:03}", args.seed, index + 1);
@@ -165,7 +165,7 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         };
         let path = args.out.join(format!("{name}.yaml"));
         std::fs::write(&path, tree_to_yaml(&tree))
-            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| Failure::runtime(format!("cannot write {}", path.display()), e))?;
         out.push_str(&format!("wrote {} ({} nodes{note})\n", path.display(), tree.len()));
     }
     emit(&out);

@@ -41,7 +41,8 @@ fn parse_glibc(text: &str) -> Result<GlibcVersion, String> {
 /// program, or linked against a glibc newer than the image's. Gives the
 /// newest glibc the binary needs.
 fn check_runs_on_the_image(binary: &Path, image: &GlibcVersion) -> Result<Option<GlibcVersion>, Failure> {
-    let bytes = std::fs::read(binary).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", binary.display())))?;
+    let bytes =
+        std::fs::read(binary).map_err(|e| Failure::from_io(Some(format!("cannot read {}", binary.display())), e))?;
     let how = "package a treegrade built for glibc 2.31: the wheel's (`pip install treegrade`, then its \
                `treegrade gradescope`), or `scripts/gradescope-binary` in a checkout, then \
                `--binary target/gradescope/treegrade`";
@@ -96,8 +97,8 @@ pub fn run(args: &GradescopeArgs, context: &Context) -> Result<(), Failure> {
     let bundle =
         GradescopeBundle { assignment: &assignment, hidden_dir: args.hidden.as_deref(), binary: &binary, secret };
     let file = std::fs::File::create(&args.out)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
-    let names = gradescope_zip(&bundle, file).map_err(|e| Failure::Usage(format!("cannot write the zip: {e}")))?;
+        .map_err(|e| Failure::runtime(format!("cannot create {}", args.out.display()), e))?;
+    let names = gradescope_zip(&bundle, file).map_err(|e| Failure::runtime("cannot write the zip", e))?;
     let size = std::fs::metadata(&binary).map_or(0, |meta| meta.len());
     if size > LARGE_BINARY {
         eprintln!(

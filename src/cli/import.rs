@@ -63,7 +63,7 @@ fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
     }
     let tests_dir = args.output.join(TESTS_DIR);
     std::fs::create_dir_all(&tests_dir)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", tests_dir.display())))?;
+        .map_err(|e| Failure::runtime(format!("cannot create {}", tests_dir.display()), e))?;
     let mut written: HashMap<PathBuf, PathBuf> = HashMap::new();
     let (mut imported, mut skipped, mut failed) = (Vec::new(), 0, 0);
     for file in &files {
@@ -100,12 +100,12 @@ fn write_course(output: &Path, files: &[PathBuf], imported: &[CourseTest]) -> Re
         .ok()
         .and_then(|path| path.file_name().map(|name| name.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "cs188".to_string());
-    let draft = course::course_draft(&name, imported, &configs).map_err(Failure::Usage)?;
+    let draft = course::course_draft(&name, imported, &configs).map_err(|error| Failure::Usage(error.to_string()))?;
     let target = output.join("assignment.yaml");
     let yaml = assignment_to_yaml(&draft);
     let written =
         std::fs::write(&target, &yaml).and_then(|()| std::fs::write(output.join("README.md"), handout(&draft)));
-    written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
+    written.map_err(|e| Failure::runtime(format!("cannot write {}", target.display()), e))?;
     // The assignment must load back; anything else is a bug worth reporting.
     crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
     let questions: Vec<String> = draft
@@ -133,7 +133,7 @@ fn question_configs(files: &[PathBuf]) -> Result<BTreeMap<String, QuestionConfig
             continue;
         }
         let text = std::fs::read_to_string(&config)
-            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", config.display())))?;
+            .map_err(|e| Failure::from_io(Some(format!("cannot read {}", config.display())), e))?;
         let parsed = course::parse_config(&text, &config).map_err(|e| Failure::Usage(e.to_string()))?;
         configs.insert(question, parsed);
     }
@@ -373,7 +373,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let found = crate::walk::files(path, |_| false).map_err(|e| Failure::Usage(e.to_string()))?;
+            let found =
+                crate::walk::files(path, |_| false).map_err(|e| Failure::from_system(None, e.source.kind(), e))?;
             files.extend(found.into_iter().filter(|file| file.extension().is_some_and(|e| e == "test")));
         } else {
             files.push(path.clone());

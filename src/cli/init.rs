@@ -39,7 +39,7 @@ pub fn run(args: &InitArgs) -> Result<(), Failure> {
     // The folder names its assignment, so that `check` in it grades that one.
     let marker = vec![(PathBuf::from(MARKER_FILE), source.marker().into_bytes())];
     let written =
-        write_starter(&assignment, language, &args.dir, marker).map_err(|error| Failure::Usage(error.to_string()))?;
+        write_starter(&assignment, language, &args.dir, marker).map_err(|error| Failure::from_io(None, error))?;
     let mut out = format!("wrote a {language} starter to {}:\n", args.dir.display());
     for path in written {
         out.push_str(&format!("  {}\n", path.display()));

@@ -1,10 +1,13 @@
 //! The `treegrade` command line: parses flags and wires the layers together.
 //!
 //! Exit status: 0 success, 1 a check failed (`check`: a test; `play`: an
-//! agent lost by failing), 2 a usage or input error, 130 interrupted (a
-//! batch or tournament stopped by Ctrl-C or SIGTERM, its finished work
-//! kept). README's "Exit status" says what success is for each command.
-//! Errors go to stderr; stdout carries only results.
+//! agent lost by failing), 2 a usage or input error, 3 a runtime failure
+//! (an output that could not be written, a disk that filled up: the input
+//! was fine), 130 interrupted (a batch or tournament stopped by Ctrl-C or
+//! SIGTERM, its finished work kept). README's "Exit status" says what
+//! success is for each command. Errors go to stderr; stdout carries only
+//! results; a runtime failure prints its cause chain (`error: ...`, then
+//! `  caused by: ...` lines).
 
 mod batch;
 mod check;
@@ -24,6 +27,7 @@ mod source;
 mod tournament;
 mod validate;
 
+use std::error::Error;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -40,6 +44,8 @@ const EXIT_STATUS: &str = "Exit status:
        play, the game played to its end; tournament, every pair played; the others, done
   1    check, a test failed; play, an agent lost by failing (a crash, a time out, an illegal move)
   2    a usage or input error (a bad flag, an invalid file, a refused merge)
+  3    a runtime failure: the input was fine, but something could not be done (an output not
+       written, a folder not read, a disk full); the error and its causes are printed
   130  batch or tournament stopped by Ctrl-C or SIGTERM; the finished work is kept: run it again";
 
 /// Reference engine and autograder for adversarial search over YAML game trees.
@@ -163,6 +169,86 @@ pub enum Failure {
     /// Stopped by Ctrl-C or SIGTERM; the message says what was kept and how
     /// to go on. Exit 130, as a shell reports a process ended by SIGINT.
     Interrupted(String),
+    /// Something could not be done though the input was fine (an output
+    /// not written, a folder not read, a process not started, a disk full):
+    /// exit 3, with the error's cause chain.
+    Runtime(Box<dyn Error + Send + Sync>),
+}
+
+/// What could not be done, and the error that stopped it.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}")]
+pub struct RuntimeError {
+    what: String,
+    #[source]
+    cause: Box<dyn Error + Send + Sync>,
+}
+
+impl Failure {
+    /// A runtime failure: `what` could not be done because of `cause`.
+    pub fn runtime(what: impl Into<String>, cause: impl Into<Box<dyn Error + Send + Sync>>) -> Failure {
+        Failure::Runtime(Box::new(RuntimeError { what: what.into(), cause: cause.into() }))
+    }
+
+    /// An I/O error from a layer that both refuses input and writes files
+    /// (batch, tournament and merge outputs, starters): a refusal (a folder
+    /// that is not there or not an output, one already in use, one holding
+    /// something else) is an input error, exit 2, worded `{what}: {error}`
+    /// as ever; a failure of the system (permission, a full disk, a path
+    /// through a file) is a runtime failure, exit 3.
+    pub fn from_io(what: Option<String>, error: std::io::Error) -> Failure {
+        Failure::from_system(what, error.kind(), error)
+    }
+
+    /// As [`Failure::from_io`], for an error that wraps an I/O error of this `kind`.
+    pub fn from_system<E: Error + Send + Sync + 'static>(
+        what: Option<String>,
+        kind: std::io::ErrorKind,
+        error: E,
+    ) -> Failure {
+        use std::io::ErrorKind::*;
+        let refused =
+            matches!(kind, NotFound | AlreadyExists | InvalidInput | InvalidData | WouldBlock | IsADirectory | Other);
+        match (what, refused) {
+            (Some(what), true) => Failure::Usage(format!("{what}: {error}")),
+            (None, true) => Failure::Usage(error.to_string()),
+            (Some(what), false) => Failure::runtime(what, error),
+            (None, false) => Failure::Runtime(Box::new(error)),
+        }
+    }
+}
+
+/// The lines a runtime failure prints: the error, then each cause. A
+/// message that ends with its cause's text (`cannot write x: Permission
+/// denied`) gives the cause a line of its own; a cause it already spells
+/// out elsewhere is not repeated.
+fn cause_chain(error: &(dyn Error + 'static)) -> Vec<String> {
+    let mut lines = vec![error.to_string()];
+    let mut next = error.source();
+    while let Some(cause) = next {
+        next = cause.source();
+        let text = cause.to_string();
+        let last = lines.last_mut().expect("the error's own line");
+        if let Some(before) = last.strip_suffix(&text).map(|before| before.trim_end_matches([':', ' ']))
+            && !before.is_empty()
+        {
+            *last = before.to_string();
+        } else if last.contains(&text) {
+            continue;
+        }
+        lines.push(text);
+    }
+    lines
+}
+
+/// Prints a runtime failure: `error: <what>`, then `  caused by: <cause>` lines.
+fn report_runtime(error: &(dyn Error + 'static)) {
+    let style = error_style();
+    let lines = cause_chain(error);
+    anstream::eprintln!("{}error:{} {}", style.render(), style.render_reset(), lines[0]);
+    for cause in &lines[1..] {
+        anstream::eprintln!("  caused by: {cause}");
+    }
 }
 
 /// Runs the command line and returns the process exit status.
@@ -212,6 +298,10 @@ pub fn main() -> ExitCode {
             anstream::eprintln!("{}error:{} {message}", error_style().render(), error_style().render_reset());
             ExitCode::from(2)
         }
+        Err(Failure::Runtime(error)) => {
+            report_runtime(&*error);
+            ExitCode::from(3)
+        }
     }
 }
 
@@ -233,8 +323,8 @@ pub fn emit(text: &str) {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: cannot write to stdout: {error}");
-        std::process::exit(2);
+        report_runtime(&RuntimeError { what: "cannot write to stdout".to_string(), cause: error.into() });
+        std::process::exit(3);
     }
 }
 
@@ -246,4 +336,56 @@ pub fn report_load_error(error: &LoadError) {
 
 fn error_style() -> anstyle::Style {
     anstyle::Style::new().bold().fg_color(Some(anstyle::AnsiColor::Red.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io(text: &str) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::PermissionDenied, text.to_string())
+    }
+
+    #[test]
+    fn a_runtime_failure_prints_each_cause_on_its_own_line() {
+        let Failure::Runtime(error) = Failure::runtime("cannot write out.txt", io("Permission denied")) else {
+            unreachable!()
+        };
+        assert_eq!(cause_chain(&*error), ["cannot write out.txt", "Permission denied"]);
+    }
+
+    #[test]
+    fn a_cause_spelled_out_in_its_message_gets_its_own_line_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot list the submissions in sub: {source}")]
+        struct Listing {
+            #[source]
+            source: std::io::Error,
+        }
+        let error = Listing { source: io("Permission denied") };
+        assert_eq!(cause_chain(&error), ["cannot list the submissions in sub", "Permission denied"]);
+        #[derive(Debug, thiserror::Error)]
+        #[error("({source}) while listing")]
+        struct Inside {
+            #[source]
+            source: std::io::Error,
+        }
+        assert_eq!(cause_chain(&Inside { source: io("Permission denied") }), ["(Permission denied) while listing"]);
+        let same = Failure::runtime("Permission denied", io("Permission denied"));
+        let Failure::Runtime(same) = same else { unreachable!() };
+        assert_eq!(cause_chain(&*same), ["Permission denied"]);
+    }
+
+    #[test]
+    fn refusals_are_input_errors_and_system_failures_runtime_ones() {
+        use std::io::{Error, ErrorKind};
+        let refused = Failure::from_io(Some("batch into out".into()), Error::other("out holds another assignment"));
+        assert!(
+            matches!(&refused, Failure::Usage(message) if message == "batch into out: out holds another assignment")
+        );
+        let full = Failure::from_io(Some("batch into out".into()), Error::from(ErrorKind::StorageFull));
+        assert!(matches!(full, Failure::Runtime(_)));
+        let not_a_folder = Failure::from_io(None, Error::from(ErrorKind::NotADirectory));
+        assert!(matches!(not_a_folder, Failure::Runtime(_)));
+    }
 }

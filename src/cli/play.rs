@@ -106,8 +106,7 @@ pub fn run(args: &PlayArgs, context: &Context) -> Result<(), Failure> {
     };
     let stdin = std::io::stdin();
     let mut session = Session { players, limits, seed: args.seed, delay, input: stdin.lock(), out: std::io::stdout() };
-    let ending =
-        session.play(game).map_err(|error| Failure::Usage(format!("cannot write to the terminal: {error}")))?;
+    let ending = session.play(game).map_err(|error| Failure::runtime("cannot write to the terminal", error))?;
     match ending {
         Ending::Over => Ok(()),
         // Not a usage error: the game was played, and an agent failed in it.
@@ -139,8 +138,7 @@ impl AgentMaker {
     fn new(args: &PlayArgs, context: &Context) -> Result<AgentMaker, Failure> {
         let source = AssignmentSource::resolve(args.assignment.as_deref())?;
         let languages = load_assignment(source.dir()).map_err(|error| Failure::Input(vec![error]))?.languages;
-        let kits =
-            submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+        let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
         Ok(AgentMaker { languages, kits, sandbox: context.sandbox(args.sandbox) })
     }
 
@@ -159,8 +157,8 @@ impl AgentMaker {
             let agent = Box::new(ProgramAgent::new(format!("{name}{suffix}"), spec));
             return Ok(Player::Agent { agent, _staged: Some(Box::new(staged)) });
         }
-        let builtin = BuiltIn::parse(spelled).map_err(Failure::Usage)?;
-        builtin.check(game, limits.eval.as_deref()).map_err(Failure::Usage)?;
+        let builtin = BuiltIn::parse(spelled).map_err(|refused| Failure::Usage(refused.to_string()))?;
+        builtin.check(game, limits.eval.as_deref()).map_err(|refused| Failure::Usage(refused.to_string()))?;
         Ok(Player::Agent { agent: builtin.agent(&format!("{}{suffix}", builtin.spelling())), _staged: None })
     }
 }

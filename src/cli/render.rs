@@ -102,7 +102,7 @@ fn game_part(args: &RenderArgs, game: &LoadedGame) -> Result<Drawn, Failure> {
     let (trace_ids, trace_path) = match &args.trace {
         Some(path) => {
             let text = std::fs::read_to_string(path)
-                .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+                .map_err(|error| Failure::from_io(Some(format!("cannot read the trace {}", path.display())), error))?;
             let ids = trace_ids(&text, &args.file, game.name())
                 .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
             (ids, path.display().to_string())
@@ -145,7 +145,7 @@ fn draw(
     };
     match &args.output {
         Some(path) => std::fs::write(path, text)
-            .map_err(|error| Failure::Usage(format!("cannot write {}: {error}", path.display()))),
+            .map_err(|error| Failure::runtime(format!("cannot write {}", path.display()), error)),
         None => {
             emit(&text);
             Ok(())
@@ -197,7 +197,7 @@ fn searches(args: &RenderArgs, loaded: &LoadedTree) -> Result<Vec<Searched>, Fai
 fn read_trace(path: &Path, loaded: &LoadedTree) -> Result<Vec<NodeIndex>, Failure> {
     let tree = &loaded.tree;
     let text = std::fs::read_to_string(path)
-        .map_err(|error| Failure::Usage(format!("cannot read the trace {}: {error}", path.display())))?;
+        .map_err(|error| Failure::from_io(Some(format!("cannot read the trace {}", path.display())), error))?;
     let ids = trace_ids(&text, loaded.path(), tree.name())
         .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
     render::indices_of(tree, &ids)
@@ -243,7 +243,7 @@ fn id_list(json: &serde_json::Value) -> Option<Vec<String>> {
 /// The student's order of the one test in a treegrade report that ran this
 /// tree (same file stem or tree name), or of its only test.
 fn report_trace(text: &str, file: &Path, name: &str) -> Result<Vec<String>, String> {
-    let report = v1::Report::from_json(text)?;
+    let report = v1::Report::from_json(text).map_err(|error| error.to_string())?;
     let own_stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
     let tests: Vec<&v1::Test> = report.tests().collect();
     let stem_of = |test: &&v1::Test| Path::new(&test.path).file_stem().map(|s| s.to_string_lossy().into_owned());

@@ -57,7 +57,7 @@ pub fn run(args: &SandboxExecArgs, context: &super::Context) -> ExitCode {
     };
     let policy = match Policy::from_json(policy) {
         Ok(policy) => policy,
-        Err(error) => return fail(SETUP_FAILED_STATUS, &error),
+        Err(error) => return fail(SETUP_FAILED_STATUS, &error.to_string()),
     };
     let Some((program, program_args)) = args.command.split_first() else {
         return fail(SETUP_FAILED_STATUS, "no command given after `--`");
@@ -85,7 +85,7 @@ fn serve_as_init(program: &str, args: &[String], status_fd: Option<i32>) -> Exit
     use std::io::Write;
     let mut channel = status_fd.and_then(sandbox::status_channel);
     match sandbox::init_program(program, args) {
-        Err(error) => fail(EXEC_FAILED_STATUS, &error),
+        Err(error) => fail(EXEC_FAILED_STATUS, &error.to_string()),
         Ok(end) => {
             if let Some(channel) = channel.as_mut() {
                 let _ = channel.write_all(end.to_line().as_bytes());

@@ -93,15 +93,15 @@ impl AssignmentSource {
 
     /// The bundled assignment, unpacked.
     pub fn bundled() -> Result<AssignmentSource, Failure> {
-        let bundle = Bundled::unpack()
-            .map_err(|error| Failure::Usage(format!("cannot unpack the bundled assignment: {error}")))?;
+        let bundle =
+            Bundled::unpack().map_err(|error| Failure::runtime("cannot unpack the bundled assignment", error))?;
         Ok(AssignmentSource { dir: bundle.assignment_dir(), _bundle: Some(bundle) })
     }
 
     /// The bundled assignment called `name`, unpacked.
     pub fn bundled_named(name: &str) -> Result<AssignmentSource, Failure> {
-        let bundle = Bundled::unpack()
-            .map_err(|error| Failure::Usage(format!("cannot unpack the bundled assignment: {error}")))?;
+        let bundle =
+            Bundled::unpack().map_err(|error| Failure::runtime("cannot unpack the bundled assignment", error))?;
         Ok(AssignmentSource { dir: bundle.named_dir(name), _bundle: Some(bundle) })
     }
 

@@ -108,7 +108,7 @@ pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
         let known: Vec<&str> = evaluations.iter().map(String::as_str).collect();
         return Err(Failure::Usage(crate::game::unknown_evaluation(game.name(), eval, &known)));
     }
-    let kits = submission::write_kits().map_err(|e| Failure::Usage(format!("cannot write the starter kits: {e}")))?;
+    let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
     let config = Config {
         settings: Settings {
             game: args.game.clone(),
@@ -131,7 +131,7 @@ pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
         PairEvent::Kept(a, b) => eprintln!("unchanged {a} vs {b}"),
         PairEvent::Played(a, b, [w, d, l]) => eprintln!("played {a} vs {b}: {w}-{d}-{l}"),
     })
-    .map_err(|error| Failure::Usage(format!("tournament into {}: {error}", args.out.display())))?;
+    .map_err(|error| Failure::from_io(Some(format!("tournament into {}", args.out.display())), error))?;
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(Failure::Interrupted(format!(
             "interrupted: the games finished are kept in {}; run the same command again to play the pairs \
@@ -145,7 +145,7 @@ pub fn run(args: &TournamentArgs, context: &Context) -> Result<(), Failure> {
 
 /// The submissions' folders and the baselines, each under a name of its own.
 fn entrants(submissions: &Path, opponents: &[String]) -> Result<Vec<Entrant>, Failure> {
-    let listing = list_submissions(submissions).map_err(Failure::Usage)?;
+    let listing = list_submissions(submissions).map_err(|e| Failure::from_system(None, e.kind(), e))?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
     }

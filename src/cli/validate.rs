@@ -36,7 +36,7 @@ enum FileVerdict {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
-    let entries = expand(&args.files).map_err(Failure::Usage)?;
+    let entries = expand(&args.files)?;
     let mut bad = 0;
     for entry in &entries {
         let valid = match entry {
@@ -136,6 +136,7 @@ fn check_assignment(dir: &Path) -> bool {
             match failure {
                 Failure::Input(errors) => errors.iter().for_each(report_load_error),
                 Failure::Usage(message) => eprintln!("error: {message}"),
+                Failure::Runtime(error) => eprintln!("error: {error}"),
                 Failure::ChecksFailed | Failure::Reported | Failure::Interrupted(_) => {}
             }
             false
@@ -280,13 +281,14 @@ fn check_accepting_searches(loaded: &Loaded) -> Result<(), LoadError> {
 /// Expands folders into what they hold, sorted, so output order is stable:
 /// a folder holding `assignment.yaml` is one assignment; any other folder
 /// gives its `*.yaml` / `*.yml` files, each read as an assignment or a tree.
-fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
+fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, Failure> {
     let mut entries = Vec::new();
     for path in paths {
         if path.join(ASSIGNMENT_FILE).is_file() {
             entries.push(Entry::Assignment(path.clone()));
         } else if path.is_dir() {
-            let found = files::yaml_files(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
+            let found = files::yaml_files(path)
+                .map_err(|e| Failure::from_io(Some(format!("cannot list {}", path.display())), e))?;
             entries.extend(found.into_iter().map(classify));
         } else {
             entries.push(classify(path.clone()));

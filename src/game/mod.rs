@@ -97,6 +97,41 @@ pub struct Move<A, S> {
     pub probability: f64,
 }
 
+/// Why a game could not be unfolded, advanced or verified. The text is
+/// what treegrade has always said; a rules program's failure keeps the
+/// error behind it as its source.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// An evaluation the game does not define (the text says which it has).
+    #[error("{0}")]
+    UnknownEvaluation(String),
+    /// A path that leaves the game's moves.
+    #[error("there is no move {index} at ply {ply} of the path")]
+    NoSuchMove {
+        /// The move's index among the position's moves.
+        index: usize,
+        /// The ply, from 0.
+        ply: usize,
+    },
+    /// The game's rules failed (a course's rules program stopped, answered
+    /// out of protocol or differently when asked again).
+    #[error("{message}")]
+    Rules {
+        /// What failed, naming the file.
+        message: String,
+        /// The rules program's error behind it, if any.
+        #[source]
+        source: Option<program::TransportError>,
+    },
+}
+
+impl GameError {
+    /// The rules failed, as `message` says.
+    pub fn rules(message: impl Into<String>) -> GameError {
+        GameError::Rules { message: message.into(), source: None }
+    }
+}
+
 /// A game with its parameters and its start position, ready to be unfolded
 /// into a tree for each search. Shared between threads; each search gets
 /// its own [`GameTree`].
@@ -115,18 +150,18 @@ pub trait Game: Send + Sync + fmt::Debug {
 
     /// A fresh tree from the start position, valuing depth cuts with the
     /// evaluation named `eval`.
-    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String>;
+    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, GameError>;
 
     /// Checks that the rules answer the same when asked again (a course's
     /// program, docs/format.md 7.3); built-in rules always do.
-    fn verify(&self) -> Result<(), String> {
+    fn verify(&self) -> Result<(), GameError> {
         Ok(())
     }
 
     /// The same game started from the position reached by `path`: at each
     /// step, the move with that index in the tree's order. Generated tests
     /// start from such positions, reachable by construction.
-    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String>;
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, GameError>;
 }
 
 /// How to unfold a game for one search.
@@ -189,18 +224,18 @@ where
         self.rules.unbounded()
     }
 
-    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String> {
+    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, GameError> {
         unfold_rules(&self.name, Arc::clone(&self.rules), self.start.clone(), options)
     }
 
-    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String> {
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, GameError> {
         let mut state = self.start.clone();
         let mut moves = Vec::new();
         for (ply, &index) in path.iter().enumerate() {
             moves.clear();
             self.rules.moves(&state, &mut moves);
             if index >= moves.len() {
-                return Err(format!("there is no move {index} at ply {ply} of the path"));
+                return Err(GameError::NoSuchMove { index, ply });
             }
             state = moves.swap_remove(index).state;
         }
@@ -216,7 +251,7 @@ pub(crate) fn unfold_rules<R: Rules>(
     rules: Arc<R>,
     start: R::State,
     options: &UnfoldOptions,
-) -> Result<Box<dyn GameTree + Send>, String> {
+) -> Result<Box<dyn GameTree + Send>, GameError> {
     let eval = match &options.eval {
         None => None,
         Some(name) => Some(
@@ -224,7 +259,7 @@ pub(crate) fn unfold_rules<R: Rules>(
                 .evaluations()
                 .iter()
                 .position(|known| known == name)
-                .ok_or_else(|| unknown_evaluation(game, name, rules.evaluations()))?,
+                .ok_or_else(|| GameError::UnknownEvaluation(unknown_evaluation(game, name, rules.evaluations())))?,
         ),
     };
     let tree = Unfolding::new(game.to_string(), rules, start, eval, options.max_nodes);

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
-use super::{ArgError, ArgSite, Game, Move, Rules, UnfoldOptions, unfold_rules};
+use super::{ArgError, ArgSite, Game, GameError, Move, Rules, UnfoldOptions, unfold_rules};
 use crate::tree::{GameTree, NodeKind};
 
 /// The version of docs/rules-protocol.md this side speaks.
@@ -25,11 +25,43 @@ pub const RULES_PROTOCOL: u64 = 1;
 /// A running rules program: one request line in, one reply line out.
 pub trait Transport: Send {
     /// Sends `request` (one JSON object, no newline) and returns the reply line.
-    fn ask(&mut self, request: &str) -> Result<String, String>;
+    fn ask(&mut self, request: &str) -> Result<String, TransportError>;
 }
 
 /// Starts a rules program: the command and the folder it runs in.
-pub type Launcher = dyn Fn(&[String], &std::path::Path) -> Result<Box<dyn Transport>, String> + Send + Sync;
+pub type Launcher = dyn Fn(&[String], &std::path::Path) -> Result<Box<dyn Transport>, TransportError> + Send + Sync;
+
+/// Why a rules program could not be started or did not answer: words that
+/// complete "the rules program ..." (`did not answer within 10 s`), and the
+/// system's error behind them, if any.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct TransportError {
+    message: String,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl TransportError {
+    /// A failure in words.
+    pub fn new(message: impl Into<String>) -> TransportError {
+        TransportError { message: message.into(), source: None }
+    }
+
+    /// A failure in words (which already say what `source` says), caused by `source`.
+    pub fn caused(
+        message: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> TransportError {
+        TransportError { message: message.into(), source: Some(source.into()) }
+    }
+}
+
+impl From<TransportError> for GameError {
+    fn from(error: TransportError) -> GameError {
+        GameError::Rules { message: error.to_string(), source: Some(error) }
+    }
+}
 
 static LAUNCHER: OnceLock<Box<Launcher>> = OnceLock::new();
 
@@ -405,9 +437,10 @@ impl ProgramGame {
     /// Asks every question put so far again, of a fresh process, and fails
     /// on the first answer that differs (docs/format.md 7.3: the same
     /// question must always get the same answer).
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), GameError> {
         let mut conversation = self.conversation.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let launcher = LAUNCHER.get().ok_or("this build of treegrade cannot run rules programs")?;
+        let launcher =
+            LAUNCHER.get().ok_or_else(|| GameError::rules("this build of treegrade cannot run rules programs"))?;
         let mut fresh = launcher(&conversation.args.command, &conversation.args.dir)?;
         fresh.ask(&hello_request(&conversation.args).to_string())?;
         let file = conversation.args.file.clone();
@@ -420,13 +453,13 @@ impl ProgramGame {
                 _ => first == &again,
             };
             if !same {
-                return Err(format!(
+                return Err(GameError::rules(format!(
                     "the rules program of {file} answered `{}` differently when asked again: first `{}`, then `{}`; \
                      a game's rules must give the same answer every time",
                     shorten(question),
                     shorten(first),
                     shorten(&again)
-                ));
+                )));
             }
         }
         conversation.asked.clear();
@@ -451,7 +484,7 @@ impl Game for ProgramGame {
         self.unbounded
     }
 
-    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, String> {
+    fn unfold(&self, options: &UnfoldOptions) -> Result<Box<dyn GameTree + Send>, GameError> {
         let rules = ProgramRules {
             evaluations: self.evaluation_names.clone(),
             chance: self.chance,
@@ -461,20 +494,20 @@ impl Game for ProgramGame {
         unfold_rules(&self.name, Arc::new(rules), self.start.clone(), options)
     }
 
-    fn verify(&self) -> Result<(), String> {
+    fn verify(&self) -> Result<(), GameError> {
         ProgramGame::verify(self)
     }
 
-    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, String> {
+    fn advanced(&self, path: &[usize]) -> Result<Arc<dyn Game>, GameError> {
         let mut state = self.start.clone();
         let mut conversation = self.conversation.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         for (ply, &index) in path.iter().enumerate() {
             let mut moves = conversation.moves(&state);
             if let Some(fault) = &conversation.fault {
-                return Err(fault.clone());
+                return Err(GameError::rules(fault.clone()));
             }
             if index >= moves.len() {
-                return Err(format!("there is no move {index} at ply {ply} of the path"));
+                return Err(GameError::NoSuchMove { index, ply });
             }
             state = moves.swap_remove(index).1;
         }

@@ -33,6 +33,20 @@ impl std::fmt::Debug for PythonRandom {
     }
 }
 
+/// A state `setstate` refuses, in CPython's words where it has them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    /// No numbers at all.
+    #[error("the state is empty")]
+    Empty,
+    /// Not 625 numbers (this many).
+    #[error("a state has {expected} numbers, not {0}", expected = N + 1)]
+    Length(usize),
+    /// An index past 624, or a word past 32 bits.
+    #[error("invalid state")]
+    Invalid,
+}
+
 impl PythonRandom {
     /// `random.seed(seed)` for an integer seed (its sign is ignored, as CPython does).
     pub fn seeded(seed: i128) -> PythonRandom {
@@ -150,13 +164,13 @@ impl PythonRandom {
 
     /// `setstate` with what [`PythonRandom::state`] gives: 624 words and an
     /// index from 0 to 624 (CPython's "invalid state" otherwise).
-    pub fn set_state(&mut self, state: &[u64]) -> Result<(), String> {
-        let [words @ .., index] = state else { return Err("the state is empty".to_string()) };
+    pub fn set_state(&mut self, state: &[u64]) -> Result<(), StateError> {
+        let [words @ .., index] = state else { return Err(StateError::Empty) };
         if words.len() != N {
-            return Err(format!("a state has {} numbers, not {}", N + 1, state.len()));
+            return Err(StateError::Length(state.len()));
         }
         if *index > N as u64 || words.iter().any(|&word| word > u64::from(u32::MAX)) {
-            return Err("invalid state".to_string());
+            return Err(StateError::Invalid);
         }
         for (slot, &word) in self.state.iter_mut().zip(words) {
             *slot = word as u32;
@@ -225,7 +239,7 @@ mod tests {
         assert!(other.set_state(&saved[..10]).is_err());
         let mut bad = saved.clone();
         bad[624] = 625;
-        assert_eq!(other.set_state(&bad).unwrap_err(), "invalid state");
+        assert_eq!(other.set_state(&bad).unwrap_err().to_string(), "invalid state");
     }
 
     #[test]

@@ -78,7 +78,7 @@ impl TestTree {
 
     /// A fresh tree for one search: the written tree itself, or the game
     /// unfolded anew.
-    pub fn unfold(&self) -> Result<Served<'_>, String> {
+    pub fn unfold(&self) -> Result<Served<'_>, crate::game::GameError> {
         match self {
             TestTree::Written(tree) => Ok(Served::Written(tree)),
             TestTree::Game(game) => game.game.unfold(&game.options).map(Served::Game),
@@ -204,7 +204,7 @@ fn plan_one(
     // The reference and the fragility check search one unfolding: a game's
     // tree is the same for both, and the second search reuses its nodes.
     let (reference, recording) = {
-        let served = tree.unfold().map_err(&refused)?;
+        let served = tree.unfold().map_err(|error| refused(error.to_string()))?;
         let reference = engine::search_recorded(&*served, &settings).map_err(|error| refused(error.to_string()))?;
         match engine::fragility(&*served, &settings) {
             Ok(None) => reference,
@@ -296,7 +296,7 @@ fn generated_position(
     let mut last = String::from("no position could be drawn");
     for draw in 0..MOST_DRAWS {
         let mut random = SplitMix64::new(seed ^ (u64::from(n) << 32) ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let tree = base.game.unfold(&base.options).map_err(&refused)?;
+        let tree = base.game.unfold(&base.options).map_err(|error| refused(error.to_string()))?;
         let span = u64::from(game.plies.1 - game.plies.0) + 1;
         let plies = side_to_move_of(n, game.plies.0 + (random.next_u64() % span) as u32, game.plies);
         let mut node = crate::tree::NodeIndex::ROOT;
@@ -315,7 +315,7 @@ fn generated_position(
             continue;
         }
         let moves = tree.id(node).into_owned();
-        let advanced = base.game.advanced(&path).map_err(&refused)?;
+        let advanced = base.game.advanced(&path).map_err(|error| refused(error.to_string()))?;
         let test_tree = TestTree::Game(Arc::new(GameTest {
             name: name.clone(),
             description: Some(format!("{} after the moves {moves}", base.name)),

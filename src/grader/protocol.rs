@@ -282,8 +282,51 @@ pub fn encode(message: &ToProgram<'_>) -> String {
     line
 }
 
+/// Why a line from the program is not a message, in student terms.
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeError {
+    /// Not a JSON object: debug output on stdout.
+    #[error("your program printed {excerpt} on stdout, which is reserved for the grader; print debug output to stderr")]
+    NotAMessage {
+        /// The line, quoted and shortened.
+        excerpt: String,
+    },
+    /// Not valid JSON.
+    #[error("your program sent a line that is not valid JSON ({source}): {excerpt}")]
+    NotJson {
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+        /// The line, quoted and shortened.
+        excerpt: String,
+    },
+    /// A `type` the protocol does not have.
+    #[error("your program sent a message of unknown type `{kind}` (expected one of {})", KNOWN_TYPES.join(", "))]
+    UnknownType {
+        /// The type sent.
+        kind: String,
+    },
+    /// A known `type` with the wrong fields.
+    #[error("your program sent a malformed `{kind}` message ({source}): {excerpt}")]
+    Malformed {
+        /// The type sent.
+        kind: String,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+        /// The line, quoted and shortened.
+        excerpt: String,
+    },
+    /// A JSON object without a `type`.
+    #[error("your program sent a JSON object without a `type`: {excerpt}")]
+    NoType {
+        /// The line, quoted and shortened.
+        excerpt: String,
+    },
+}
+
 /// Decodes one line from the program, or says in student terms why it is not a message.
-pub fn decode(line: &str) -> Result<FromProgram, String> {
+pub fn decode(line: &str) -> Result<FromProgram, DecodeError> {
     let trimmed = line.trim_end_matches(['\r', '\n']);
     // The common case, a well-formed message, parses once; only a bad line
     // pays for the diagnosis below.
@@ -291,21 +334,15 @@ pub fn decode(line: &str) -> Result<FromProgram, String> {
         return Ok(message);
     }
     if !trimmed.trim_start().starts_with('{') {
-        return Err(format!(
-            "your program printed {} on stdout, which is reserved for the grader; print debug output to stderr",
-            quote_excerpt(trimmed)
-        ));
+        return Err(DecodeError::NotAMessage { excerpt: quote_excerpt(trimmed) });
     }
-    let value: serde_json::Value = serde_json::from_str(trimmed).map_err(|error| {
-        format!("your program sent a line that is not valid JSON ({error}): {}", quote_excerpt(trimmed))
-    })?;
+    let value: serde_json::Value = serde_json::from_str(trimmed)
+        .map_err(|source| DecodeError::NotJson { source, excerpt: quote_excerpt(trimmed) })?;
     let kind = value.get("type").and_then(|t| t.as_str()).map(str::to_string);
-    serde_json::from_value(value).map_err(|error| match kind {
-        Some(kind) if !KNOWN_TYPES.contains(&kind.as_str()) => {
-            format!("your program sent a message of unknown type `{kind}` (expected one of {})", KNOWN_TYPES.join(", "))
-        }
-        Some(kind) => format!("your program sent a malformed `{kind}` message ({error}): {}", quote_excerpt(trimmed)),
-        None => format!("your program sent a JSON object without a `type`: {}", quote_excerpt(trimmed)),
+    serde_json::from_value(value).map_err(|source| match kind {
+        Some(kind) if !KNOWN_TYPES.contains(&kind.as_str()) => DecodeError::UnknownType { kind },
+        Some(kind) => DecodeError::Malformed { kind, source, excerpt: quote_excerpt(trimmed) },
+        None => DecodeError::NoType { excerpt: quote_excerpt(trimmed) },
     })
 }
 
@@ -621,15 +658,15 @@ mod tests {
     #[test]
     fn requests_decode_and_ignore_unknown_fields() {
         assert_eq!(
-            decode("{\"type\":\"visit\",\"node\":\"A\",\"extra\":1}\n"),
-            Ok(FromProgram::Visit { node: "A".into() })
+            decode("{\"type\":\"visit\",\"node\":\"A\",\"extra\":1}\n").unwrap(),
+            FromProgram::Visit { node: "A".into() }
         );
         let result = decode("{\"type\":\"result\",\"value\":3,\"action\":null}").unwrap();
         assert!(matches!(result, FromProgram::Result { action: None, children: None, .. }));
-        assert_eq!(decode("{\"type\":\"random\"}"), Ok(FromProgram::Random {}));
+        assert_eq!(decode("{\"type\":\"random\"}").unwrap(), FromProgram::Random {});
         assert_eq!(
-            decode("{\"type\":\"iteration\",\"depth\":2}"),
-            Ok(FromProgram::Iteration { depth: serde_json::json!(2) })
+            decode("{\"type\":\"iteration\",\"depth\":2}").unwrap(),
+            FromProgram::Iteration { depth: serde_json::json!(2) }
         );
         let counted = decode(
             "{\"type\":\"result\",\"value\":0.5,\"action\":\"b\",\"children\":[{\"action\":\"a\",\"n\":3,\"w\":1.5}]}",
@@ -641,11 +678,13 @@ mod tests {
 
     #[test]
     fn garbage_is_explained_for_students() {
-        let message = decode("checking node A\n").unwrap_err();
+        let message = decode("checking node A\n").unwrap_err().to_string();
         assert!(message.contains("printed \"checking node A\" on stdout"), "{message}");
-        assert!(decode("{\"type\":\"dance\"}").unwrap_err().contains("unknown type `dance`"));
-        assert!(decode("{\"type\":\"visit\"}").unwrap_err().contains("malformed `visit`"));
-        assert!(decode("{\"node\":\"A\"}").unwrap_err().contains("without a `type`"));
-        assert!(decode("{nope").unwrap_err().contains("not valid JSON"));
+        assert!(decode("{\"type\":\"dance\"}").unwrap_err().to_string().contains("unknown type `dance`"));
+        assert!(decode("{\"type\":\"visit\"}").unwrap_err().to_string().contains("malformed `visit`"));
+        assert!(decode("{\"node\":\"A\"}").unwrap_err().to_string().contains("without a `type`"));
+        let error = decode("{nope").unwrap_err();
+        assert!(error.to_string().contains("not valid JSON"), "{error}");
+        assert!(std::error::Error::source(&error).is_some(), "the parser's error is kept as the source");
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::runner::{Interrupted, RunningProgram};
 use super::sandbox::{Prepared, RunPlan, Sandbox};
-use crate::game::program::{Launcher, Transport};
+use crate::game::program::{Launcher, Transport, TransportError};
 
 /// How long a rules program may take over one answer.
 pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
@@ -19,10 +19,13 @@ pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
 pub fn launcher(sandbox: Sandbox) -> Box<Launcher> {
     Box::new(move |command: &[String], dir: &Path| {
         let dir = super::submission::absolute(dir);
-        let kits = tempfile::tempdir().map_err(|error| format!("could not get a folder to run in: {error}"))?;
+        let kits = tempfile::tempdir()
+            .map_err(|error| TransportError::caused(format!("could not get a folder to run in: {error}"), error))?;
         let plan =
             RunPlan { submission: &dir, kits: kits.path(), tests: 1, per_test: ANSWER_LIMIT, build_time_limit: None };
-        let prepared = sandbox.prepare(&plan).map_err(|error| format!("could not be sandboxed: {error}"))?;
+        let prepared = sandbox
+            .prepare(&plan)
+            .map_err(|error| TransportError::caused(format!("could not be sandboxed: {error}"), error))?;
         let spec = super::submission::program_spec(
             command,
             &prepared.submission,
@@ -31,8 +34,10 @@ pub fn launcher(sandbox: Sandbox) -> Box<Launcher> {
             prepared.run.as_ref(),
             &prepared.home,
         );
-        let program = RunningProgram::start(&spec)
-            .map_err(|error| format!("`{}` could not be started in {}: {error}", command.join(" "), dir.display()))?;
+        let program = RunningProgram::start(&spec).map_err(|error| {
+            let message = format!("`{}` could not be started in {}: {error}", command.join(" "), dir.display());
+            TransportError::caused(message, error)
+        })?;
         Ok(Box::new(RulesProcess { program, _prepared: prepared, _kits: kits }) as Box<dyn Transport>)
     })
 }
@@ -45,7 +50,7 @@ struct RulesProcess {
 }
 
 impl Transport for RulesProcess {
-    fn ask(&mut self, request: &str) -> Result<String, String> {
+    fn ask(&mut self, request: &str) -> Result<String, TransportError> {
         let deadline = Instant::now() + ANSWER_LIMIT;
         let mut line = String::with_capacity(request.len() + 1);
         line.push_str(request);
@@ -55,14 +60,17 @@ impl Transport for RulesProcess {
             let stderr = self.program.take_stderr().text();
             let stderr = stderr.trim();
             let tail = if stderr.is_empty() { String::new() } else { format!(" (its stderr: {})", last_lines(stderr)) };
-            let what = match interrupted {
-                Interrupted::TimedOut => format!("did not answer within {} s", ANSWER_LIMIT.as_secs()),
-                Interrupted::Ended(how) => how,
-                Interrupted::LineTooLong => "printed a line longer than 1 MiB".to_string(),
-                Interrupted::Io(error) => format!("could not be talked to ({error})"),
-            };
             self.program.kill();
-            format!("{what}{tail}")
+            match interrupted {
+                Interrupted::TimedOut => {
+                    TransportError::new(format!("did not answer within {} s{tail}", ANSWER_LIMIT.as_secs()))
+                }
+                Interrupted::Ended(how) => TransportError::new(format!("{how}{tail}")),
+                Interrupted::LineTooLong => TransportError::new(format!("printed a line longer than 1 MiB{tail}")),
+                Interrupted::Io(error) => {
+                    TransportError::caused(format!("could not be talked to ({error}){tail}"), error)
+                }
+            }
         })
     }
 }

@@ -319,7 +319,7 @@ pub(super) fn start_and_greet(
                     "your program did not start with the handshake (it sent {other:?}); run it through the treegrade kit"
                 ),
             ),
-            Err(message) => failure(FailureKind::ProtocolError, message),
+            Err(error) => failure(FailureKind::ProtocolError, error.to_string()),
         },
         Err(interrupted) => interruption_failure(interrupted, limit, None, "while starting up"),
     };
@@ -476,7 +476,7 @@ pub(super) fn converse(
             Ok(FromProgram::Action { .. }) => Err(Violation::GameMessage("action")),
             Ok(FromProgram::Ready {}) => Err(Violation::GameMessage("ready")),
             Ok(FromProgram::PyRandom { .. }) => Err(Violation::GameMessage("py_random")),
-            Err(message) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, message))),
+            Err(error) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, error.to_string()))),
         };
         match reply {
             Ok(reply) => program.send(&reply, deadline)?,

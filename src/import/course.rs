@@ -87,17 +87,29 @@ pub fn cs188_language() -> Language {
     }
 }
 
+/// A question's `CONFIG` whose `max_points` is not a number of points.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("the CONFIG of `{id}` gives max_points {points}, which is not a number of points")]
+pub struct PointsError {
+    /// The question.
+    pub id: String,
+    /// What it gives.
+    pub points: f64,
+}
+
 /// The course's assignment: one question per folder, in folder-name order.
 ///
 /// A folder without a `CONFIG` gets one point per test, scored per test. A
 /// folder whose tests run different agents becomes one question per agent
 /// (`FOLDER-minimax`, ...), since a question checks one algorithm; whole-game
 /// tests join the folder's first question.
+///
+/// Fails on a question's `CONFIG` whose points are not a number of points.
 pub fn course_draft(
     name: &str,
     tests: &[CourseTest],
     configs: &BTreeMap<String, QuestionConfig>,
-) -> Result<AssignmentDraft, String> {
+) -> Result<AssignmentDraft, PointsError> {
     let mut by_folder: BTreeMap<&str, BTreeMap<Option<Agent>, Vec<&CourseTest>>> = BTreeMap::new();
     for test in tests {
         by_folder.entry(&test.question).or_default().entry(test.kind.agent()).or_default().push(test);
@@ -141,11 +153,11 @@ fn question(
     agent: Option<Agent>,
     tests: &[&CourseTest],
     config: &QuestionConfig,
-) -> Result<QuestionDraft, String> {
+) -> Result<QuestionDraft, PointsError> {
     {
         let points = config.max_points.unwrap_or(tests.len() as f64);
         let Some(points) = Points::from_decimal(points) else {
-            return Err(format!("the CONFIG of `{id}` gives max_points {points}, which is not a number of points"));
+            return Err(PointsError { id, points });
         };
         let scoring = match config.class.as_deref() {
             Some(ALL_OR_NOTHING_CLASS) => Scoring::AllOrNothing,

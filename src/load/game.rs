@@ -178,7 +178,7 @@ impl LoadedGame {
             eval: eval.map(str::to_string).or_else(|| self.defaults.eval.clone()),
             max_nodes: max_nodes.unwrap_or(DEFAULT_MAX_NODES),
         };
-        self.game.unfold(&options).map_err(|message| self.error(self.search_at.or(self.rules_at), message))
+        self.game.unfold(&options).map_err(|error| self.error(self.search_at.or(self.rules_at), error.to_string()))
     }
 
     /// The reference search of a fresh tree with `settings`, as a located error if it fails.
@@ -197,7 +197,7 @@ impl LoadedGame {
     /// Checks that the game's rules answer every question asked so far the
     /// same way again (a course's program; docs/format.md 7.3).
     pub fn verify(&self) -> Result<(), LoadError> {
-        self.game.verify().map_err(|message| self.error(self.rules_at, message))
+        self.game.verify().map_err(|error| self.error(self.rules_at, error.to_string()))
     }
 
     /// The first fragile comparison of the reference search with `settings`

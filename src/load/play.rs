@@ -178,8 +178,8 @@ fn opponent(
     let agent = match (spelled, program) {
         (Some(text), None) => match BuiltIn::parse(text) {
             Ok(agent) => OpponentAgent::BuiltIn(agent),
-            Err(message) => {
-                diagnostics.push(Diagnostic::at(at, message));
+            Err(refused) => {
+                diagnostics.push(Diagnostic::at(at, refused.to_string()));
                 return None;
             }
         },

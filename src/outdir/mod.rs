@@ -13,7 +13,7 @@ use std::io;
 use std::path::Path;
 
 pub use fingerprint::{BUILD_IDENTITY, hex, submission_fingerprint};
-pub use shard::Shard;
+pub use shard::{Shard, ShardError};
 
 /// The lock file that keeps two runs from writing one output folder.
 const LOCK_FILE: &str = ".treegrade-batch.lock";

@@ -26,11 +26,28 @@ impl Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Why a shard, or an output folder's shard marker, could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ShardError {
+    /// Text that is not `K/N`.
+    #[error("`{0}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4")]
+    NotAShard(String),
+    /// A marker file holding something else than a shard.
+    #[error("{}: {error}", path.display())]
+    BadMarker {
+        /// The marker file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        #[source]
+        error: Box<ShardError>,
+    },
+}
 
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let problem = || format!("`{text}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let problem = || ShardError::NotAShard(text.to_string());
         let (index, count) = text.split_once('/').ok_or_else(problem)?;
         let index: u32 = index.trim().parse().map_err(|_| problem())?;
         let count: u32 = count.trim().parse().map_err(|_| problem())?;
@@ -67,7 +84,9 @@ mod tests {
     fn shards_parse_strictly() {
         assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
         for bad in ["0/4", "5/4", "2", "a/b", "1/0"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<Shard>(), Err(ShardError::NotAShard(bad.to_string())), "{bad}");
         }
+        let message = "2".parse::<Shard>().unwrap_err().to_string();
+        assert_eq!(message, "`2` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
     }
 }

@@ -38,16 +38,22 @@ pub enum BuiltIn {
     },
 }
 
+/// Why a built-in agent's spelling is not one, or why it cannot play a
+/// game (an evaluation it lacks, a depth it needs): the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct AgentRefused(pub String);
+
 impl BuiltIn {
     /// The spellings, for messages.
     pub const SPELLINGS: &'static str = "random, greedy, greedy:EVAL, minimax:DEPTH, alphabeta:DEPTH, \
                                           alphabeta:DEPTH:EVAL (alphabeta alone searches to the end)";
 
     /// Reads a spelling (`alphabeta:4:lines`).
-    pub fn parse(text: &str) -> Result<BuiltIn, String> {
+    pub fn parse(text: &str) -> Result<BuiltIn, AgentRefused> {
         let parts: Vec<&str> = text.trim().split(':').collect();
         let eval = |part: Option<&&str>| part.filter(|name| !name.is_empty()).map(|name| name.to_string());
-        let unknown = || format!("unknown built-in agent `{text}` (built in: {})", BuiltIn::SPELLINGS);
+        let unknown = || AgentRefused(format!("unknown built-in agent `{text}` (built in: {})", BuiltIn::SPELLINGS));
         match parts.as_slice() {
             ["random"] => Ok(BuiltIn::Random),
             ["greedy"] | ["greedy", _] => Ok(BuiltIn::Greedy { eval: eval(parts.get(1)) }),
@@ -61,7 +67,7 @@ impl BuiltIn {
                     None => None,
                     Some(&"") => None,
                     Some(depth) => Some(depth.parse::<u32>().map_err(|_| {
-                        format!("`{text}`: the depth of {search} must be a whole number, not `{depth}`")
+                        AgentRefused(format!("`{text}`: the depth of {search} must be a whole number, not `{depth}`"))
                     })?),
                 };
                 Ok(BuiltIn::Search { algorithm, depth, eval: eval(rest.get(1)) })
@@ -101,12 +107,12 @@ impl BuiltIn {
 
     /// Checks that the agent can play `game`: its evaluation exists, and a
     /// search with a depth limit has one to value the cut.
-    pub fn check(&self, game: &dyn Game, play_eval: Option<&str>) -> Result<(), String> {
+    pub fn check(&self, game: &dyn Game, play_eval: Option<&str>) -> Result<(), AgentRefused> {
         if let Some(eval) = self.evaluation(play_eval)
             && !game.evaluations().iter().any(|known| known == eval)
         {
             let known = game.evaluations();
-            return Err(if known.is_empty() {
+            return Err(AgentRefused(if known.is_empty() {
                 format!("the agent {} needs the evaluation `{eval}`, but {} defines none", self.spelling(), game.name())
             } else {
                 format!(
@@ -115,22 +121,26 @@ impl BuiltIn {
                     game.name(),
                     known.join(", ")
                 )
-            });
+            }));
         }
         if let BuiltIn::Search { depth: Some(_), .. } = self
             && self.evaluation(play_eval).is_none()
         {
-            return Err(format!(
+            return Err(AgentRefused(format!(
                 "the agent {} cuts its search at a depth, so it needs an evaluation: give one (`{}:EVAL`) or name \
                  the play's `eval`",
                 self.spelling(),
                 self.spelling()
-            ));
+            )));
         }
         if let BuiltIn::Search { depth: None, .. } = self
             && game.unbounded()
         {
-            return Err(format!("{} can go on forever: the agent {} needs a depth", game.name(), self.spelling()));
+            return Err(AgentRefused(format!(
+                "{} can go on forever: the agent {} needs a depth",
+                game.name(),
+                self.spelling()
+            )));
         }
         Ok(())
     }
@@ -170,7 +180,7 @@ impl Agent for BuiltInAgent {
 impl BuiltInAgent {
     fn unfold(&self, turn: &Turn<'_>) -> Result<Box<dyn GameTree + Send>, String> {
         let eval = self.kind.evaluation(turn.limits.eval.as_deref()).map(str::to_string);
-        turn.game.unfold(&UnfoldOptions { eval, ..UnfoldOptions::default() })
+        turn.game.unfold(&UnfoldOptions { eval, ..UnfoldOptions::default() }).map_err(|error| error.to_string())
     }
 
     /// The child with the best static value for the mover, ties at random.
@@ -324,20 +334,34 @@ mod tests {
             assert_eq!(agent.spelling(), text);
         }
         assert_eq!(BuiltIn::parse("alphabeta::lines").unwrap().spelling(), "alphabeta::lines");
-        assert!(BuiltIn::parse("minimax:two").unwrap_err().contains("whole number"));
-        assert!(BuiltIn::parse("mcts").unwrap_err().contains("unknown built-in agent `mcts`"));
+        assert!(BuiltIn::parse("minimax:two").unwrap_err().to_string().contains("whole number"));
+        assert!(BuiltIn::parse("mcts").unwrap_err().to_string().contains("unknown built-in agent `mcts`"));
     }
 
     #[test]
     fn checks_say_what_is_missing() {
         let game = crate::play::referee::tests::game("connect-four");
         assert!(
-            BuiltIn::parse("alphabeta:4").unwrap().check(&*game, None).unwrap_err().contains("needs an evaluation")
+            BuiltIn::parse("alphabeta:4")
+                .unwrap()
+                .check(&*game, None)
+                .unwrap_err()
+                .to_string()
+                .contains("needs an evaluation")
         );
         assert!(BuiltIn::parse("alphabeta:4").unwrap().check(&*game, Some("lines")).is_ok());
-        assert!(BuiltIn::parse("greedy:score").unwrap().check(&*game, None).unwrap_err().contains("it has: lines"));
+        assert!(
+            BuiltIn::parse("greedy:score")
+                .unwrap()
+                .check(&*game, None)
+                .unwrap_err()
+                .to_string()
+                .contains("it has: lines")
+        );
         let pig = crate::play::referee::tests::game("pig");
-        assert!(BuiltIn::parse("alphabeta").unwrap().check(&*pig, None).unwrap_err().contains("go on forever"));
+        assert!(
+            BuiltIn::parse("alphabeta").unwrap().check(&*pig, None).unwrap_err().to_string().contains("go on forever")
+        );
     }
 
     /// Greedy takes a win in one; alpha-beta to the end blocks a loss in two.

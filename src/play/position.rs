@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::game::{Game, UnfoldOptions};
+use crate::game::{Game, GameError, UnfoldOptions};
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
 /// The most nodes one position's unfolding may make: the position and its
@@ -20,12 +20,12 @@ pub struct Position {
 
 impl Position {
     /// The position `game` starts from; `Err` when its rules fail.
-    pub fn of(game: Arc<dyn Game>) -> Result<Position, String> {
+    pub fn of(game: Arc<dyn Game>) -> Result<Position, GameError> {
         let options = UnfoldOptions { name: None, eval: None, max_nodes: POSITION_NODES };
         let tree = game.unfold(&options)?;
         let children: Vec<NodeIndex> = tree.children(NodeIndex::ROOT).collect();
         match tree.fault() {
-            Some(message) => Err(message),
+            Some(message) => Err(GameError::rules(message)),
             None => Ok(Position { game, tree, children }),
         }
     }
@@ -66,7 +66,7 @@ impl Position {
     }
 
     /// The game from the position after move number `index`.
-    pub fn after(&self, index: usize) -> Result<Arc<dyn Game>, String> {
+    pub fn after(&self, index: usize) -> Result<Arc<dyn Game>, GameError> {
         self.game.advanced(&[index])
     }
 }

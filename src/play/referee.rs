@@ -298,7 +298,7 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
     let ending = loop {
         let position = match Position::of(Arc::clone(&game)) {
             Ok(position) => position,
-            Err(message) => break Ending::Void { message },
+            Err(error) => break Ending::Void { message: error.to_string() },
         };
         if history.is_empty() {
             record.boards.extend(position.board());
@@ -357,7 +357,7 @@ pub fn play_game(game: &Arc<dyn Game>, agents: [&mut dyn Agent; 2], setup: &Game
         record.boards.extend(position.board_after(pick));
         game = match position.after(pick) {
             Ok(next) => next,
-            Err(message) => break Ending::Void { message },
+            Err(error) => break Ending::Void { message: error.to_string() },
         };
         record.moves.push(PlyRecord { action: action.clone(), ..ply_record });
         history.push(action);
@@ -395,7 +395,7 @@ fn draw_opening(game: &Arc<dyn Game>, setup: &GameSetup) -> Result<Vec<usize>, S
         return Ok(Vec::new());
     }
     let options = UnfoldOptions { name: None, eval: None, max_nodes: REFEREE_NODES };
-    let tree = game.unfold(&options)?;
+    let tree = game.unfold(&options).map_err(|error| error.to_string())?;
     let mut longest = Vec::new();
     for draw in 0..OPENING_DRAWS {
         let mut random = SplitMix64::derived(setup.seed, &[OPENING_STREAM, setup.opening_key, draw]);

@@ -262,6 +262,7 @@ fn prepare_entrants(
         let outcome = match &entrant.agent {
             OpponentAgent::BuiltIn(builtin) => builtin
                 .check(&*arena.game, config.settings.eval.as_deref())
+                .map_err(|e| e.to_string())
                 .map(|()| (Ready::BuiltIn(builtin.clone()), format!("built-in {}", builtin.spelling()), None)),
             OpponentAgent::Program(dir) => {
                 let target = Target { dir: dir.clone(), command: None, name: Some(entrant.name.clone()) };

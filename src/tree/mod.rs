@@ -109,14 +109,19 @@ impl MoveOrdering {
     }
 }
 
-impl FromStr for MoveOrdering {
-    type Err = String;
+/// A move ordering's name that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown move ordering `{0}` (expected `eval`)")]
+pub struct UnknownOrdering(pub String);
 
-    fn from_str(name: &str) -> Result<MoveOrdering, String> {
+impl FromStr for MoveOrdering {
+    type Err = UnknownOrdering;
+
+    fn from_str(name: &str) -> Result<MoveOrdering, UnknownOrdering> {
         match name {
             "eval" => Ok(MoveOrdering::Eval),
             "tree" | "none" => Ok(MoveOrdering::Tree),
-            other => Err(format!("unknown move ordering `{other}` (expected `eval`)")),
+            other => Err(UnknownOrdering(other.to_string())),
         }
     }
 }

@@ -18,6 +18,7 @@ mod corpus;
 mod cross_check;
 mod cs188;
 mod cs188_students;
+mod exit_status;
 mod failures;
 mod games;
 mod gen_cli;

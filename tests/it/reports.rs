@@ -124,7 +124,7 @@ fn the_json_report_reads_back_as_version_1() {
     again.push('\n');
     assert_eq!(again, text);
     let other = text.replace("\"version\": 1", "\"version\": 2");
-    let error = treegrade::report::json::v1::Report::from_json(&other).unwrap_err();
+    let error = treegrade::report::json::v1::Report::from_json(&other).unwrap_err().to_string();
     assert!(error.contains("version 2"), "{error}");
 }
 

@@ -233,7 +233,7 @@ fn draw(stream: &mut PythonRandom, op: &str, k: Option<u64>, state: Option<&[u64
             let words: Vec<String> = stream.state().iter().map(ToString::to_string).collect();
             Ok(format!("\"state\":[{}]", words.join(",")))
         }
-        ("set_state", _, Some(state)) => stream.set_state(state).map(|()| String::new()),
+        ("set_state", _, Some(state)) => stream.set_state(state).map(|()| String::new()).map_err(|e| e.to_string()),
         ("set_state", _, None) => Err("`set_state` needs `state`".to_string()),
         (other, _, _) => Err(format!("unknown `op` `{other}` (random, bits, get_state or set_state)")),
     }
@@ -264,7 +264,8 @@ fn converse(
     let mut reply = String::new();
     loop {
         let line = program.receive(deadline)?;
-        let message = decode(&line).map_err(|message| Trouble::Fatal(failure(FailureKind::ProtocolError, message)))?;
+        let message =
+            decode(&line).map_err(|error| Trouble::Fatal(failure(FailureKind::ProtocolError, error.to_string())))?;
         let answer = match message {
             FromProgram::Successor { state, agent, action } => {
                 reply.clear();

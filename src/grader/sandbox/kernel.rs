@@ -5,7 +5,50 @@
 //! with the layers that remain: resource limits, a session and process
 //! group of its own, time limits).
 
+use std::error::Error;
+
 use super::policy::Policy;
+
+/// A step of the sandbox that the system refused, or a layer it lacks. The
+/// text is the step and the system's own words (`setresuid(1234000): ...`),
+/// as the probe's problems and the trampoline's errors say it; the system's
+/// error is kept as the source.
+#[derive(Debug, thiserror::Error)]
+pub enum SysError {
+    /// A step that failed with the system's (or a kernel library's) error.
+    #[error("{step}: {source}")]
+    Failed {
+        /// What was being done (`unshare(NEWNET)`, `mounting /proc`).
+        step: String,
+        /// What the system said.
+        #[source]
+        source: Box<dyn Error + Send + Sync>,
+    },
+    /// Refused by a kernel library (seccomp, landlock), in its own words.
+    #[error(transparent)]
+    Library(Box<dyn Error + Send + Sync>),
+    /// Not available here, or not as asked, with no error of the system's
+    /// (`landlock is not available on this system ...`).
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl SysError {
+    /// `step` failed with `source`.
+    pub fn failed(step: impl Into<String>, source: impl Into<Box<dyn Error + Send + Sync>>) -> SysError {
+        SysError::Failed { step: step.into(), source: source.into() }
+    }
+
+    /// A kernel library's error.
+    pub fn library(source: impl Into<Box<dyn Error + Send + Sync>>) -> SysError {
+        SysError::Library(source.into())
+    }
+
+    /// A refusal in words.
+    pub fn refused(text: impl Into<String>) -> SysError {
+        SysError::Refused(text.into())
+    }
+}
 
 /// A namespace the trampoline can enter.
 #[cfg_attr(not(unix), allow(dead_code))]
@@ -31,7 +74,7 @@ pub use other::*;
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::{Namespace, Policy};
+    use super::{Namespace, Policy, SysError};
 
     /// Installs a seccomp filter on this process and everything it starts:
     /// `socket(AF_UNIX)` fails (a search needs no Unix sockets, and a pathname
@@ -39,15 +82,15 @@ mod linux {
     /// `memfd_create`, System V `shmget` and anonymous `MAP_SHARED` mappings
     /// fail (shared memory escapes the memory limit), and so does
     /// `ioctl(TIOCSTI)`.
-    pub(in crate::grader::sandbox) fn deny_escape_syscalls() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn deny_escape_syscalls() -> Result<(), SysError> {
         use seccompiler::{
             BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
             TargetArch,
         };
         let condition = |arg: u8, op: SeccompCmpOp, value: u64| {
-            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(SysError::library)
         };
-        let rule = |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(|e| e.to_string());
+        let rule = |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(SysError::library);
         let shared_anonymous = (libc::MAP_SHARED | libc::MAP_ANONYMOUS) as u64;
         let rules = vec![
             (libc::SYS_socket, vec![rule(vec![condition(0, SeccompCmpOp::Eq, libc::AF_UNIX as u64)?])?]),
@@ -59,31 +102,31 @@ mod linux {
             ),
             (libc::SYS_ioctl, vec![rule(vec![condition(1, SeccompCmpOp::Eq, libc::TIOCSTI)?])?]),
         ];
-        let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())?;
+        let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(SysError::library)?;
         let filter = SeccompFilter::new(
             rules.into_iter().collect(),
             SeccompAction::Allow,
             SeccompAction::Errno(libc::EACCES as u32),
             arch,
         )
-        .map_err(|e| e.to_string())?;
-        let program: BpfProgram = filter.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?;
-        seccompiler::apply_filter(&program).map_err(|e| e.to_string())
+        .map_err(SysError::library)?;
+        let program: BpfProgram = filter.try_into().map_err(|e: seccompiler::BackendError| SysError::library(e))?;
+        seccompiler::apply_filter(&program).map_err(SysError::library)
     }
 
     /// Asks the kernel to kill this process when the grader (its parent) dies,
     /// so a killed grader leaves no student running; if the grader is already
     /// gone, stops at once.
-    pub(in crate::grader::sandbox) fn die_with(grader: Option<rustix::process::Pid>) -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn die_with(grader: Option<rustix::process::Pid>) -> Result<(), SysError> {
         rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-            .map_err(|error| format!("prctl(PR_SET_PDEATHSIG): {error}"))?;
+            .map_err(|error| SysError::failed("prctl(PR_SET_PDEATHSIG)", error))?;
         if rustix::process::getppid() != grader {
-            return Err("the grader is gone".to_string());
+            return Err(SysError::refused("the grader is gone"));
         }
         Ok(())
     }
 
-    pub(in crate::grader::sandbox) fn unshare(namespace: Namespace) -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn unshare(namespace: Namespace) -> Result<(), SysError> {
         let flags = match namespace {
             Namespace::User => rustix::thread::UnshareFlags::NEWUSER,
             Namespace::Network => rustix::thread::UnshareFlags::NEWNET,
@@ -94,31 +137,32 @@ mod linux {
         // SAFETY: `unshare_unsafe` is unsafe because of `CLONE_FILES` (file
         // descriptors of other threads); namespace flags only affect this
         // single-threaded process and its children.
-        unsafe { rustix::thread::unshare_unsafe(flags) }.map_err(|error| format!("unshare({flags:?}): {error}"))
+        unsafe { rustix::thread::unshare_unsafe(flags) }
+            .map_err(|error| SysError::failed(format!("unshare({flags:?})"), error))
     }
 
     /// A new user namespace in which this process keeps its own uid and gid.
-    pub(in crate::grader::sandbox) fn enter_user_namespace() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn enter_user_namespace() -> Result<(), SysError> {
         let uid = rustix::process::getuid().as_raw();
         let gid = rustix::process::getgid().as_raw();
         unshare(Namespace::User)?;
         let write = |file: &str, text: String| {
             std::fs::write(format!("/proc/self/{file}"), text)
-                .map_err(|error| format!("writing /proc/self/{file}: {error}"))
+                .map_err(|error| SysError::failed(format!("writing /proc/self/{file}"), error))
         };
         write("setgroups", "deny".to_string())?;
         write("uid_map", format!("{uid} {uid} 1"))?;
         write("gid_map", format!("{gid} {gid} 1"))
     }
 
-    pub(in crate::grader::sandbox) fn restrict_with_landlock(policy: &Policy) -> Result<Option<u32>, String> {
+    pub(in crate::grader::sandbox) fn restrict_with_landlock(policy: &Policy) -> Result<Option<u32>, SysError> {
         use landlock::{
             ABI, Access, AccessFs, AccessNet, LandlockStatus, PathBeneath, PathFd, Ruleset, RulesetAttr,
             RulesetCreatedAttr, RulesetStatus, Scope,
         };
         // The newest ABI this code was tested with; older kernels get what they support.
         let abi = ABI::V6;
-        let error = |error: landlock::RulesetError| error.to_string();
+        let error = |error: landlock::RulesetError| SysError::library(error);
         let mut ruleset = Ruleset::default();
         if policy.fs.is_some() {
             ruleset = ruleset.handle_access(AccessFs::from_all(abi)).map_err(error)?;
@@ -141,7 +185,7 @@ mod linux {
         }
         let status = created.restrict_self().map_err(error)?;
         if status.ruleset == RulesetStatus::NotEnforced {
-            return Err("this kernel does not enforce landlock rulesets".to_string());
+            return Err(SysError::refused("this kernel does not enforce landlock rulesets"));
         }
         Ok(match status.landlock {
             LandlockStatus::Available { effective_abi, kernel_abi } => {
@@ -152,26 +196,26 @@ mod linux {
     }
 
     /// Switches to `id` as uid and gid, without supplementary groups.
-    pub(in crate::grader::sandbox) fn become_user(id: u32) -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn become_user(id: u32) -> Result<(), SysError> {
         use rustix::process::{Gid, Uid, geteuid, getuid};
         use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
-        set_thread_groups(&[]).map_err(|error| format!("setgroups: {error}"))?;
+        set_thread_groups(&[]).map_err(|error| SysError::failed("setgroups", error))?;
         let (uid, gid) = (Uid::from_raw(id), Gid::from_raw(id));
-        set_thread_res_gid(gid, gid, gid).map_err(|error| format!("setresgid({id}): {error}"))?;
-        set_thread_res_uid(uid, uid, uid).map_err(|error| format!("setresuid({id}): {error}"))?;
+        set_thread_res_gid(gid, gid, gid).map_err(|error| SysError::failed(format!("setresgid({id})"), error))?;
+        set_thread_res_uid(uid, uid, uid).map_err(|error| SysError::failed(format!("setresuid({id})"), error))?;
         if getuid() != uid || geteuid() != uid {
-            return Err(format!("still uid {} after setresuid({id})", getuid().as_raw()));
+            return Err(SysError::refused(format!("still uid {} after setresuid({id})", getuid().as_raw())));
         }
         Ok(())
     }
 
     /// Assembles a view of `/usr` in a throw-away folder, as [`apply`] would,
     /// then takes it apart again.
-    pub(in crate::grader::sandbox) fn probe_view() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn probe_view() -> Result<(), SysError> {
         let folder = tempfile::Builder::new()
             .prefix("treegrade-probe-")
             .tempdir()
-            .map_err(|error| format!("cannot make a folder to try it in: {error}"))?;
+            .map_err(|error| SysError::failed("cannot make a folder to try it in", error))?;
         super::super::view::trial(folder.path())
     }
 
@@ -179,12 +223,12 @@ mod linux {
     pub(in crate::grader::sandbox) fn enter_view(
         view: &crate::grader::sandbox::View,
         owner: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), SysError> {
         super::super::view::enter(view, owner)
     }
 
     /// Mounts a `/proc` that shows only the sandbox's own processes.
-    pub(in crate::grader::sandbox) fn mount_own_proc() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn mount_own_proc() -> Result<(), SysError> {
         super::super::view::mount_own_proc()
     }
 
@@ -194,8 +238,8 @@ mod linux {
     }
 
     /// Forbids gaining privileges through `exec` (set-uid binaries).
-    pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), String> {
-        rustix::thread::set_no_new_privs(true).map_err(|error| format!("no_new_privs: {error}"))
+    pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), SysError> {
+        rustix::thread::set_no_new_privs(true).map_err(|error| SysError::failed("no_new_privs", error))
     }
 
     /// Makes this process a child subreaper: orphans of its children become its own.
@@ -213,64 +257,64 @@ mod linux {
 // Without Unix there is no trampoline to call these (see `no_trampoline.rs`).
 #[cfg_attr(not(unix), allow(dead_code))]
 mod other {
-    use super::{Namespace, Policy};
+    use super::{Namespace, Policy, SysError};
 
     const LINUX_ONLY: &str = "not available on this system (it is a Linux kernel feature)";
 
-    pub(in crate::grader::sandbox) fn deny_escape_syscalls() -> Result<(), String> {
-        Err(format!("seccomp is {LINUX_ONLY}"))
+    pub(in crate::grader::sandbox) fn deny_escape_syscalls() -> Result<(), SysError> {
+        Err(SysError::refused(format!("seccomp is {LINUX_ONLY}")))
     }
 
     /// Without a parent-death signal, a killed grader cannot take its
     /// students with it; the runner still kills each program's group.
     #[cfg(unix)]
-    pub(in crate::grader::sandbox) fn die_with(_grader: Option<rustix::process::Pid>) -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn die_with(_grader: Option<rustix::process::Pid>) -> Result<(), SysError> {
         Ok(())
     }
 
-    pub(in crate::grader::sandbox) fn unshare(namespace: Namespace) -> Result<(), String> {
-        Err(format!("a {namespace:?} namespace is {LINUX_ONLY}"))
+    pub(in crate::grader::sandbox) fn unshare(namespace: Namespace) -> Result<(), SysError> {
+        Err(SysError::refused(format!("a {namespace:?} namespace is {LINUX_ONLY}")))
     }
 
-    pub(in crate::grader::sandbox) fn enter_user_namespace() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn enter_user_namespace() -> Result<(), SysError> {
         unshare(Namespace::User)
     }
 
-    pub(in crate::grader::sandbox) fn restrict_with_landlock(_policy: &Policy) -> Result<Option<u32>, String> {
-        Err(format!("landlock is {LINUX_ONLY}"))
+    pub(in crate::grader::sandbox) fn restrict_with_landlock(_policy: &Policy) -> Result<Option<u32>, SysError> {
+        Err(SysError::refused(format!("landlock is {LINUX_ONLY}")))
     }
 
     /// Switches to `id` as uid and gid, without supplementary groups.
     #[cfg(unix)]
-    pub(in crate::grader::sandbox) fn become_user(id: u32) -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn become_user(id: u32) -> Result<(), SysError> {
         // SAFETY: plain system calls on this single-threaded process.
         unsafe {
             if libc::setgroups(0, std::ptr::null()) != 0 {
-                return Err(format!("setgroups: {}", std::io::Error::last_os_error()));
+                return Err(SysError::failed("setgroups", std::io::Error::last_os_error()));
             }
             if libc::setgid(id as libc::gid_t) != 0 {
-                return Err(format!("setgid({id}): {}", std::io::Error::last_os_error()));
+                return Err(SysError::failed(format!("setgid({id})"), std::io::Error::last_os_error()));
             }
             if libc::setuid(id as libc::uid_t) != 0 {
-                return Err(format!("setuid({id}): {}", std::io::Error::last_os_error()));
+                return Err(SysError::failed(format!("setuid({id})"), std::io::Error::last_os_error()));
             }
             if libc::getuid() != id || libc::geteuid() != id {
-                return Err(format!("still uid {} after setuid({id})", libc::getuid()));
+                return Err(SysError::refused(format!("still uid {} after setuid({id})", libc::getuid())));
             }
         }
         Ok(())
     }
 
     #[cfg(not(unix))]
-    pub(in crate::grader::sandbox) fn become_user(_id: u32) -> Result<(), String> {
-        Err("switching users is not available on this system".to_string())
+    pub(in crate::grader::sandbox) fn become_user(_id: u32) -> Result<(), SysError> {
+        Err(SysError::refused("switching users is not available on this system"))
     }
 
-    pub(in crate::grader::sandbox) fn probe_view() -> Result<(), String> {
-        Err(format!("a mount namespace is {LINUX_ONLY}"))
+    pub(in crate::grader::sandbox) fn probe_view() -> Result<(), SysError> {
+        Err(SysError::refused(format!("a mount namespace is {LINUX_ONLY}")))
     }
 
-    pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), String> {
+    pub(in crate::grader::sandbox) fn no_new_privs() -> Result<(), SysError> {
         Ok(())
     }
 
@@ -290,12 +334,12 @@ mod other {
     pub(in crate::grader::sandbox) fn enter_view(
         _view: &crate::grader::sandbox::View,
         _owner: u32,
-    ) -> Result<(), String> {
-        Err(format!("a filesystem view is {LINUX_ONLY}"))
+    ) -> Result<(), SysError> {
+        Err(SysError::refused(format!("a filesystem view is {LINUX_ONLY}")))
     }
 
-    pub(in crate::grader::sandbox) fn mount_own_proc() -> Result<(), String> {
-        Err(format!("a /proc of its own is {LINUX_ONLY}"))
+    pub(in crate::grader::sandbox) fn mount_own_proc() -> Result<(), SysError> {
+        Err(SysError::refused(format!("a /proc of its own is {LINUX_ONLY}")))
     }
 
     pub(in crate::grader::sandbox) fn become_subreaper() -> bool {

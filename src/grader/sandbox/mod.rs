@@ -64,7 +64,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use kernel::set_not_dumpable;
+pub use kernel::{SysError, set_not_dumpable};
 pub use layers::{Layers, Probe};
 pub use paths::toolchain_paths;
 use paths::{copy_readable, existing};
@@ -77,18 +77,14 @@ use super::fsmode::{set_mode, set_owner};
 use super::scratch::{self, PathError, Scratch};
 
 /// Why the trampoline could not apply a layer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot set up the {layer} layer: {cause}")]
 pub struct SetupError {
     /// The layer, as [`Layers`] names it.
     pub layer: &'static str,
     /// What failed.
-    pub message: String,
-}
-
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot set up the {} layer: {}", self.layer, self.message)
-    }
+    #[source]
+    pub cause: SysError,
 }
 
 /// What the trampoline does once [`apply`] has set up its part.
@@ -304,18 +300,93 @@ impl Sandbox {
     /// Probes (once), decides the layers of this run and prepares its scratch
     /// folder. Refuses, naming the missing layers, in strict mode.
     pub fn prepare(&self, plan: &RunPlan<'_>) -> Result<Prepared, PrepareError> {
+        let layers = self.layers_of_run()?;
+        let run_as = layers.separate_user.then(dedicated_id);
+        let folders = Folders::make(plan, run_as)?;
+        let paths = FsRules {
+            read: existing([vec![folders.submission.clone(), folders.kits.clone()], toolchain_paths()].concat()),
+            read_write: existing(vec![folders.home.clone(), PathBuf::from("/dev/null")]),
+        };
+        let view_root = folders.scratch.path().join("view");
+        if layers.filesystem_view && self.mode != SandboxMode::Off {
+            std::fs::create_dir(&view_root).map_err(|error| PathError::new("make the folder", &view_root, error))?;
+        }
+        let run = self.run_policy(plan, &layers, &paths, &folders.home, &view_root, run_as);
+        let build = build_policy(run.as_ref(), plan.build_time_limit, &layers, &paths, &folders.submission, &view_root);
+        // Off: no confinement, but a session of its own and death with the grader.
+        let run = run.or_else(|| self.trampoline.clone().map(Policy::session_only));
+        let Folders { scratch, submission, home, kits } = folders;
+        Ok(Prepared { layers, home, kits, run, build, submission, _scratch: scratch })
+    }
+
+    /// The layers this run has: the probe's, or the built-in defences alone
+    /// when the sandbox is off; in strict mode, a refusal naming what is missing.
+    fn layers_of_run(&self) -> Result<Layers, PrepareError> {
         let layers = match self.mode {
             SandboxMode::Off => Layers { subreaper: become_subreaper(), ..Layers::built_in(SandboxMode::Off) },
             _ => self.probe(),
         };
-        let dedicated = layers.separate_user.then(dedicated_id);
         if self.mode == SandboxMode::Strict {
             let missing = layers.missing();
             if !missing.is_empty() {
                 return Err(PrepareError::StrictMissing { missing });
             }
         }
-        let run_as = dedicated.filter(|_| layers.separate_user);
+        Ok(layers)
+    }
+
+    /// The searcher's policy (`None` when the sandbox is off or there is no
+    /// trampoline to apply one).
+    fn run_policy(
+        &self,
+        plan: &RunPlan<'_>,
+        layers: &Layers,
+        paths: &FsRules,
+        home: &Path,
+        view_root: &Path,
+        run_as: Option<u32>,
+    ) -> Option<Policy> {
+        let trampoline =
+            self.trampoline.as_ref().filter(|_| layers.resource_limits && self.mode != SandboxMode::Off)?;
+        Some(Policy {
+            trampoline: trampoline.clone(),
+            limits: Limits {
+                processes: Some(Limits::PROCESSES).filter(|_| layers.process_limit),
+                memory_mb: self.memory_mb,
+                ..Limits::for_session(plan.tests, plan.per_test)
+            },
+            user_namespace: !layers.root && layers.process_limit,
+            isolate_network: layers.network_namespace,
+            // Landlock adds TCP rules where it exists; the network namespace never depends on it.
+            block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
+            fs: layers.filesystem_isolation.then(|| paths.clone()),
+            // A searcher's home is a tmpfs as small as its largest file may be.
+            view: layers.filesystem_view.then(|| View {
+                fresh_home: Some((home.to_path_buf(), Limits::FILE_SIZE_MB)),
+                ..view_of(view_root, paths, trampoline)
+            }),
+            run_as,
+            pid_namespace: layers.pid_namespace,
+            inner: false,
+            syscall_filter: layers.syscall_filter,
+        })
+    }
+}
+
+/// The scratch folder of one run and what it holds: the submission's
+/// private copy, the program's home, and the kits as the program reads them.
+struct Folders {
+    scratch: Scratch,
+    submission: PathBuf,
+    home: PathBuf,
+    kits: PathBuf,
+}
+
+impl Folders {
+    /// Makes the scratch folder, copies the submission in, and makes the
+    /// home (owned by the dedicated user `run_as`, with a readable copy of
+    /// the kits, when there is one).
+    fn make(plan: &RunPlan<'_>, run_as: Option<u32>) -> Result<Folders, PrepareError> {
         let scratch = Scratch::new("run")
             .map_err(|error| PathError::new("make a scratch folder in", &std::env::temp_dir(), error))?;
         let submission = scratch.path().join("submission");
@@ -337,68 +408,47 @@ impl Sandbox {
             Ok(())
         };
         setup().map_err(|error| PathError::new("prepare the scratch folder", scratch.path(), error))?;
-        let trampoline = self.trampoline.clone().filter(|_| layers.resource_limits);
-        let paths = FsRules {
-            read: existing([vec![submission.clone(), kits.clone()], toolchain_paths()].concat()),
-            read_write: existing(vec![home.clone(), PathBuf::from("/dev/null")]),
-        };
-        let view_root = scratch.path().join("view");
-        if layers.filesystem_view && self.mode != SandboxMode::Off {
-            std::fs::create_dir(&view_root).map_err(|error| PathError::new("make the folder", &view_root, error))?;
-        }
-        let view_of = |paths: &FsRules, trampoline: &Path| View {
-            root: view_root.clone(),
-            read: view_paths(&paths.read, trampoline),
-            read_write: paths.read_write.clone(),
-            fresh_home: None,
-        };
-        let run = trampoline.as_ref().filter(|_| self.mode != SandboxMode::Off).map(|trampoline| Policy {
-            trampoline: trampoline.clone(),
-            limits: Limits {
-                processes: Some(Limits::PROCESSES).filter(|_| layers.process_limit),
-                memory_mb: self.memory_mb,
-                ..Limits::for_session(plan.tests, plan.per_test)
-            },
-            user_namespace: !layers.root && layers.process_limit,
-            isolate_network: layers.network_namespace,
-            // Landlock adds TCP rules where it exists; the network namespace never depends on it.
-            block_tcp: layers.landlock_abi.is_some_and(|abi| abi >= 4),
-            fs: layers.filesystem_isolation.then(|| paths.clone()),
-            // A searcher's home is a tmpfs as small as its largest file may be.
-            view: layers.filesystem_view.then(|| View {
-                fresh_home: Some((home.clone(), Limits::FILE_SIZE_MB)),
-                ..view_of(&paths, trampoline)
-            }),
-            run_as,
-            pid_namespace: layers.pid_namespace,
-            inner: false,
-            syscall_filter: layers.syscall_filter,
-        });
-        let build = match (&run, plan.build_time_limit) {
-            (Some(run), Some(limit)) => {
-                // A build writes its own copy (`target/`); it reads the same toolchain and kits.
-                let paths = FsRules {
-                    read: paths.read.iter().filter(|path| **path != submission).cloned().collect(),
-                    read_write: [vec![submission.clone()], paths.read_write.clone()].concat(),
-                };
-                Some(Policy {
-                    limits: Limits {
-                        processes: Limits::for_build(limit).processes.filter(|_| layers.process_limit),
-                        ..Limits::for_build(limit)
-                    },
-                    fs: run.fs.as_ref().map(|_| paths.clone()),
-                    view: run.view.as_ref().map(|_| view_of(&paths, &run.trampoline)),
-                    // Toolchains in a private home (~/.cargo under a 0700 /root) are
-                    // reachable to the dedicated user only through the view.
-                    run_as: run.run_as.filter(|_| run.view.is_some()),
-                    ..run.clone()
-                })
-            }
-            _ => None,
-        };
-        // Off: no confinement, but a session of its own and death with the grader.
-        let run = run.or_else(|| self.trampoline.clone().map(Policy::session_only));
-        Ok(Prepared { layers, home, kits, run, build, submission, _scratch: scratch })
+        Ok(Folders { scratch, submission, home, kits })
+    }
+}
+
+/// The build's policy, from the searcher's (`None` without one, or for a
+/// language without a build): a build writes its own copy (`target/`) and
+/// reads the same toolchain and kits.
+fn build_policy(
+    run: Option<&Policy>,
+    time_limit: Option<Duration>,
+    layers: &Layers,
+    paths: &FsRules,
+    submission: &Path,
+    view_root: &Path,
+) -> Option<Policy> {
+    let (run, limit) = (run?, time_limit?);
+    let paths = FsRules {
+        read: paths.read.iter().filter(|path| *path != submission).cloned().collect(),
+        read_write: [vec![submission.to_path_buf()], paths.read_write.clone()].concat(),
+    };
+    Some(Policy {
+        limits: Limits {
+            processes: Limits::for_build(limit).processes.filter(|_| layers.process_limit),
+            ..Limits::for_build(limit)
+        },
+        fs: run.fs.as_ref().map(|_| paths.clone()),
+        view: run.view.as_ref().map(|_| view_of(view_root, &paths, &run.trampoline)),
+        // Toolchains in a private home (~/.cargo under a 0700 /root) are
+        // reachable to the dedicated user only through the view.
+        run_as: run.run_as.filter(|_| run.view.is_some()),
+        ..run.clone()
+    })
+}
+
+/// The filesystem view of a policy reading and writing `paths`, rooted at `root`.
+fn view_of(root: &Path, paths: &FsRules, trampoline: &Path) -> View {
+    View {
+        root: root.to_path_buf(),
+        read: view_paths(&paths.read, trampoline),
+        read_write: paths.read_write.clone(),
+        fresh_home: None,
     }
 }
 

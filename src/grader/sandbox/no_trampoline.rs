@@ -3,6 +3,7 @@
 //! run with the built-in defences only (time limits, output caps, an empty
 //! environment, a scratch folder), and every report says so.
 
+use super::kernel::SysError;
 use super::policy::Policy;
 use super::{Next, Probe, SetupError};
 
@@ -10,7 +11,7 @@ const NO_UNIX: &str = "the sandbox trampoline needs a Unix system";
 
 /// Refuses: no layer can be applied here.
 pub fn apply(_policy: &Policy) -> Result<Next, SetupError> {
-    Err(SetupError { layer: "resource limits", message: NO_UNIX.to_string() })
+    Err(SetupError { layer: "resource limits", cause: SysError::refused(NO_UNIX) })
 }
 
 /// Reports that no layer is available.
@@ -19,6 +20,6 @@ pub fn probe_here() -> Probe {
 }
 
 /// Refuses: there are no dedicated users here.
-pub fn kill_all_of_user(id: u32) -> Result<(), String> {
-    Err(format!("cannot kill the processes of uid {id}: {NO_UNIX}"))
+pub fn kill_all_of_user(id: u32) -> Result<(), SysError> {
+    Err(SysError::refused(format!("cannot kill the processes of uid {id}: {NO_UNIX}")))
 }

@@ -169,10 +169,15 @@ impl Policy {
     }
 
     /// Reads a policy given to the trampoline.
-    pub fn from_json(text: &str) -> Result<Policy, String> {
-        serde_json::from_str(text).map_err(|error| format!("the sandbox policy is not valid: {error}"))
+    pub fn from_json(text: &str) -> Result<Policy, PolicyError> {
+        serde_json::from_str(text).map_err(PolicyError)
     }
 }
+
+/// A policy the trampoline could not read.
+#[derive(Debug, thiserror::Error)]
+#[error("the sandbox policy is not valid: {0}")]
+pub struct PolicyError(#[source] serde_json::Error);
 
 impl Policy {
     /// The policy of the second stage, inside the PID namespace: what is left

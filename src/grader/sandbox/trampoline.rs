@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::kernel::{
-    Namespace, become_user, deny_escape_syscalls, die_with, enter_user_namespace, enter_view, mount_own_proc,
+    Namespace, SysError, become_user, deny_escape_syscalls, die_with, enter_user_namespace, enter_view, mount_own_proc,
     no_new_privs, probe_view, restrict_with_landlock, unshare,
 };
 use super::policy::{FsRules, Limits, Policy};
 use super::{DEDICATED_ID_BASE, Next, Probe, SetupError, dedicated_id};
 
-fn setup_error(layer: &'static str) -> impl Fn(String) -> SetupError {
-    move |message| SetupError { layer, message }
+fn setup_error(layer: &'static str) -> impl Fn(SysError) -> SetupError {
+    move |cause| SetupError { layer, cause }
 }
 
 /// Applies `policy` to the calling process, in the order the module
@@ -26,7 +26,9 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
     if !policy.inner {
         // A session of its own: no controlling terminal (no TIOCSTI into the
         // instructor's shell), and a process group the runner kills as a whole.
-        rustix::process::setsid().map_err(|error| format!("setsid: {error}")).map_err(setup_error("own session"))?;
+        rustix::process::setsid()
+            .map_err(|error| SysError::failed("setsid", error))
+            .map_err(setup_error("own session"))?;
         if policy.user_namespace {
             enter_user_namespace().map_err(setup_error("user namespace"))?;
         }
@@ -75,7 +77,7 @@ pub fn apply(policy: &Policy) -> Result<Next, SetupError> {
     Ok(Next::Exec)
 }
 
-fn set_limits(limits: &Limits) -> Result<(), String> {
+fn set_limits(limits: &Limits) -> Result<(), SysError> {
     use rustix::process::Resource;
     const MIB: u64 = 1 << 20;
     let memory = limits.memory_mb.saturating_mul(MIB);
@@ -93,13 +95,13 @@ fn set_limits(limits: &Limits) -> Result<(), String> {
 }
 
 /// Sets a limit, never above the current hard limit.
-fn lower_limit(resource: rustix::process::Resource, soft: u64, hard: u64) -> Result<(), String> {
+fn lower_limit(resource: rustix::process::Resource, soft: u64, hard: u64) -> Result<(), SysError> {
     use rustix::process::{Rlimit, getrlimit, setrlimit};
     let current = getrlimit(resource);
     let hard = current.maximum.map_or(hard, |maximum| maximum.min(hard));
     let soft = soft.min(hard);
     setrlimit(resource, Rlimit { current: Some(soft), maximum: Some(hard) })
-        .map_err(|error| format!("setrlimit({resource:?}): {error}"))
+        .map_err(|error| SysError::failed(format!("setrlimit({resource:?})"), error))
 }
 
 /// The trampoline's probe: tries each layer on itself, in the order
@@ -158,19 +160,21 @@ pub fn probe_here() -> Probe {
 
 /// The kill command: becomes `id` and sends SIGKILL to every process of that
 /// user (`kill(-1)`), which reaches those that left the process group.
-pub fn kill_all_of_user(id: u32) -> Result<(), String> {
+pub fn kill_all_of_user(id: u32) -> Result<(), SysError> {
     if id < DEDICATED_ID_BASE {
-        return Err(format!("refusing to kill the processes of uid {id}, which is not a dedicated student uid"));
+        return Err(SysError::refused(format!(
+            "refusing to kill the processes of uid {id}, which is not a dedicated student uid"
+        )));
     }
     become_user(id)?;
     if rustix::process::getuid().is_root() || rustix::process::geteuid().is_root() {
-        return Err("still root: refusing kill(-1)".to_string());
+        return Err(SysError::refused("still root: refusing kill(-1)"));
     }
     let everyone = rustix::process::Pid::from_raw(1).expect("1 is a valid pid");
     // kill(-1, SIGKILL): every process this (unprivileged) user may signal.
     match rustix::process::kill_process_group(everyone, rustix::process::Signal::KILL) {
         Ok(()) | Err(rustix::io::Errno::SRCH) => Ok(()),
-        Err(error) => Err(format!("kill(-1): {error}")),
+        Err(error) => Err(SysError::failed("kill(-1)", error)),
     }
 }
 
@@ -232,7 +236,7 @@ pub fn status_channel(raw: i32) -> Option<std::fs::File> {
 /// not process 1, to which the kernel delivers no signal it has no handler
 /// for: its own `abort()` or a fault kills it as it would anywhere else.
 /// Returning ends the namespace, and the kernel kills what is left in it.
-pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, String> {
+pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, SysError> {
     use std::os::unix::process::CommandExt;
     // fork and exec rather than `Command::spawn`: spawning maps a stack for
     // the child, which the memory limit, already set here and counting this
@@ -241,7 +245,7 @@ pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, String
     // may run any code before its `exec`.
     let forked = unsafe { libc::fork() };
     if forked < 0 {
-        return Err(format!("cannot start `{program}`: fork: {}", std::io::Error::last_os_error()));
+        return Err(SysError::failed(format!("cannot start `{program}`: fork"), std::io::Error::last_os_error()));
     }
     if forked == 0 {
         let error = std::process::Command::new(program).args(args).exec();
@@ -251,7 +255,7 @@ pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, String
     let program_pid = rustix::process::Pid::from_raw(forked).expect("fork gives a positive pid");
     // This process keeps none of the program's pipes: when the program closes
     // its output, the grader sees it closed.
-    let (quiet, _writer) = std::io::pipe().map_err(|error| format!("pipe: {error}"))?;
+    let (quiet, _writer) = std::io::pipe().map_err(|error| SysError::failed("pipe", error))?;
     let _ = rustix::stdio::dup2_stdin(&quiet);
     let _ = rustix::stdio::dup2_stdout(&_writer);
     loop {
@@ -263,7 +267,7 @@ pub fn init_program(program: &str, args: &[String]) -> Result<ProgramEnd, String
                 return Ok(ProgramEnd::Exited(status.exit_status().unwrap_or(1)));
             }
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(error) => return Err(format!("waiting for the program: {error}")),
+            Err(error) => return Err(SysError::failed("waiting for the program", error)),
         }
     }
 }

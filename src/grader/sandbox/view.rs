@@ -22,13 +22,14 @@ use std::path::{Component, Path, PathBuf};
 
 use rustix::mount::{MountFlags, MountPropagationFlags, UnmountFlags};
 
+use super::kernel::SysError;
 use super::policy::View;
 
 /// Enters a mount namespace whose root holds only the view's paths, and
 /// returns to the working folder, which must be one of them. `owner` (a uid
 /// and gid) owns the fresh home.
-pub(super) fn enter(view: &View, owner: u32) -> Result<(), String> {
-    let cwd = std::env::current_dir().map_err(|error| format!("cannot read the working folder: {error}"))?;
+pub(super) fn enter(view: &View, owner: u32) -> Result<(), SysError> {
+    let cwd = std::env::current_dir().map_err(|error| SysError::failed("cannot read the working folder", error))?;
     let root = &view.root;
     private_root_at(root)?;
     let mut bound = Vec::new();
@@ -43,60 +44,66 @@ pub(super) fn enter(view: &View, owner: u32) -> Result<(), String> {
     if let Some((home, size_mb)) = &view.fresh_home {
         mount_home(root, home, *size_mb, owner)?;
     }
-    device_links(root).map_err(|error| format!("linking /dev/fd: {error}"))?;
+    device_links(root).map_err(|error| SysError::failed("linking /dev/fd", error))?;
     pivot_into(root)?;
-    set_read_only(Path::new("/"), false).map_err(|error| format!("making the view's root read-only: {error}"))?;
+    set_read_only(Path::new("/"), false)
+        .map_err(|error| SysError::failed("making the view's root read-only", error))?;
     std::env::set_current_dir(&cwd)
-        .map_err(|error| format!("the working folder {} is not in the view: {error}", cwd.display()))
+        .map_err(|error| SysError::failed(format!("the working folder {} is not in the view", cwd.display()), error))
 }
 
 /// A new mount namespace, whose changes never reach the machine's, with an
 /// empty tmpfs at `root`.
-fn private_root_at(root: &Path) -> Result<(), String> {
+fn private_root_at(root: &Path) -> Result<(), SysError> {
     super::kernel::unshare(super::kernel::Namespace::Mount)?;
     rustix::mount::mount_change("/", MountPropagationFlags::REC | MountPropagationFlags::PRIVATE)
-        .map_err(|error| format!("making the mounts private: {error}"))?;
+        .map_err(|error| SysError::failed("making the mounts private", error))?;
     rustix::mount::mount("tmpfs", root, "tmpfs", MountFlags::NOSUID | MountFlags::NODEV, c"mode=0755,size=1m")
-        .map_err(|error| format!("mounting a tmpfs on {}: {error}", root.display()))
+        .map_err(|error| SysError::failed(format!("mounting a tmpfs on {}", root.display()), error))
 }
 
 /// The probe's trial: a view holding `/usr` at `root`, taken apart at once
 /// (all but the final `pivot_root`), so that `root` can be removed after.
-pub(super) fn trial(root: &Path) -> Result<(), String> {
+pub(super) fn trial(root: &Path) -> Result<(), SysError> {
     private_root_at(root)?;
     let placed = place(root, Path::new("/usr"), false, &mut Vec::new(), 0);
-    rustix::mount::unmount(root, UnmountFlags::DETACH).map_err(|error| format!("unmounting the trial: {error}"))?;
+    rustix::mount::unmount(root, UnmountFlags::DETACH)
+        .map_err(|error| SysError::failed("unmounting the trial", error))?;
     placed
 }
 
 /// After the PID namespace's first process starts: a `/proc` of that
 /// namespace, in which the grader and every other process on the machine do
 /// not exist. Needs privilege over the namespace (a root grader).
-pub(super) fn mount_own_proc() -> Result<(), String> {
+pub(super) fn mount_own_proc() -> Result<(), SysError> {
     let flags = MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC;
-    rustix::mount::mount("proc", "/proc", "proc", flags, None).map_err(|error| format!("mounting /proc: {error}"))
+    rustix::mount::mount("proc", "/proc", "proc", flags, None)
+        .map_err(|error| SysError::failed("mounting /proc", error))
 }
 
 /// A tmpfs of `size_mb` MiB at `home`, over whatever was placed there.
-fn mount_home(root: &Path, home: &Path, size_mb: u64, owner: u32) -> Result<(), String> {
-    let target = inside(root, home).ok_or_else(|| format!("the home {} cannot be placed", home.display()))?;
-    std::fs::create_dir_all(&target).map_err(|error| format!("making the home {}: {error}", home.display()))?;
+fn mount_home(root: &Path, home: &Path, size_mb: u64, owner: u32) -> Result<(), SysError> {
+    let target =
+        inside(root, home).ok_or_else(|| SysError::refused(format!("the home {} cannot be placed", home.display())))?;
+    std::fs::create_dir_all(&target)
+        .map_err(|error| SysError::failed(format!("making the home {}", home.display()), error))?;
     let options = std::ffi::CString::new(format!("mode=0700,size={size_mb}m,uid={owner},gid={owner}"))
         .expect("no NUL in numbers");
     let flags = MountFlags::NOSUID | MountFlags::NODEV;
     rustix::mount::mount("tmpfs", &target, "tmpfs", flags, options.as_c_str())
-        .map_err(|error| format!("mounting a home of {size_mb} MiB at {}: {error}", home.display()))
+        .map_err(|error| SysError::failed(format!("mounting a home of {size_mb} MiB at {}", home.display()), error))
 }
 
 /// Binds `path` into the view at the same place; a symbolic link is
 /// recreated as a link, and its target placed too.
-fn place(root: &Path, path: &Path, writable: bool, bound: &mut Vec<PathBuf>, depth: u32) -> Result<(), String> {
+fn place(root: &Path, path: &Path, writable: bool, bound: &mut Vec<PathBuf>, depth: u32) -> Result<(), SysError> {
     if depth > 8 || bound.iter().any(|done| path.starts_with(done)) {
         return Ok(());
     }
     let Ok(meta) = std::fs::symlink_metadata(path) else { return Ok(()) };
     let Some(target) = inside(root, path) else { return Ok(()) };
-    let failed = |what: &str, error: io::Error| format!("{what} {} in the view: {error}", path.display());
+    let failed =
+        |what: &str, error: io::Error| SysError::failed(format!("{what} {} in the view", path.display()), error);
     if meta.is_symlink() {
         let link = std::fs::read_link(path).map_err(|error| failed("reading the link", error))?;
         create_parent(&target).map_err(|error| failed("making the folders of", error))?;
@@ -117,9 +124,10 @@ fn place(root: &Path, path: &Path, writable: bool, bound: &mut Vec<PathBuf>, dep
         std::fs::File::create(&target).map_err(|error| failed("making the mount point of", error))?;
     }
     rustix::mount::mount_bind_recursive(path, &target)
-        .map_err(|error| format!("binding {}: {error}", path.display()))?;
+        .map_err(|error| SysError::failed(format!("binding {}", path.display()), error))?;
     if !writable {
-        set_read_only(&target, true).map_err(|error| format!("making {} read-only: {error}", path.display()))?;
+        set_read_only(&target, true)
+            .map_err(|error| SysError::failed(format!("making {} read-only", path.display()), error))?;
     }
     bound.push(path.to_path_buf());
     Ok(())
@@ -170,13 +178,14 @@ fn device_links(root: &Path) -> io::Result<()> {
 }
 
 /// Makes `root` the root of this mount namespace and detaches the old one.
-fn pivot_into(root: &Path) -> Result<(), String> {
-    std::env::set_current_dir(root).map_err(|error| format!("entering {}: {error}", root.display()))?;
+fn pivot_into(root: &Path) -> Result<(), SysError> {
+    std::env::set_current_dir(root).map_err(|error| SysError::failed(format!("entering {}", root.display()), error))?;
     // pivot_root(".", ".") stacks the old root on the new one; unmounting
     // "." then removes the old root alone.
-    rustix::process::pivot_root(".", ".").map_err(|error| format!("pivot_root: {error}"))?;
-    rustix::mount::unmount(".", UnmountFlags::DETACH).map_err(|error| format!("detaching the old root: {error}"))?;
-    std::env::set_current_dir("/").map_err(|error| format!("entering the view: {error}"))
+    rustix::process::pivot_root(".", ".").map_err(|error| SysError::failed("pivot_root", error))?;
+    rustix::mount::unmount(".", UnmountFlags::DETACH)
+        .map_err(|error| SysError::failed("detaching the old root", error))?;
+    std::env::set_current_dir("/").map_err(|error| SysError::failed("entering the view", error))
 }
 
 /// `mount_setattr(2)`'s argument.

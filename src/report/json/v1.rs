@@ -553,15 +553,28 @@ impl From<&crate::play::GameRecord> for PlayedGame {
     }
 }
 
+/// Why a text is not a report this treegrade reads.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Not JSON of a report's shape.
+    #[error("not a treegrade report: {0}")]
+    NotAReport(#[source] serde_json::Error),
+    /// A report of another format or version.
+    #[error("a report of format `{format}` version {version}; this treegrade reads `{FORMAT}` version {VERSION}")]
+    OtherVersion {
+        /// The report's `format`.
+        format: String,
+        /// The report's `version`.
+        version: u32,
+    },
+}
+
 impl Report {
     /// Reads a report written by any treegrade of version 1.
-    pub fn from_json(text: &str) -> Result<Report, String> {
-        let report: Report = serde_json::from_str(text).map_err(|error| format!("not a treegrade report: {error}"))?;
+    pub fn from_json(text: &str) -> Result<Report, ReadError> {
+        let report: Report = serde_json::from_str(text).map_err(ReadError::NotAReport)?;
         if report.format != FORMAT || report.version != VERSION {
-            return Err(format!(
-                "a report of format `{}` version {}; this treegrade reads `{FORMAT}` version {VERSION}",
-                report.format, report.version
-            ));
+            return Err(ReadError::OtherVersion { format: report.format, version: report.version });
         }
         Ok(report)
     }
