@@ -23,10 +23,10 @@ use std::time::{Duration, Instant};
 
 use treegrade::engine::Algorithm;
 use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::result::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::runner::processes_of_user;
 use treegrade::grader::sandbox::{Layers, Sandbox, SandboxMode};
 use treegrade::grader::session::FailureKind;
-use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::{Target, grade_sandboxed};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};

@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::grader::plan::Assignment;
+use crate::grader::result::{GradeReport, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{GradeReport, TestStatus};
 use crate::points::Points;
 
 /// How grading a submission went, whatever its score.

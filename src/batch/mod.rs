@@ -116,9 +116,9 @@ pub struct Grading<'a> {
     /// The tests with their reference answers.
     pub tests: &'a [PlannedTest],
     /// The play questions, with their games.
-    pub plays: &'a [crate::grader::playing::PlannedPlay],
+    pub plays: &'a [crate::grader::plan::PlannedPlay],
     /// The Pacman tests.
-    pub pacman: &'a [crate::grader::pacman::PlannedPacman],
+    pub pacman: &'a [crate::grader::plan::PlannedPacman],
     /// The folder holding the kits (`{kits}` in the assignment's env).
     pub kits: &'a Path,
     /// The course's secret, from which each student's generated trees derive.
@@ -305,7 +305,7 @@ fn assignment_fingerprint(
     identity: &str,
     assignment: &Assignment,
     tests: &[PlannedTest],
-    pacman: &[crate::grader::pacman::PlannedPacman],
+    pacman: &[crate::grader::plan::PlannedPacman],
     settings: &str,
 ) -> std::io::Result<String> {
     let mut hasher = Sha256::new();

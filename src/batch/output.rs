@@ -25,7 +25,7 @@ use super::gradebook::{StoredResult, write_csv};
 use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
-use crate::grader::verdict::GradeReport;
+use crate::grader::result::GradeReport;
 use crate::report::{Format, render, render_html, render_prairielearn_not_gradable, student_view};
 
 /// The report files written for each student: every format `check` has.

@@ -8,7 +8,7 @@
 //! divergence, which it shows anyway.
 
 use super::plan::{PlannedTest, Served};
-use super::verdict::{ChildCountView, SearchView, TestResult, TestStatus};
+use super::result::{ChildCountView, SearchView, TestResult, TestStatus};
 use crate::compare::values_match;
 pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
 use crate::engine::variant::VariantOutcome;
@@ -36,20 +36,7 @@ pub struct StudentTrace<'a> {
     pub draws: Option<u64>,
 }
 
-/// A recognised mistake.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Diagnosis {
-    /// A stable name for the mistake (`reverse-children`, ...).
-    pub bug: &'static str,
-    /// What the student did and what to do instead; when several mistakes
-    /// reproduce the evidence alike, the behaviour they share and the code
-    /// shapes that produce it.
-    pub explanation: String,
-    /// When `bug` is a behaviour several mistakes share, those mistakes
-    /// (the code shapes its explanation lists); empty otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub alternatives: Vec<&'static str>,
-}
+pub use super::result::Diagnosis;
 
 /// The mistake whose trace equals the student's, if any. When several
 /// mistakes reproduce it exactly, the behaviour they share is named, or

@@ -17,63 +17,26 @@ pub mod plan;
 pub mod player;
 pub mod playing;
 pub mod protocol;
+pub mod result;
 pub mod rules_program;
 pub mod runner;
 pub mod sandbox;
+pub mod scoring;
 pub mod scratch;
 pub mod session;
+mod staging;
 pub mod submission;
 pub mod usage;
 pub mod verdict;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use plan::{Assignment, Language, PlannedTest};
-use sandbox::{RunPlan, Sandbox, SandboxMode};
+use plan::{Assignment, PlannedTest};
+use result::GradeReport;
+use sandbox::{Sandbox, SandboxMode};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits, SubmissionLimit};
-use verdict::GradeReport;
-
-/// What to grade: a submission folder, optionally with an explicit command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    /// The submission folder (the working directory of the program).
-    pub dir: PathBuf,
-    /// A command to run instead of the detected language's.
-    pub command: Option<Vec<String>>,
-    /// What reports and messages call the submission (default: its folder),
-    /// e.g. the student id when the folder is a scratch copy.
-    pub name: Option<String>,
-}
-
-impl Target {
-    /// What reports and messages call the submission.
-    pub fn name(&self) -> String {
-        self.name.clone().unwrap_or_else(|| self.dir.display().to_string())
-    }
-}
-
-/// A submission that cannot be graded at all (exit status 2).
-#[derive(Debug, thiserror::Error)]
-pub enum NotGradable {
-    /// The folder is not there.
-    #[error("the submission folder {0} does not exist")]
-    MissingFolder(String),
-    /// No language's files are in the folder, and no command was given.
-    #[error("{}", no_language_message(.expected, .submission))]
-    NoLanguage {
-        /// The submission's name.
-        submission: String,
-        /// What each language looks for (`search.py (python)`).
-        expected: Vec<String>,
-    },
-    /// The sandbox refused, or its scratch folder could not be made.
-    #[error(transparent)]
-    Prepare(#[from] sandbox::PrepareError),
-    /// The kit could not be put beside the submission.
-    #[error(transparent)]
-    Files(#[from] scratch::PathError),
-}
+pub use staging::{NotGradable, Staged, Target, stage};
 
 /// Grades one submission on the planned tests with the built-in defences
 /// only (process group, time limits, output caps, empty environment,
@@ -109,9 +72,9 @@ pub struct Planned<'a> {
     /// The tests of search questions, with the reference's answers.
     pub tests: &'a [PlannedTest],
     /// The play questions, with their games loaded.
-    pub plays: &'a [playing::PlannedPlay],
+    pub plays: &'a [plan::PlannedPlay],
     /// The Pacman tests (docs/format.md 10), played after the searches.
-    pub pacman: &'a [pacman::PlannedPacman],
+    pub pacman: &'a [plan::PlannedPacman],
     /// The most time the whole grading may take (`batch
     /// --submission-timeout`); `None`: no limit beyond each test's.
     pub submission_time_limit: Option<Duration>,
@@ -138,7 +101,7 @@ pub fn grade_all(
         .chain(planned.pacman.iter().map(|test| test.test.game_time_limit))
         .fold(assignment.time_limit, Duration::max);
     // A Pacman game may take its test's whole limit: the budget counts each game as a search.
-    let games: usize = planned.pacman.iter().map(pacman::PlannedPacman::games).sum();
+    let games: usize = planned.pacman.iter().map(plan::PlannedPacman::games).sum();
     let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves + games, per_search)?;
     let submission = planned.submission_time_limit.map(|limit| SubmissionLimit::new(started, limit));
     let limits = SessionLimits { per_search: assignment.time_limit, submission };
@@ -159,7 +122,7 @@ pub fn grade_all(
         recheck_alone(spec, tests, &earlier, &mut results, limits);
     }
     let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox, time: submission };
-    let mut played: Vec<(usize, verdict::TestResult)> = planned
+    let mut played: Vec<(usize, result::TestResult)> = planned
         .plays
         .iter()
         .filter(|planned| selected.contains(&planned.question))
@@ -171,8 +134,8 @@ pub fn grade_all(
         Err(failure) => planned.pacman.iter().map(|test| pacman::not_run(test, failure)).collect(),
     };
     played.extend(planned.pacman.iter().map(|test| test.question).zip(pacman_results));
-    let questions = verdict::score(assignment, selected, tests, results, played);
-    let (score, max_score) = verdict::totals(&questions);
+    let questions = scoring::score(assignment, selected, tests, results, played);
+    let (score, max_score) = scoring::totals(&questions);
     Ok(GradeReport {
         assignment: assignment.name.clone(),
         title: assignment.title.clone(),
@@ -184,76 +147,6 @@ pub fn grade_all(
         elapsed_ms: started.elapsed().as_millis() as u64,
         sandbox: staged.prepared.layers.clone(),
     })
-}
-
-/// A submission staged in its sandbox: a private copy, built, with the
-/// command that starts it, or why its build failed.
-#[derive(Debug)]
-pub struct Staged {
-    /// The sandbox's scratch folder, layers and policies (the copy lives as long as this).
-    pub prepared: sandbox::Prepared,
-    /// The language detected (`None` when a command was given).
-    pub language: Option<String>,
-    /// How to start the program, or why it could not be built.
-    pub program: Result<runner::ProgramSpec, submission::BuildFailure>,
-}
-
-impl Staged {
-    /// The language reports give: the detected one, or `command`.
-    pub fn language_name(&self, target: &Target) -> Option<String> {
-        self.language.clone().or_else(|| target.command.as_ref().map(|_| "command".to_string()))
-    }
-}
-
-/// Detects the submission's language among `languages` (unless a command
-/// is given), copies it into a sandbox of its own and builds it there:
-/// what grading and playing a program both start from. `searches` and
-/// `per_search` size the program's CPU budget.
-pub fn stage(
-    languages: &[Language],
-    target: &Target,
-    kits: &Path,
-    sandbox: &Sandbox,
-    searches: usize,
-    per_search: Duration,
-) -> Result<Staged, NotGradable> {
-    let dir = submission::absolute(&target.dir);
-    if !dir.is_dir() {
-        return Err(NotGradable::MissingFolder(target.name()));
-    }
-    let language = languages.iter().find(|language| language.detect.iter().all(|file| dir.join(file).exists()));
-    let command = match (&target.command, language) {
-        (Some(command), _) => command.clone(),
-        (None, Some(language)) => language.run.clone(),
-        (None, None) => {
-            let expected = languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
-            return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
-        }
-    };
-    let builds = language.filter(|_| target.command.is_none());
-    let prepared = sandbox.prepare(&RunPlan {
-        submission: &dir,
-        kits,
-        tests: searches,
-        per_test: per_search,
-        build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
-    })?;
-    // The program and its build see the staged copy, never the original folder.
-    let dir = prepared.submission.clone();
-    provide_rust_kit(&dir, &prepared)?;
-    let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
-    let program = match build {
-        Some(Err(failure)) => Err(failure),
-        _ => Ok(submission::program_spec(
-            &command,
-            &dir,
-            language,
-            &prepared.kits,
-            prepared.run.as_ref(),
-            &prepared.home,
-        )),
-    };
-    Ok(Staged { language: language.map(|l| l.name.clone()), prepared, program })
 }
 
 /// Serves the public tests in one program, then the hidden tests in a fresh
@@ -298,12 +191,12 @@ fn recheck_alone(
     spec: &runner::ProgramSpec,
     tests: &[PlannedTest],
     earlier: &[usize],
-    results: &mut [verdict::TestResult],
+    results: &mut [result::TestResult],
     limits: SessionLimits,
 ) {
     let suspects = (0..tests.len())
         .filter(|&index| earlier[index] > 0 && results[index].diagnosis.is_none())
-        .filter(|&index| results[index].status != verdict::TestStatus::Passed)
+        .filter(|&index| results[index].status != result::TestStatus::Passed)
         .collect::<Vec<_>>();
     let mut confirmed = 0;
     for (rank, &index) in suspects.iter().enumerate() {
@@ -322,23 +215,12 @@ fn recheck_alone(
         }
         let tree = test.served();
         let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
-        if verdict::judge(test, &*tree, alone).status != verdict::TestStatus::Passed {
+        if verdict::judge(test, &*tree, alone).status != result::TestStatus::Passed {
             break;
         }
         confirmed += 1;
         results[index].diagnosis = Some(diagnosis::state_between_tests(&before));
     }
-}
-
-/// A Rust submission builds against the kit in its `kit` folder; where the
-/// copy has none (a link, say, which staging does not follow), the grader's
-/// own kit is put there.
-fn provide_rust_kit(dir: &Path, prepared: &sandbox::Prepared) -> Result<(), scratch::PathError> {
-    if !dir.join("Cargo.toml").is_file() || dir.join("kit").exists() {
-        return Ok(());
-    }
-    let owner = prepared.run.as_ref().and_then(|policy| policy.run_as);
-    scratch::stage(&prepared.kits.join("rust"), &dir.join("kit"), owner)
 }
 
 fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
@@ -356,14 +238,4 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
         elapsed: Duration::ZERO,
         earlier_in_program: 0,
     }
-}
-
-fn no_language_message(expected: &[String], submission: &str) -> String {
-    if expected.is_empty() {
-        return format!(
-            "this assignment declares no languages, so give the command to run after `--` (in {})",
-            submission
-        );
-    }
-    format!("found no submission in {}: expected {}, or give a command after `--`", submission, expected.join(" or "))
 }

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::engine::random::SplitMix64;
 use crate::engine::{self, SearchOutcome, SearchSettings};
-use crate::game::{Game, UnfoldOptions};
+use crate::game::UnfoldOptions;
 use crate::generator::{GenOptions, generate};
 use crate::tree::{SearchDefaults, Tree};
 
@@ -36,7 +36,7 @@ pub struct GameTest {
     /// The file's description.
     pub description: Option<String>,
     /// The game with its start position.
-    pub game: Arc<dyn Game>,
+    pub game: Arc<dyn crate::game::Game>,
     /// The file's search defaults.
     pub defaults: SearchDefaults,
     /// The evaluation that values depth cuts, and the node limit.
@@ -126,6 +126,40 @@ pub struct PlannedTest {
     pub child_order: ChildOrder,
 }
 
+/// A Pacman test ready to run.
+#[derive(Clone, Debug)]
+pub struct PlannedPacman {
+    /// Index of the question in the assignment.
+    pub question: usize,
+    /// `q1/grade-agent`.
+    pub name: String,
+    /// The test file.
+    pub path: PathBuf,
+    /// Whether students see details.
+    pub hidden: bool,
+    /// The test.
+    pub test: Arc<crate::game::pacman::test::PacmanTest>,
+}
+
+impl PlannedPacman {
+    /// Games the test plays (for the sandbox's budget).
+    pub fn games(&self) -> usize {
+        match &self.test.kind {
+            crate::game::pacman::test::PacmanTestKind::Play(play) => play.games as usize,
+            crate::game::pacman::test::PacmanTestKind::Replay(_) => 1,
+        }
+    }
+}
+
+/// A play question ready to be played: its index and its game, loaded.
+#[derive(Clone, Debug)]
+pub struct PlannedPlay {
+    /// The question's index in the assignment.
+    pub question: usize,
+    /// The game, from its start position.
+    pub game: Arc<dyn crate::game::Game>,
+}
+
 /// Why a test cannot be planned (the tree does not fit the question).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanError {
@@ -141,12 +175,12 @@ pub fn plan_pacman(
     assignment: &Assignment,
     selected: &[usize],
     mut test_for: impl FnMut(&TestFile) -> Arc<crate::game::pacman::test::PacmanTest>,
-) -> Vec<super::pacman::PlannedPacman> {
+) -> Vec<PlannedPacman> {
     let mut planned = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
         for file in &question.pacman {
-            planned.push(super::pacman::PlannedPacman {
+            planned.push(PlannedPacman {
                 question: index,
                 name: format!("{}/{}", question.id, test_stem(file)),
                 path: file.path.clone(),

@@ -14,13 +14,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::plan::PlannedPlay;
 use super::player::ProgramAgent;
+use super::result::{MeasureResult, PlayDetails, TestResult, TestStatus};
 use super::runner::ProgramSpec;
 use super::sandbox::Sandbox;
 use super::session::FailureKind;
+use super::staging::{Staged, Target, stage};
 use super::submission::BuildFailure;
-use super::verdict::{MeasureResult, PlayDetails, TestResult, TestStatus};
-use super::{Staged, Target, stage};
 use crate::assignment::{Assignment, MeasureKind, Opponent, OpponentAgent, Play};
 use crate::game::Game;
 use crate::play::{Agent, MoveLimits, SeriesSetup, Tally, play_series, tally};
@@ -31,15 +32,6 @@ use crate::thresholds::{self, Thresholds};
 
 /// What the submission is called in its games.
 pub const SUBMISSION: &str = "you";
-
-/// A play question ready to be played: its index and its game, loaded.
-#[derive(Clone, Debug)]
-pub struct PlannedPlay {
-    /// The question's index in the assignment.
-    pub question: usize,
-    /// The game, from its start position.
-    pub game: Arc<dyn Game>,
-}
 
 /// Moves a program is expected to make per game, to size its CPU budget.
 const MOVES_PER_GAME: usize = 50;

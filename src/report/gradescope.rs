@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{details_plain, pretty_json, question_heading};
 use crate::grader::plan::Scoring;
-use crate::grader::verdict::{GradeReport, QuestionResult, TestStatus};
+use crate::grader::result::{GradeReport, QuestionResult, TestStatus};
 use crate::points::Points;
 
 #[derive(Serialize)]

@@ -13,7 +13,7 @@ use super::{
     visible_boards, visible_reason,
 };
 use crate::grader::plan::PlannedTest;
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
 
 /// Renders `report` as an HTML page; `tests` are the planned tests the report

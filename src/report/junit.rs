@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use super::{details_plain, visible_reason};
-use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::escape;
 
 /// The JUnit XML of a grading run.

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{details_unified, status_word};
-use crate::grader::verdict::{GradeReport, TestStatus};
+use crate::grader::result::{GradeReport, TestStatus};
 
 pub fn render(report: &GradeReport) -> String {
     let mut out = String::new();

@@ -23,7 +23,7 @@ pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 /// The formats `treegrade check` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,7 +91,7 @@ fn pretty_json(value: &impl Serialize) -> String {
 
 /// A play test's results in one line: `6 games against random: won 5,
 /// drew 1, lost 0; not lost 100% (95% CI 61-100%)`.
-fn play_line(play: &crate::grader::verdict::PlayDetails) -> String {
+fn play_line(play: &crate::grader::result::PlayDetails) -> String {
     let tally = &play.tally;
     format!(
         "{} games against {}: won {}, drew {}, lost {}; not lost {}",
@@ -188,7 +188,7 @@ fn details_with(test: &TestResult, diff_line: fn(&DiffLine) -> String) -> String
 }
 
 /// A game's boards of a failed test the student may see.
-pub fn visible_boards(test: &TestResult) -> &[crate::grader::verdict::Board] {
+pub fn visible_boards(test: &TestResult) -> &[crate::grader::result::Board] {
     if test.hidden || test.status == TestStatus::Passed { &[] } else { &test.boards }
 }
 

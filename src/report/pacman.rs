@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::game::pacman::test::CriterionKind;
 use crate::grader::pacman::outcome::{CriterionOutcome, GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome};
-use crate::grader::verdict::TestResult;
+use crate::grader::result::TestResult;
 use crate::render::escape;
 
 /// `(4 of 6 points)` after a test's name, for a test scored by thresholds.

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::{details_plain, pretty_json};
 use crate::grader::plan::Scoring;
+use crate::grader::result::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::points::Points;
 
 #[derive(Serialize)]

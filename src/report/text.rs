@@ -8,7 +8,7 @@ use super::{
     DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, question_heading,
     shows_diff, status_word, stderr_tail, visible_boards, visible_reason,
 };
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 pub fn render(report: &GradeReport, color: bool) -> String {
     render_with(report, color, Detail::Failures)

@@ -12,8 +12,8 @@
 
 use std::path::Path;
 
+use crate::grader::result::{Check, GradeReport, SearchView, TestResult, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{Check, GradeReport, SearchView, TestResult, TestStatus};
 
 /// The report as a student may see it (see the module's documentation).
 pub fn student_view(report: &GradeReport) -> GradeReport {

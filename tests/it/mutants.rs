@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use treegrade::grader::plan::{TestTree, plan_tests};
-use treegrade::grader::verdict::{GradeReport, TestStatus};
+use treegrade::grader::result::{GradeReport, TestStatus};
 use treegrade::grader::{Target, grade, submission};
 use treegrade::load::assignment::load_assignment;
 use treegrade::load::load_tree_file;

@@ -472,7 +472,7 @@ fn same_moves(letters: &str, expected: &str) -> Option<usize> {
 
 /// `ties.yaml`: the fixture's board, one RandomGhost, `games` games of its
 /// ReflexAgent from seed 7, with `random` as the play test's mode.
-fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
+fn random_ties_test(random: &str) -> treegrade::grader::plan::PlannedPacman {
     let dir = repo().join("tests/fixtures/cs188-random-ties");
     let board = std::fs::read_to_string(dir.join("board.lay")).unwrap();
     let layout: String = board.lines().map(|line| format!("    {line}\n")).collect();
@@ -481,7 +481,7 @@ fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
          play:\n    games: 4\n    wins: {{thresholds: [4]}}\n    random: {random}\n"
     );
     let test = treegrade::load::pacman::load_pacman_str(&yaml, Path::new("ties.yaml")).unwrap();
-    treegrade::grader::pacman::PlannedPacman {
+    treegrade::grader::plan::PlannedPacman {
         question: 0,
         name: "q1/ties".into(),
         path: "ties.yaml".into(),

@@ -12,7 +12,7 @@ use serde_json::Value;
 use treegrade::batch::gradebook::{StoredResult, write_csv};
 use treegrade::engine::Algorithm;
 use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
-use treegrade::grader::verdict::GradeReport;
+use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::points::Points;

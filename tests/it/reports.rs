@@ -11,7 +11,7 @@ use crate::common;
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
 use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
-use treegrade::grader::verdict::GradeReport;
+use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};

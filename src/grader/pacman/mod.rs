@@ -18,43 +18,17 @@ pub mod play;
 pub mod replay;
 pub mod server;
 
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use channel::Player;
 use outcome::{GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome, ReplayVerdict};
 
+use super::plan::PlannedPacman;
+use super::result::{Board, Credit, TestResult, TestStatus};
 use super::runner::ProgramSpec;
 use super::session::{FailureKind, ProgramFailure, SubmissionLimit};
-use super::verdict::{Board, Credit, TestResult, TestStatus};
-use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
+use crate::game::pacman::test::PacmanTestKind;
 use crate::shown::shown;
-
-/// A Pacman test ready to run.
-#[derive(Clone, Debug)]
-pub struct PlannedPacman {
-    /// Index of the question in the assignment.
-    pub question: usize,
-    /// `q1/grade-agent`.
-    pub name: String,
-    /// The test file.
-    pub path: PathBuf,
-    /// Whether students see details.
-    pub hidden: bool,
-    /// The test.
-    pub test: Arc<PacmanTest>,
-}
-
-impl PlannedPacman {
-    /// Games the test plays (for the sandbox's budget).
-    pub fn games(&self) -> usize {
-        match &self.test.kind {
-            PacmanTestKind::Play(play) => play.games as usize,
-            PacmanTestKind::Replay(_) => 1,
-        }
-    }
-}
 
 /// Runs the tests, public ones in one program and hidden ones in another
 /// (as searches are served), and judges each.

@@ -5,7 +5,7 @@
 
 pub mod v1;
 
-use crate::grader::verdict::GradeReport;
+use crate::grader::result::GradeReport;
 
 /// The report as version 1 of the JSON format, indented, with a final newline.
 pub fn render(report: &GradeReport) -> String {

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::grader::result::{self, GradeReport};
 use crate::grader::sandbox::Layers;
-use crate::grader::verdict::{self, GradeReport};
 use crate::points::Points;
 
 /// The value of `"format"`.
@@ -407,8 +407,8 @@ impl From<&Layers> for Sandbox {
     }
 }
 
-impl From<&verdict::QuestionResult> for Question {
-    fn from(question: &verdict::QuestionResult) -> Question {
+impl From<&result::QuestionResult> for Question {
+    fn from(question: &result::QuestionResult) -> Question {
         Question {
             id: question.id.clone(),
             title: question.title.clone(),
@@ -420,9 +420,9 @@ impl From<&verdict::QuestionResult> for Question {
     }
 }
 
-impl From<&verdict::TestResult> for Test {
-    fn from(test: &verdict::TestResult) -> Test {
-        let search = |view: &verdict::SearchView| Search {
+impl From<&result::TestResult> for Test {
+    fn from(test: &result::TestResult) -> Test {
+        let search = |view: &result::SearchView| Search {
             value: view.value,
             action: view.action.clone(),
             visited: view.visited.clone(),
@@ -439,9 +439,9 @@ impl From<&verdict::TestResult> for Test {
             path: test.path.clone(),
             hidden: test.hidden,
             status: match test.status {
-                verdict::TestStatus::Passed => Status::Passed,
-                verdict::TestStatus::Failed => Status::Failed,
-                verdict::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
+                result::TestStatus::Passed => Status::Passed,
+                result::TestStatus::Failed => Status::Failed,
+                result::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
             },
             checks: Checks {
                 value: name_of(&test.checks.value),
@@ -475,8 +475,8 @@ impl From<&verdict::TestResult> for Test {
     }
 }
 
-impl From<&verdict::PlayDetails> for Play {
-    fn from(play: &verdict::PlayDetails) -> Play {
+impl From<&result::PlayDetails> for Play {
+    fn from(play: &result::PlayDetails) -> Play {
         let tally = &play.tally;
         Play {
             game: play.game.clone(),

@@ -1,0 +1,74 @@
+//! Scoring: judged tests grouped by question, and points awarded as each
+//! question's scoring says. Exact: points are never floats here.
+
+use super::plan::{Assignment, PlannedTest, Scoring};
+use super::result::{QuestionResult, TestResult, TestStatus};
+use crate::points::Points;
+
+/// Groups judged tests by question and awards points; `played` are the
+/// tests of play questions, already scored, and Pacman tests, each with its
+/// question's index (a question lists its searches first).
+pub fn score(
+    assignment: &Assignment,
+    selected: &[usize],
+    tests: &[PlannedTest],
+    results: Vec<TestResult>,
+    played: Vec<(usize, TestResult)>,
+) -> Vec<QuestionResult> {
+    let mut questions: Vec<QuestionResult> = selected
+        .iter()
+        .map(|&index| {
+            let question = &assignment.questions[index];
+            QuestionResult {
+                id: question.id.clone(),
+                title: question.title.clone(),
+                scoring: question.scoring,
+                score: Points::ZERO,
+                max_score: question.points,
+                tests: Vec::new(),
+            }
+        })
+        .collect();
+    let judged = tests.iter().map(|test| test.question).zip(results);
+    for (question, result) in judged.chain(played) {
+        let slot = selected.iter().position(|&index| index == question).expect("tests come from selected questions");
+        questions[slot].tests.push(result);
+    }
+    for question in &mut questions {
+        award(question);
+    }
+    questions
+}
+
+/// Awards a question's points. Per test, each test carries an exact share
+/// (largest remainder, so the shares add up to the question's points) and the
+/// question earns the sum of its passed tests' shares. All or nothing, the
+/// tests carry no points and the question earns everything or nothing.
+fn award(question: &mut QuestionResult) {
+    let passed = |test: &TestResult| test.status == TestStatus::Passed;
+    match question.scoring {
+        Scoring::PerTest => {
+            let shares = question.max_score.share(question.tests.len());
+            for (test, share) in question.tests.iter_mut().zip(shares) {
+                test.max_score = share;
+                test.score = match test.credit {
+                    Some(credit) => credit.of(share),
+                    None if passed(test) => share,
+                    None => Points::ZERO,
+                };
+            }
+            question.score = question.tests.iter().map(|test| test.score).sum();
+        }
+        Scoring::AllOrNothing => {
+            let all_passed = !question.tests.is_empty() && question.tests.iter().all(passed);
+            question.score = if all_passed { question.max_score } else { Points::ZERO };
+        }
+        // Each play test carries the points its measures' thresholds earned.
+        Scoring::Thresholds => question.score = question.tests.iter().map(|test| test.score).sum(),
+    }
+}
+
+/// Total points of a run: earned and possible, each the exact sum of its questions'.
+pub fn totals(questions: &[QuestionResult]) -> (Points, Points) {
+    (questions.iter().map(|q| q.score).sum(), questions.iter().map(|q| q.max_score).sum())
+}
