@@ -22,7 +22,7 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
 use treegrade::grader::result::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::runner::processes_of_user;
 use treegrade::grader::sandbox::{Layers, Sandbox, SandboxMode};
@@ -185,16 +185,17 @@ fn assignment(ws: &Workspace) -> Assignment {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(5),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests,
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests,
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     }
 }

@@ -319,7 +319,7 @@ fn assignment_fingerprint(
         hasher.update(std::fs::read(path)?);
     }
     // A play question's game file and its opponents' programs decide its games too.
-    for play in assignment.questions.iter().filter_map(|question| question.play.as_ref()) {
+    for play in assignment.questions.iter().filter_map(|question| question.play()) {
         if let crate::assignment::PlayGame::File(game) = &play.game {
             hasher.update(std::fs::read(game)?);
         }

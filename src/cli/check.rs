@@ -241,7 +241,7 @@ pub(super) fn load_pacman(assignment: &Assignment, selected: &[usize]) -> Result
     let mut loaded: HashMap<PathBuf, Arc<PacmanTest>> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {
-        for file in &assignment.questions[index].pacman {
+        for file in assignment.questions[index].pacman_tests() {
             if loaded.contains_key(&file.path) {
                 continue;
             }
@@ -277,7 +277,7 @@ pub(super) fn test_tree(loaded: Loaded) -> TestTree {
 fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::Templates, Failure> {
     let mut templates = plan::Templates::new();
     for &index in selected {
-        let Some(game) = assignment.questions[index].generate.as_ref().and_then(|g| g.game.as_ref()) else { continue };
+        let Some(game) = assignment.questions[index].generate().and_then(|g| g.game.as_ref()) else { continue };
         if !templates.contains_key(&game.template) {
             let loaded = load_file(&game.template).map_err(|error| Failure::Input(vec![error]))?;
             templates.insert(game.template.clone(), test_tree(loaded));
@@ -314,7 +314,7 @@ pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<
     let mut plays = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        let Some(play) = &question.play else { continue };
+        let Some(play) = question.play() else { continue };
         let game = load_play_game(&play.game)?;
         let refuse = |message: String| Failure::Usage(format!("question `{}`: {message}", question.id));
         if let Some(eval) = &play.eval
@@ -366,7 +366,7 @@ fn load_and_plan_tests(
     let mut trees: HashMap<PathBuf, TestTree> = HashMap::new();
     let mut errors: Vec<LoadError> = Vec::new();
     for &index in selected {
-        for test in &assignment.questions[index].tests {
+        for test in assignment.questions[index].tree_tests() {
             if trees.contains_key(&test.path) {
                 continue;
             }

@@ -119,7 +119,7 @@ fn check_assignment(dir: &Path) -> bool {
                 return false;
             }
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
-            let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
+            let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate()).map(|g| g.count).sum();
             let generated =
                 if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
             emit(&format!(
@@ -149,9 +149,9 @@ fn check_assignment(dir: &Path) -> bool {
 fn test_files(assignment: &crate::grader::plan::Assignment) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
     for question in &assignment.questions {
-        let trees = question.tests.iter().map(|test| test.path.clone());
-        let pacman = question.pacman.iter().map(|test| test.path.clone());
-        let played = question.play.iter().filter_map(|play| match &play.game {
+        let trees = question.tree_tests().iter().map(|test| test.path.clone());
+        let pacman = question.pacman_tests().iter().map(|test| test.path.clone());
+        let played = question.play().into_iter().filter_map(|play| match &play.game {
             crate::assignment::PlayGame::File(path) => Some(path.clone()),
             crate::assignment::PlayGame::BuiltIn(_) => None,
         });

@@ -96,7 +96,7 @@ pub fn grade_all(
     let per_search = planned
         .plays
         .iter()
-        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
+        .filter_map(|planned| assignment.questions[planned.question].play())
         .map(|play| play.move_time_limit)
         .chain(planned.pacman.iter().map(|test| test.test.game_time_limit))
         .fold(assignment.time_limit, Duration::max);

@@ -16,7 +16,9 @@ use crate::game::UnfoldOptions;
 use crate::generator::{GenOptions, generate};
 use crate::tree::{SearchDefaults, Tree};
 
-pub use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
+pub use crate::assignment::{
+    Assignment, ChildOrder, Generated, Language, Question, QuestionKind, Scoring, Searches, TestFile,
+};
 
 /// The tree of a test: written out, or given by a game (docs/format.md 7).
 #[derive(Clone, Debug)]
@@ -179,7 +181,7 @@ pub fn plan_pacman(
     let mut planned = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        for file in &question.pacman {
+        for file in question.pacman_tests() {
             planned.push(PlannedPacman {
                 question: index,
                 name: format!("{}/{}", question.id, test_stem(file)),
@@ -205,10 +207,11 @@ pub fn plan_tests(
     let mut errors = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        for test in &question.tests {
+        let Some(searches) = question.searches() else { continue };
+        for test in &searches.tests {
             let tree = tree_for(test);
             let name = format!("{}/{}", question.id, test_stem(test));
-            match plan_one(assignment, index, name, test.path.clone(), test.hidden, tree) {
+            match plan_one(searches, index, name, test.path.clone(), test.hidden, tree) {
                 Ok(test) => planned.push(test),
                 Err(error) => errors.push(error),
             }
@@ -221,14 +224,13 @@ pub fn plan_tests(
 /// to the tree, and the reference's search of it. Every test of an
 /// assignment passes here, so every test meets the same checks.
 fn plan_one(
-    assignment: &Assignment,
+    spec: &Searches,
     question: usize,
     name: String,
     path: PathBuf,
     hidden: bool,
     tree: TestTree,
 ) -> Result<PlannedTest, PlanError> {
-    let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal)
         .with_overrides(&spec.overrides);
     let refused = |message: String| PlanError { name: name.clone(), message };
@@ -270,13 +272,14 @@ pub fn generated_tests(
     let mut errors = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        let Some(generated) = &question.generate else { continue };
+        let Some(searches) = question.searches() else { continue };
+        let Some(generated) = &searches.generate else { continue };
         let seed =
             if generated.per_student { student_seed(secret, student, &question.id) } else { generated.options.seed };
         if let Some(game) = &generated.game {
             for n in 0..generated.count {
                 let name = format!("{}/generated-{}", question.id, n + 1);
-                match generated_position(assignment, index, game, templates, seed, n, name, student) {
+                match generated_position(searches, index, game, templates, seed, n, name, student) {
                     Ok(test) => planned.push(test),
                     Err(error) => errors.push(error),
                 }
@@ -288,7 +291,7 @@ pub fn generated_tests(
             let name = format!("{}/generated-{}", question.id, n + 1);
             let tree = TestTree::Written(Arc::new(generate(&options, u64::from(n), &name)));
             let path = PathBuf::from(format!("(generated for {student})"));
-            match plan_one(assignment, index, name, path, false, tree) {
+            match plan_one(searches, index, name, path, false, tree) {
                 Ok(test) => planned.push(test),
                 Err(error) => errors.push(error),
             }
@@ -308,7 +311,7 @@ const MOST_DRAWS: u64 = 64;
 /// not searchable with the question's settings, or larger than `max_nodes`.
 #[allow(clippy::too_many_arguments)]
 fn generated_position(
-    assignment: &Assignment,
+    searches: &Searches,
     question: usize,
     game: &crate::assignment::GameGeneration,
     templates: &Templates,
@@ -355,7 +358,7 @@ fn generated_position(
             options: base.options.clone(),
         }));
         let path_name = PathBuf::from(format!("(generated for {student})"));
-        match plan_one(assignment, question, name.clone(), path_name, false, test_tree) {
+        match plan_one(searches, question, name.clone(), path_name, false, test_tree) {
             Ok(test) if wants_tie(n, draw, &test) && !later_child_ties_best(&test) => {
                 last = "no position drawn has a later root child tying the best".to_string();
             }
@@ -412,7 +415,7 @@ fn later_child_ties_best(test: &PlannedTest) -> bool {
 
 /// Whether any selected question generates trees.
 pub fn has_generated(assignment: &Assignment, selected: &[usize]) -> bool {
-    selected.iter().any(|&index| assignment.questions[index].generate.is_some())
+    selected.iter().any(|&index| assignment.questions[index].generate().is_some())
 }
 
 fn student_seed(secret: &str, student: &str, question: &str) -> u64 {

@@ -40,7 +40,7 @@ const MOVES_PER_GAME: usize = 50;
 pub fn expected_moves(assignment: &Assignment, plays: &[PlannedPlay]) -> usize {
     plays
         .iter()
-        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
+        .filter_map(|planned| assignment.questions[planned.question].play())
         .map(|play| play.games as usize * play.opponents.len() * MOVES_PER_GAME)
         .sum()
 }
@@ -63,7 +63,7 @@ pub struct Arena<'a> {
 /// Plays one play question: one test per opponent, scored.
 pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
     let question = &arena.assignment.questions[planned.question];
-    let play = question.play.as_ref().expect("a planned play is a play question");
+    let play = question.play().expect("a planned play is a play question");
     let mut submission = arena.submission.ok().map(|spec| ProgramAgent::new(SUBMISSION, spec.clone()));
     let mut results: Vec<(TestResult, Vec<Measured>)> = Vec::new();
     for opponent in &play.opponents {

@@ -10,7 +10,9 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{
+    Assignment, PlannedTest, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests,
+};
 use treegrade::grader::result::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::session::FailureKind;
 use treegrade::grader::{Target, grade};
@@ -34,16 +36,17 @@ fn assignment(time_limit: Duration) -> Assignment {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(3),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     }
 }

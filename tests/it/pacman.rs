@@ -179,7 +179,7 @@ fn the_whole_distribution_imports_into_five_questions_of_25_points() {
     let shape: Vec<(&str, String, usize, usize)> = assignment
         .questions
         .iter()
-        .map(|q| (q.id.as_str(), q.points.to_string(), q.tests.len(), q.pacman.len()))
+        .map(|q| (q.id.as_str(), q.points.to_string(), q.tree_tests().len(), q.pacman_tests().len()))
         .collect();
     assert_eq!(
         shape,

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use treegrade::batch::gradebook::{StoredResult, write_csv};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
 use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
@@ -43,16 +43,17 @@ fn question(id: &str, algorithm: Algorithm, scoring: Scoring, trees: &[&str]) ->
         id: id.into(),
         title: format!("Question {id}"),
         points: Points::whole(5),
-        algorithm,
-        depth: None,
-        prune_on_equal: Some(true),
-        overrides: Default::default(),
         scoring,
-        child_order: Default::default(),
-        tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
-        generate: None,
-        play: None,
-        pacman: Vec::new(),
+        kind: QuestionKind::Search(Searches {
+            algorithm,
+            depth: None,
+            prune_on_equal: Some(true),
+            overrides: Default::default(),
+            child_order: Default::default(),
+            tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
+            generate: None,
+            pacman: Vec::new(),
+        }),
     }
 }
 

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
 use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
@@ -44,21 +44,22 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
             id: "q2".into(),
             title: "Alpha-beta".into(),
             points: treegrade::points::Points::whole(4),
-            algorithm: Algorithm::AlphaBeta,
-            depth: None,
-            prune_on_equal: Some(false),
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![
-                test("single-terminal-root.yaml", false),
-                test("aima-fig5-2.yaml", false),
-                test("three-bin-minimax.yaml", false),
-                test("alphabeta-deep-cutoff.yaml", true),
-            ],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::AlphaBeta,
+                depth: None,
+                prune_on_equal: Some(false),
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![
+                    test("single-terminal-root.yaml", false),
+                    test("aima-fig5-2.yaml", false),
+                    test("three-bin-minimax.yaml", false),
+                    test("alphabeta-deep-cutoff.yaml", true),
+                ],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
@@ -215,16 +216,17 @@ fn hostile_text_report() -> GradeReport {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(1),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
@@ -324,16 +326,17 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         id: id.into(),
         title: id.into(),
         points: treegrade::points::Points::whole(2),
-        algorithm: Algorithm::Minimax,
-        depth: None,
-        prune_on_equal: None,
-        overrides: Default::default(),
         scoring: Scoring::PerTest,
-        child_order: Default::default(),
-        tests,
-        generate: None,
-        play: None,
-        pacman: Vec::new(),
+        kind: QuestionKind::Search(Searches {
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            overrides: Default::default(),
+            child_order: Default::default(),
+            tests,
+            generate: None,
+            pacman: Vec::new(),
+        }),
     };
     let assignment = Assignment {
         name: "leak".into(),
@@ -385,16 +388,17 @@ fn action_reason(action_expression: &str) -> String {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(1),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
