@@ -105,8 +105,8 @@ fn check_assignment(dir: &Path) -> bool {
         }
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    match super::check::load_and_plan(&assignment, &selected) {
-        Ok(super::check::Plan { tests, plays, pacman, .. }) => {
+    match crate::grader::prepare::prepare(&assignment, &selected).map_err(super::check::planning_failure) {
+        Ok(plan) => {
             let files = test_files(&assignment);
             let bad = files.iter().filter(|file| !check_test_file(file)).count();
             if bad > 0 {
@@ -126,8 +126,11 @@ fn check_assignment(dir: &Path) -> bool {
                 "ok     {} (assignment: {}, {}{generated}{}, {points} points)\n",
                 dir.display(),
                 counted(assignment.questions.len(), "question"),
-                counted(tests.len() + pacman.len(), "test file"),
-                if plays.is_empty() { String::new() } else { format!(", {} played", plays.len()) }
+                counted(plan.searches().count() + plan.pacman().count(), "test file"),
+                match plan.plays().count() {
+                    0 => String::new(),
+                    plays => format!(", {plays} played"),
+                }
             ));
             true
         }

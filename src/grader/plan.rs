@@ -128,6 +128,40 @@ pub struct PlannedTest {
     pub child_order: ChildOrder,
 }
 
+/// One planned test of any kind of question: what grading it needs,
+/// resolved. A play question is one entry (it becomes a test per opponent
+/// when played). A new kind of question adds a variant here and its stage
+/// in [`super::grade_all`].
+#[derive(Clone, Debug)]
+pub enum Planned {
+    /// A search, with the reference's answer.
+    Search(PlannedTest),
+    /// A play question, with its game loaded.
+    Play(PlannedPlay),
+    /// A Pacman test, loaded.
+    Pacman(PlannedPacman),
+}
+
+impl Planned {
+    /// The index of its question in the assignment.
+    pub fn question(&self) -> usize {
+        match self {
+            Planned::Search(test) => test.question,
+            Planned::Play(play) => play.question,
+            Planned::Pacman(test) => test.question,
+        }
+    }
+
+    /// The name `--test` knows it by (`q2/aima-fig5-2`); a play question has none.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Planned::Search(test) => Some(&test.name),
+            Planned::Pacman(test) => Some(&test.name),
+            Planned::Play(_) => None,
+        }
+    }
+}
+
 /// A Pacman test ready to run.
 #[derive(Clone, Debug)]
 pub struct PlannedPacman {

@@ -36,13 +36,9 @@ pub const SUBMISSION: &str = "you";
 /// Moves a program is expected to make per game, to size its CPU budget.
 const MOVES_PER_GAME: usize = 50;
 
-/// How many moves the submission may be asked for in `plays`, for its CPU budget.
-pub fn expected_moves(assignment: &Assignment, plays: &[PlannedPlay]) -> usize {
-    plays
-        .iter()
-        .filter_map(|planned| assignment.questions[planned.question].play())
-        .map(|play| play.games as usize * play.opponents.len() * MOVES_PER_GAME)
-        .sum()
+/// How many moves the submission may be asked for in `play`'s games, for its CPU budget.
+pub fn expected_moves(play: &Play) -> usize {
+    play.games as usize * play.opponents.len() * MOVES_PER_GAME
 }
 
 /// Where the games are played: the submission's program (or why it has none),

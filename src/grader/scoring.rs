@@ -1,20 +1,14 @@
 //! Scoring: judged tests grouped by question, and points awarded as each
 //! question's scoring says. Exact: points are never floats here.
 
-use super::plan::{Assignment, PlannedTest, Scoring};
 use super::result::{QuestionResult, TestResult, TestStatus};
+use crate::assignment::{Assignment, Scoring};
 use crate::points::Points;
 
-/// Groups judged tests by question and awards points; `played` are the
-/// tests of play questions, already scored, and Pacman tests, each with its
-/// question's index (a question lists its searches first).
-pub fn score(
-    assignment: &Assignment,
-    selected: &[usize],
-    tests: &[PlannedTest],
-    results: Vec<TestResult>,
-    played: Vec<(usize, TestResult)>,
-) -> Vec<QuestionResult> {
+/// Groups graded tests by question and awards points: `graded` are the
+/// tests of every stage, each with its question's index, in the order they
+/// are reported (a question lists its searches first, then its games).
+pub fn score(assignment: &Assignment, selected: &[usize], graded: Vec<(usize, TestResult)>) -> Vec<QuestionResult> {
     let mut questions: Vec<QuestionResult> = selected
         .iter()
         .map(|&index| {
@@ -29,8 +23,7 @@ pub fn score(
             }
         })
         .collect();
-    let judged = tests.iter().map(|test| test.question).zip(results);
-    for (question, result) in judged.chain(played) {
+    for (question, result) in graded {
         let slot = selected.iter().position(|&index| index == question).expect("tests come from selected questions");
         questions[slot].tests.push(result);
     }

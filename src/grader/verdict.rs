@@ -31,7 +31,7 @@ fn divergence(
 }
 
 /// Judges one search against the reference (scores are filled in by
-/// [`score`]); `tree` is the one the search was served (for a game, its own
+/// [`super::scoring::score`]); `tree` is the one the search was served (for a game, its own
 /// unfolding, where the reference's nodes have the same indices).
 pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> TestResult {
     let expected = explain::reference_view(test, tree);

@@ -12,14 +12,58 @@ use super::{
     DIFF_HEADER, DiffTag, about_the_tree, likely_cause, order_diff, shows_diff, status_word, stderr_tail,
     visible_boards, visible_reason,
 };
-use crate::grader::plan::PlannedTest;
+use crate::engine::{SearchOutcome, SearchSettings};
 use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
+use crate::tree::{AnyTree, Tree};
+
+/// A search test as the HTML report draws it: the tree, the settings and
+/// the reference's search. The grader's planned tests are one; the report
+/// asks for no more than this.
+pub trait Drawable {
+    /// The test's name (`q2/aima-fig5-2`), as its result has it.
+    fn name(&self) -> &str;
+    /// The tree file, as its result has it.
+    fn path(&self) -> &std::path::Path;
+    /// The settings searched with.
+    fn settings(&self) -> SearchSettings;
+    /// The reference's search.
+    fn reference(&self) -> &SearchOutcome;
+    /// The written tree, when it is one (drawn whole).
+    fn written(&self) -> Option<&Tree>;
+    /// A fresh tree to find the student's nodes in (a game's, unfolded anew,
+    /// where the reference's nodes keep their indices).
+    fn served(&self) -> AnyTree<'_>;
+}
+
+/// No pictures at all: a report rendered without its planned tests.
+pub enum NoPictures {}
+
+impl Drawable for NoPictures {
+    fn name(&self) -> &str {
+        match *self {}
+    }
+    fn path(&self) -> &std::path::Path {
+        match *self {}
+    }
+    fn settings(&self) -> SearchSettings {
+        match *self {}
+    }
+    fn reference(&self) -> &SearchOutcome {
+        match *self {}
+    }
+    fn written(&self) -> Option<&Tree> {
+        match *self {}
+    }
+    fn served(&self) -> AnyTree<'_> {
+        match *self {}
+    }
+}
 
 /// Renders `report` as an HTML page; `tests` are the planned tests the report
 /// graded (matched by name and path), whose trees give the pictures. With no
 /// tests the page has no pictures.
-pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
+pub fn render_html<D: Drawable>(report: &GradeReport, tests: &[D]) -> String {
     let mut body = String::new();
     let mark = if report.all_passed() { "pass" } else { "fail" };
     let _ = writeln!(
@@ -82,7 +126,7 @@ fn summary_table(out: &mut String, report: &GradeReport) {
 }
 
 /// A question: its tests in a table, then the details of each failure.
-fn question_section(out: &mut String, question: &QuestionResult, tests: &[PlannedTest]) {
+fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, tests: &[D]) {
     let _ = writeln!(
         out,
         "<section id=\"{}\">\n<h2>Question {}: {} <span class=\"score\">{} / {}</span></h2>",
@@ -105,7 +149,7 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
     }
     let _ = writeln!(out, "</tbody>\n</table>");
     for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
-        failure(out, test, planned_for(test, tests));
+        failure(out, test, planned_for(test, tests).map(|planned| planned as &dyn Drawable));
     }
     // A passed test's games (a play test's, a Pacman test's) are worth a look too.
     for test in
@@ -126,7 +170,7 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
 }
 
 /// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
-fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
+fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) {
     let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
     let _ = writeln!(
         out,
@@ -272,20 +316,21 @@ fn diff_table(out: &mut String, test: &TestResult) {
 }
 
 /// The tree with the reference's order numbered and the student's divergence marked.
-fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
+fn picture(out: &mut String, test: &TestResult, planned: &dyn Drawable) {
     // A game's tree is drawn as far as the two searches went: the reference
     // replayed on a fresh unfolding, the student's nodes found in it.
     let part;
-    let (tree, reference, student) = match planned.tree.written() {
-        Some(tree) => (tree, &planned.reference, render::known_indices(tree, &test.actual.visited)),
+    let (tree, reference, student) = match planned.written() {
+        Some(tree) => (tree, planned.reference(), render::known_indices(tree, &test.actual.visited)),
         None => {
             let served = planned.served();
-            let Ok(drawn) = render::game_part(&*served, &[planned.settings], &test.actual.visited) else { return };
+            let Ok(drawn) = render::game_part(&*served, &[planned.settings()], &test.actual.visited) else { return };
             part = drawn;
             (&part.tree, &part.outcomes[0], part.trace.clone())
         }
     };
-    let base = Picture::new(tree).with_reference(&planned.settings, reference);
+    let settings = planned.settings();
+    let base = Picture::new(tree).with_reference(&settings, reference);
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
     let svg = render::render_svg(&picture);
     let _ = writeln!(
@@ -300,16 +345,16 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
             out,
             "<p class=\"label\">Step through both searches (buttons, or the arrow keys, Home, End and D once \
              the step-through has the focus):</p>\n{}",
-            render::stepper::section(tree, &planned.settings, reference, &student, &svg)
+            render::stepper::section(tree, &settings, reference, &student, &svg)
         );
     }
 }
 
 /// The planned test a result came from: same name, and same path when names repeat.
-fn planned_for<'t>(test: &TestResult, tests: &'t [PlannedTest]) -> Option<&'t PlannedTest> {
-    let mut named = tests.iter().filter(|planned| planned.name == test.name);
+fn planned_for<'t, D: Drawable>(test: &TestResult, tests: &'t [D]) -> Option<&'t D> {
+    let mut named = tests.iter().filter(|planned| planned.name() == test.name);
     let first = named.next()?;
-    let same_path = |planned: &&PlannedTest| planned.path.display().to_string() == test.path;
+    let same_path = |planned: &&D| planned.path().display().to_string() == test.path;
     if same_path(&first) { Some(first) } else { named.find(same_path).or(Some(first)) }
 }
 

@@ -19,7 +19,7 @@ mod view;
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
-pub use html::render_html;
+pub use html::{Drawable, render_html};
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
@@ -73,7 +73,7 @@ pub fn render(report: &GradeReport, format: Format, color: bool) -> String {
         Format::Gradescope => gradescope::render(report),
         Format::Markdown => markdown::render(report),
         Format::Prairielearn => prairielearn::render(report),
-        Format::Html => html::render_html(report, &[]),
+        Format::Html => html::render_html::<html::NoPictures>(report, &[]),
     }
 }
 

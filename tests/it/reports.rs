@@ -252,7 +252,7 @@ fn student_text_is_shown_never_interpreted() {
     }
     let text = render(&report, Format::Text, false);
     assert!(text.contains("you chose \\u{1b}[31mA\\u{0}"), "{text}");
-    let html = treegrade::report::render_html(&report, &[]);
+    let html = treegrade::report::render_html::<treegrade::grader::plan::PlannedTest>(&report, &[]);
     assert!(!html.contains('\u{1b}') && html.contains("\\u{1b}[2J"), "{html}");
 }
 
