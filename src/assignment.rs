@@ -91,6 +91,8 @@ pub struct Question {
 /// The kinds of question. A kind is added here, in the loader, and in the
 /// grader's plan (`grader::plan`), which pairs its tests with what grading
 /// them needs; `grader::grade_all` grades each kind's stage in turn.
+// An assignment holds a handful of questions: a search question's size is no matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum QuestionKind {
     /// The student's search is served trees (written, from games, or

@@ -264,8 +264,8 @@ fn recheck_alone(
     limits: SessionLimits,
 ) {
     let suspects = (0..tests.len())
-        .filter(|&index| earlier[index] > 0 && results[index].diagnosis.is_none())
-        .filter(|&index| results[index].status != result::TestStatus::Passed)
+        .filter(|&index| earlier[index] > 0 && results[index].diagnosis().is_none())
+        .filter(|&index| results[index].header.status != result::TestStatus::Passed)
         .collect::<Vec<_>>();
     let mut confirmed = 0;
     for (rank, &index) in suspects.iter().enumerate() {
@@ -279,16 +279,20 @@ fn recheck_alone(
             .map(|other| other.name.as_str())
             .collect();
         if rank >= MOST_RECHECKS {
-            results[index].diagnosis = Some(diagnosis::state_between_tests_seen_elsewhere(&before, confirmed));
+            if let Some(search) = results[index].search_mut() {
+                search.diagnosis = Some(diagnosis::state_between_tests_seen_elsewhere(&before, confirmed));
+            }
             continue;
         }
         let tree = test.served();
         let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
-        if verdict::judge(test, &*tree, alone).status != result::TestStatus::Passed {
+        if verdict::judge(test, &*tree, alone).header.status != result::TestStatus::Passed {
             break;
         }
         confirmed += 1;
-        results[index].diagnosis = Some(diagnosis::state_between_tests(&before));
+        if let Some(search) = results[index].search_mut() {
+            search.diagnosis = Some(diagnosis::state_between_tests(&before));
+        }
     }
 }
 

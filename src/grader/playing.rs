@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::plan::PlannedPlay;
 use super::player::ProgramAgent;
-use super::result::{MeasureResult, PlayDetails, TestResult, TestStatus};
+use super::result::{MeasureResult, PlayDetails, TestDetail, TestResult, TestStatus};
 use super::runner::ProgramSpec;
 use super::sandbox::Sandbox;
 use super::session::FailureKind;
@@ -75,15 +75,15 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
         let result = match outcome {
             Ok((details, measured)) => {
                 let mut result = bare_result(&name, &planned.game, TestStatus::Passed);
-                result.details = Some(summary(&details));
-                result.play = Some(Box::new(details));
+                result.header.details = Some(summary(&details));
+                result.detail = TestDetail::Play(Some(Box::new(details)));
                 results.push((result, measured));
                 continue;
             }
             Err((kind, message, details)) => {
                 let mut result = bare_result(&name, &planned.game, TestStatus::Error(kind));
-                result.reason = Some(message);
-                result.details = details;
+                result.header.reason = Some(message);
+                result.header.details = details;
                 result
             }
         };
@@ -93,7 +93,9 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
             .iter()
             .map(|m| Measured { kind: m.kind, thresholds: m.thresholds.clone(), value: f64::NEG_INFINITY })
             .collect();
-        results.push((TestResult { elapsed_ms: started.elapsed().as_millis() as u64, ..result }, measured));
+        let mut result = result;
+        result.header.elapsed_ms = started.elapsed().as_millis() as u64;
+        results.push((result, measured));
     }
     score(question.points, results)
 }
@@ -215,16 +217,17 @@ fn score(points: Points, results: Vec<(TestResult, Vec<Measured>)>) -> Vec<TestR
                 award: awards.next().expect("one award per measure"),
             })
             .collect();
-        result.score = mine.iter().map(|m| m.award.score).sum();
-        result.max_score = mine.iter().map(|m| m.award.max_score).sum();
-        if let Some(details) = result.play.as_mut() {
+        result.header.score = mine.iter().map(|m| m.award.score).sum();
+        result.header.max_score = mine.iter().map(|m| m.award.max_score).sum();
+        let TestResult { header, detail } = &mut result;
+        if let TestDetail::Play(Some(details)) = detail {
             let short = mine.iter().filter(|m| m.award.reached < m.award.of || m.award.missed_minimum);
             let reasons: Vec<String> = short.map(|m| shortfall(m, &details.tally)).collect();
             if !reasons.is_empty() {
-                result.status = TestStatus::Failed;
-                result.reason = Some(reasons.join("; "));
+                header.status = TestStatus::Failed;
+                header.reason = Some(reasons.join("; "));
             } else if any_missed {
-                result.reason = Some(
+                header.reason = Some(
                     "every threshold reached here, but a minimum against another opponent was missed, so the \
                      question earns 0"
                         .to_string(),
@@ -269,7 +272,7 @@ fn format_number(value: f64) -> String {
 
 /// A play test with nothing filled in but its name and status.
 fn bare_result(name: &str, game: &Arc<dyn Game>, status: TestStatus) -> TestResult {
-    TestResult::unsearched(name.to_string(), game.name().to_string(), false, status)
+    TestResult::new(name.to_string(), game.name().to_string(), false, status, TestDetail::Play(None))
 }
 
 /// The games in a few lines: results, rates with intervals, failures, the

@@ -335,3 +335,59 @@ fn verify_games(trees: &HashMap<PathBuf, TestTree>) -> Result<(), PlanningError>
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignment::{Question, QuestionKind, Scoring};
+    use crate::points::Points;
+
+    fn assignment(ids: &[&str]) -> Assignment {
+        let question = |id: &&str| Question {
+            id: id.to_string(),
+            title: id.to_string(),
+            points: Points::whole(1),
+            scoring: Scoring::PerTest,
+            kind: QuestionKind::Pacman(Vec::new()),
+        };
+        Assignment {
+            name: "a".into(),
+            title: "A".into(),
+            dir: PathBuf::from("."),
+            time_limit: std::time::Duration::from_secs(1),
+            languages: Vec::new(),
+            questions: ids.iter().map(question).collect(),
+        }
+    }
+
+    #[test]
+    fn questions_are_selected_in_any_case_and_an_unknown_one_names_the_others() {
+        let assignment = assignment(&["q1", "q2"]);
+        assert_eq!(select(&assignment, &[]).unwrap(), [0, 1]);
+        assert_eq!(select(&assignment, &["Q2".to_string()]).unwrap(), [1]);
+        let error = select(&assignment, &["q9".to_string()]).unwrap_err();
+        assert_eq!(error.to_string(), "no question `q9` in this assignment (it has q1, q2)");
+    }
+
+    #[test]
+    fn a_test_named_that_no_question_has_is_refused() {
+        let assignment = assignment(&["q1"]);
+        let mut plan = prepare(&assignment, &[0]).unwrap();
+        assert!(plan.keep_named(&[]).is_ok(), "no name keeps everything");
+        let error = plan.keep_named(&["missing".to_string()]).unwrap_err();
+        assert!(matches!(error, PlanningError::NoTest { ref wanted, .. } if wanted == "missing"), "{error:?}");
+        assert_eq!(error.to_string(), "no test `missing` in the questions graded (they have )");
+    }
+
+    #[test]
+    fn unfit_tests_are_listed_one_a_line() {
+        let unfit = PlanningError::Unfit(vec![
+            PlanError { name: "q1/a".into(), message: "needs evals".into() },
+            PlanError { name: "q1/b".into(), message: "fragile".into() },
+        ]);
+        assert_eq!(
+            unfit.to_string(),
+            "the assignment's tests do not fit their questions:\n  q1/a: needs evals\n  q1/b: fragile"
+        );
+    }
+}

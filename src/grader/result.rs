@@ -49,6 +49,18 @@ pub struct Checks {
     pub counts: Option<Check>,
 }
 
+impl Checks {
+    /// No check run: the program gave no answer, or the test searched nothing.
+    pub const NOT_RUN: Checks =
+        Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None };
+}
+
+impl Default for Checks {
+    fn default() -> Checks {
+        Checks::NOT_RUN
+    }
+}
+
 /// A search result as reports show it: ids, not indices.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SearchView {
@@ -93,9 +105,18 @@ pub struct Board {
     pub text: String,
 }
 
-/// The outcome of one test.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The outcome of one test: what every test has, and what its kind found.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TestResult {
+    /// Name, status, reason, points, output: the same for every kind.
+    pub header: TestHeader,
+    /// What the test's kind found.
+    pub detail: TestDetail,
+}
+
+/// What every test has, whatever its kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestHeader {
     /// `q2/aima-fig5-2`.
     pub name: String,
     /// The tree file.
@@ -104,31 +125,14 @@ pub struct TestResult {
     pub hidden: bool,
     /// How it ended.
     pub status: TestStatus,
-    /// The three checks.
-    pub checks: Checks,
     /// One line saying what went wrong, for the student.
     pub reason: Option<String>,
-    /// The classic mistake that reproduces the student's trace exactly, if any.
-    pub diagnosis: Option<Diagnosis>,
     /// What the tree is (its `description:`), so that a student learns it
     /// has two MIN levels, say, or a chance root; absent for hidden tests
     /// in a student's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// More detail (a traceback, say).
     pub details: Option<String>,
-    /// A game's positions drawn as boards, for a failed test: the start, and
-    /// where the orders first differ (the reference's node and the
-    /// student's); empty for written trees and in a student's view of a
-    /// hidden test.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub boards: Vec<Board>,
-    /// Where the visited orders first differ.
-    pub divergence: Option<Divergence>,
-    /// What the reference did.
-    pub expected: SearchView,
-    /// What the student did (the order as recorded by the grader).
-    pub actual: SearchView,
     /// The student's stderr during the test.
     pub stderr: String,
     /// Points earned. In an all-or-nothing question a test carries no points
@@ -138,43 +142,168 @@ pub struct TestResult {
     pub max_score: Points,
     /// Wall-clock time in milliseconds.
     pub elapsed_ms: u64,
-    /// The games of a play test (one opponent of a play question).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub play: Option<Box<PlayDetails>>,
-    /// Partial credit, for a test that earns points by thresholds (a
-    /// Pacman play test): its share of the question is scaled by it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub credit: Option<Credit>,
-    /// What a Pacman test found (its games, or its steps).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pacman: Option<Box<PacmanOutcome>>,
 }
 
+/// What a test of each kind found beyond its header.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestDetail {
+    /// A search judged against the reference.
+    Search(Box<SearchDetail>),
+    /// A play test (one opponent of a play question): its games, absent
+    /// when none could be played.
+    Play(Option<Box<PlayDetails>>),
+    /// A Pacman test.
+    Pacman(Box<PacmanDetail>),
+}
+
+/// What judging a search found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchDetail {
+    /// The three checks.
+    pub checks: Checks,
+    /// The classic mistake that reproduces the student's trace exactly, if any.
+    pub diagnosis: Option<Diagnosis>,
+    /// Where the visited orders first differ.
+    pub divergence: Option<Divergence>,
+    /// What the reference did.
+    pub expected: SearchView,
+    /// What the student did (the order as recorded by the grader).
+    pub actual: SearchView,
+    /// A game's positions drawn as boards, for a failed test: the start, and
+    /// where the orders first differ (the reference's node and the
+    /// student's); empty for written trees and in a student's view of a
+    /// hidden test.
+    pub boards: Vec<Board>,
+}
+
+/// What a Pacman test found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PacmanDetail {
+    /// Its games, or its steps (absent when it could not run).
+    pub outcome: Option<PacmanOutcome>,
+    /// The thresholds it reached, for a test that earns points by them (a
+    /// Pacman play test): its share of the question is scaled by it.
+    pub credit: Option<Credit>,
+    /// The position where a replay left the staff's path.
+    pub boards: Vec<Board>,
+    /// The staff's best actions where a replay left their path (the action alone).
+    pub expected: SearchView,
+    /// The agent's action there (the action alone).
+    pub actual: SearchView,
+}
+
+/// The reports' view of a test of any kind that searched nothing.
+static UNSEARCHED: SearchView = SearchView {
+    value: None,
+    action: None,
+    visited: Vec::new(),
+    vector: None,
+    iteration_starts: Vec::new(),
+    counts: None,
+    draws: None,
+};
+
 impl TestResult {
-    /// A test that checked no search (a game's): its name, file and status,
-    /// every check not run, nothing else filled in yet.
-    pub fn unsearched(name: String, path: String, hidden: bool, status: TestStatus) -> TestResult {
-        TestResult {
+    /// A test of `detail`'s kind: its name, file and status, nothing else
+    /// filled in yet.
+    pub fn new(name: String, path: String, hidden: bool, status: TestStatus, detail: TestDetail) -> TestResult {
+        let header = TestHeader {
             name,
             path,
             hidden,
             status,
-            checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None },
             reason: None,
-            diagnosis: None,
             description: None,
             details: None,
-            boards: Vec::new(),
-            divergence: None,
-            expected: SearchView::default(),
-            actual: SearchView::default(),
             stderr: String::new(),
             score: Points::ZERO,
             max_score: Points::ZERO,
             elapsed_ms: 0,
-            play: None,
-            credit: None,
-            pacman: None,
+        };
+        TestResult { header, detail }
+    }
+
+    /// The search's judgement, for a search test.
+    pub fn search(&self) -> Option<&SearchDetail> {
+        match &self.detail {
+            TestDetail::Search(search) => Some(search),
+            TestDetail::Play(_) | TestDetail::Pacman(_) => None,
+        }
+    }
+
+    /// The search's judgement, to fill in.
+    pub fn search_mut(&mut self) -> Option<&mut SearchDetail> {
+        match &mut self.detail {
+            TestDetail::Search(search) => Some(search),
+            TestDetail::Play(_) | TestDetail::Pacman(_) => None,
+        }
+    }
+
+    /// The three checks; none run for a test that searched nothing.
+    pub fn checks(&self) -> Checks {
+        self.search().map_or(Checks::NOT_RUN, |search| search.checks)
+    }
+
+    /// The mistake named, for a search test.
+    pub fn diagnosis(&self) -> Option<&Diagnosis> {
+        self.search().and_then(|search| search.diagnosis.as_ref())
+    }
+
+    /// Where the visited orders first differ, for a search test.
+    pub fn divergence(&self) -> Option<&Divergence> {
+        self.search().and_then(|search| search.divergence.as_ref())
+    }
+
+    /// What the reference did (for a Pacman replay, the staff's best
+    /// actions where the agent left their path; nothing for a play test).
+    pub fn expected(&self) -> &SearchView {
+        match &self.detail {
+            TestDetail::Search(search) => &search.expected,
+            TestDetail::Pacman(pacman) => &pacman.expected,
+            TestDetail::Play(_) => &UNSEARCHED,
+        }
+    }
+
+    /// What the student did (for a Pacman replay, the agent's action where
+    /// it left the staff's path; nothing for a play test).
+    pub fn actual(&self) -> &SearchView {
+        match &self.detail {
+            TestDetail::Search(search) => &search.actual,
+            TestDetail::Pacman(pacman) => &pacman.actual,
+            TestDetail::Play(_) => &UNSEARCHED,
+        }
+    }
+
+    /// The boards drawn for a failed search or Pacman replay.
+    pub fn boards(&self) -> &[Board] {
+        match &self.detail {
+            TestDetail::Search(search) => &search.boards,
+            TestDetail::Pacman(pacman) => &pacman.boards,
+            TestDetail::Play(_) => &[],
+        }
+    }
+
+    /// A play test's games.
+    pub fn play(&self) -> Option<&PlayDetails> {
+        match &self.detail {
+            TestDetail::Play(play) => play.as_deref(),
+            TestDetail::Search(_) | TestDetail::Pacman(_) => None,
+        }
+    }
+
+    /// A Pacman test's games or steps.
+    pub fn pacman(&self) -> Option<&PacmanOutcome> {
+        match &self.detail {
+            TestDetail::Pacman(pacman) => pacman.outcome.as_ref(),
+            TestDetail::Search(_) | TestDetail::Play(_) => None,
+        }
+    }
+
+    /// The thresholds a test scored by them reached.
+    pub fn credit(&self) -> Option<Credit> {
+        match &self.detail {
+            TestDetail::Pacman(pacman) => pacman.credit,
+            TestDetail::Search(_) | TestDetail::Play(_) => None,
         }
     }
 }
@@ -235,7 +364,7 @@ pub struct MeasureResult {
 }
 
 /// One question's tests and score.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct QuestionResult {
     /// `q2`.
     pub id: String,
@@ -253,7 +382,7 @@ pub struct QuestionResult {
 }
 
 /// Everything one grading run found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GradeReport {
     /// The assignment's name.
     pub assignment: String,
@@ -278,7 +407,7 @@ pub struct GradeReport {
 impl GradeReport {
     /// Whether every test passed.
     pub fn all_passed(&self) -> bool {
-        self.tests().all(|test| test.status == TestStatus::Passed)
+        self.tests().all(|test| test.header.status == TestStatus::Passed)
     }
 
     /// Every test, in report order.
@@ -320,4 +449,41 @@ pub struct Diagnosis {
     /// (the code shapes its explanation lists); empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<&'static str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_that_searched_nothing_reads_as_no_check_run_and_empty_searches() {
+        let play = TestResult::new("q1/random".into(), "pig".into(), false, TestStatus::Passed, TestDetail::Play(None));
+        assert_eq!(play.checks(), Checks::NOT_RUN);
+        assert_eq!(play.expected(), &SearchView::default());
+        assert_eq!(play.actual(), &SearchView::default());
+        assert!(play.diagnosis().is_none() && play.divergence().is_none() && play.boards().is_empty());
+        assert!(play.search().is_none() && play.play().is_none() && play.pacman().is_none());
+        let credit = Credit { earned: 1, possible: 2 };
+        let pacman = TestDetail::Pacman(Box::new(PacmanDetail { credit: Some(credit), ..PacmanDetail::default() }));
+        let pacman = TestResult::new("q5/grade".into(), "q5.yaml".into(), false, TestStatus::Passed, pacman);
+        assert_eq!(pacman.credit(), Some(credit));
+        assert_eq!(pacman.checks(), Checks::NOT_RUN);
+    }
+
+    #[test]
+    fn a_search_reads_its_own_detail() {
+        let checks = Checks { value: Check::Passed, action: Check::Failed, order: Check::Passed, counts: None };
+        let search = SearchDetail { checks, ..SearchDetail::default() };
+        let mut test = TestResult::new(
+            "q1/t".into(),
+            "t.yaml".into(),
+            false,
+            TestStatus::Failed,
+            TestDetail::Search(Box::new(search)),
+        );
+        assert_eq!(test.checks(), checks);
+        test.search_mut().unwrap().actual.action = Some("L".into());
+        assert_eq!(test.actual().action.as_deref(), Some("L"));
+        assert!(test.credit().is_none() && test.play().is_none());
+    }
 }

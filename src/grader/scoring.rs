@@ -38,26 +38,26 @@ pub fn score(assignment: &Assignment, selected: &[usize], graded: Vec<(usize, Te
 /// question earns the sum of its passed tests' shares. All or nothing, the
 /// tests carry no points and the question earns everything or nothing.
 fn award(question: &mut QuestionResult) {
-    let passed = |test: &TestResult| test.status == TestStatus::Passed;
+    let passed = |test: &TestResult| test.header.status == TestStatus::Passed;
     match question.scoring {
         Scoring::PerTest => {
             let shares = question.max_score.share(question.tests.len());
             for (test, share) in question.tests.iter_mut().zip(shares) {
-                test.max_score = share;
-                test.score = match test.credit {
+                test.header.max_score = share;
+                test.header.score = match test.credit() {
                     Some(credit) => credit.of(share),
                     None if passed(test) => share,
                     None => Points::ZERO,
                 };
             }
-            question.score = question.tests.iter().map(|test| test.score).sum();
+            question.score = question.tests.iter().map(|test| test.header.score).sum();
         }
         Scoring::AllOrNothing => {
             let all_passed = !question.tests.is_empty() && question.tests.iter().all(passed);
             question.score = if all_passed { question.max_score } else { Points::ZERO };
         }
         // Each play test carries the points its measures' thresholds earned.
-        Scoring::Thresholds => question.score = question.tests.iter().map(|test| test.score).sum(),
+        Scoring::Thresholds => question.score = question.tests.iter().map(|test| test.header.score).sum(),
     }
 }
 

@@ -5,7 +5,9 @@
 
 use super::explain;
 use super::plan::{ChildOrder, PlannedTest};
-use super::result::{Board, Check, Checks, ChildCountView, SearchView, TestResult, TestStatus};
+use super::result::{
+    Board, Check, Checks, ChildCountView, SearchDetail, SearchView, TestDetail, TestHeader, TestResult, TestStatus,
+};
 use super::session::{FailureCause, SearchRecord};
 use crate::compare::{
     Divergence, first_divergence, format_value, format_vector, same_search_in_another_child_order, values_match,
@@ -36,17 +38,7 @@ fn divergence(
 pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> TestResult {
     let expected = explain::reference_view(test, tree);
     let visited = tree.ids_of(&record.visited);
-    let mut result = TestResult {
-        name: test.name.clone(),
-        path: test.path.display().to_string(),
-        hidden: test.hidden,
-        status: TestStatus::Passed,
-        checks: Checks { value: Check::NotRun, action: Check::NotRun, order: Check::NotRun, counts: None },
-        reason: None,
-        diagnosis: None,
-        description: test.tree.description().map(shown),
-        details: None,
-        boards: Vec::new(),
+    let mut search = SearchDetail {
         divergence: divergence(test, tree, &record.visited, &expected.visited, &visited),
         expected,
         actual: SearchView {
@@ -55,40 +47,47 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
             draws: (test.settings.algorithm == Algorithm::Mcts).then_some(record.steps.draws),
             ..SearchView::default()
         },
+        ..SearchDetail::default()
+    };
+    let mut header = TestHeader {
+        name: test.name.clone(),
+        path: test.path.display().to_string(),
+        hidden: test.hidden,
+        status: TestStatus::Passed,
+        reason: None,
+        description: test.tree.description().map(shown),
+        details: None,
         stderr: shown(&record.stderr),
         score: Points::ZERO,
         max_score: Points::ZERO,
         elapsed_ms: record.elapsed.as_millis() as u64,
-        play: None,
-        credit: None,
-        pacman: None,
     };
     match record.answer {
         Err(failure) => {
-            result.status = TestStatus::Error(failure.kind);
-            result.reason = Some(shown(&failure.message));
-            result.details = failure.details.as_deref().map(shown);
+            header.status = TestStatus::Error(failure.kind);
+            header.reason = Some(shown(&failure.message));
+            header.details = failure.details.as_deref().map(shown);
             // The kit's word alone names nothing: the grader must have seen the budget spent.
             if failure.cause == Some(FailureCause::IterationAfterTimeUp) && record.time_up {
-                result.diagnosis = Some(super::diagnosis::budget_per_iteration(test.settings.budget));
+                search.diagnosis = Some(super::diagnosis::budget_per_iteration(test.settings.budget));
             }
         }
         Ok(answer) => {
-            result.actual.value = answer.value;
-            result.actual.action = answer.action;
-            result.actual.vector = answer.vector;
-            result.actual.counts = answer.children.map(|children| {
+            search.actual.value = answer.value;
+            search.actual.action = answer.action;
+            search.actual.vector = answer.vector;
+            search.actual.counts = answer.children.map(|children| {
                 children.into_iter().map(|c| ChildCountView { action: shown_line(&c.action), n: c.n, w: c.w }).collect()
             });
             // The diagnosis weighs every test of the question: see
             // `diagnosis::diagnose_submission`, which runs once all are judged.
-            judge_answer(&mut result, test, tree);
+            judge_answer(&mut header, &mut search, test, tree);
         }
     }
-    if result.status == TestStatus::Failed {
-        result.boards = boards(tree, &test.reference.visited, &record.visited, result.divergence.as_ref());
+    if header.status == TestStatus::Failed {
+        search.boards = boards(tree, &test.reference.visited, &record.visited, search.divergence.as_ref());
     }
-    result
+    TestResult { header, detail: TestDetail::Search(Box::new(search)) }
 }
 
 /// The boards a failed game test shows: the start, and the two nodes where
@@ -115,7 +114,7 @@ fn boards(
     boards
 }
 
-fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree) {
+fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &PlannedTest, tree: &dyn GameTree) {
     // The action is compared as the program sent it, and shown escaped.
     let action_ok = result.expected.action == result.actual.action;
     result.actual.action = result.actual.action.as_deref().map(shown_line);
@@ -179,8 +178,8 @@ fn judge_answer(result: &mut TestResult, test: &PlannedTest, tree: &dyn GameTree
     let counts = counts.map(|difference| check(difference.is_none()));
     result.checks = Checks { value, action: check(action_ok), order: check(order_ok), counts };
     if !reasons.is_empty() {
-        result.status = TestStatus::Failed;
-        result.reason = Some(reasons.join("; "));
+        header.status = TestStatus::Failed;
+        header.reason = Some(reasons.join("; "));
     }
 }
 

@@ -108,7 +108,7 @@ fn summary_table(out: &mut String, report: &GradeReport) {
         "<table class=\"summary\">\n<thead><tr><th>Question</th><th>Score</th><th>Passed</th></tr></thead>\n<tbody>"
     );
     for question in &report.questions {
-        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let passed = question.tests.iter().filter(|t| t.header.status == TestStatus::Passed).count();
         let class = if passed == question.tests.len() { "pass" } else { "fail" };
         let _ = writeln!(
             out,
@@ -138,29 +138,31 @@ fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, te
     );
     let _ = writeln!(out, "<table class=\"tests\">\n<tbody>");
     for test in &question.tests {
-        let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+        let hidden = if test.header.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
         let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
-        let name = match test.status {
-            TestStatus::Passed if test.play.is_none() && test.pacman.is_none() => escape(&test.name),
-            _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
+        let name = match test.header.status {
+            TestStatus::Passed if test.play().is_none() && test.pacman().is_none() => escape(&test.header.name),
+            _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.header.name), escape(&test.header.name)),
         };
         let _ =
             writeln!(out, "<tr><td>{}</td><td>{name}{hidden}</td><td class=\"reason\">{reason}</td></tr>", badge(test));
     }
     let _ = writeln!(out, "</tbody>\n</table>");
-    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
+    for test in question.tests.iter().filter(|t| t.header.status != TestStatus::Passed) {
         failure(out, test, planned_for(test, tests).map(|planned| planned as &dyn Drawable));
     }
     // A passed test's games (a play test's, a Pacman test's) are worth a look too.
-    for test in
-        question.tests.iter().filter(|t| t.status == TestStatus::Passed && (t.play.is_some() || t.pacman.is_some()))
+    for test in question
+        .tests
+        .iter()
+        .filter(|t| t.header.status == TestStatus::Passed && (t.play().is_some() || t.pacman().is_some()))
     {
         let _ = writeln!(
             out,
             "<article class=\"played\" id=\"{}\">\n<h3>{} {}</h3>",
-            anchor(&test.name),
+            anchor(&test.header.name),
             badge(test),
-            escape(&test.name)
+            escape(&test.header.name)
         );
         games(out, test);
         super::pacman::html(out, test);
@@ -171,13 +173,13 @@ fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, te
 
 /// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
 fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) {
-    let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+    let hidden = if test.header.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
     let _ = writeln!(
         out,
         "<article class=\"failure\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
-        anchor(&test.name),
+        anchor(&test.header.name),
         badge(test),
-        escape(&test.name)
+        escape(&test.header.name)
     );
     if let Some(reason) = visible_reason(test) {
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(&reason));
@@ -188,9 +190,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) 
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));
     }
-    if test.pacman.is_some() {
+    if test.pacman().is_some() {
         super::pacman::html(out, test);
-    } else if test.play.is_none() {
+    } else if test.play().is_none() {
         checks(out, test);
     }
     if shows_diff(test) {
@@ -208,22 +210,22 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) 
         }
         let _ = writeln!(out, "</div>");
     }
-    if test.play.is_some() {
+    if test.play().is_some() {
         games(out, test);
-    } else if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
+    } else if let Some(details) = test.header.details.as_deref().filter(|d| !d.trim().is_empty()) {
         let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
     }
-    if !test.stderr.is_empty() {
+    if !test.header.stderr.is_empty() {
         let _ = writeln!(
             out,
             "<p class=\"label\">Your program's stderr (last lines):</p>\n<pre class=\"stderr\">{}</pre>",
-            escape(stderr_tail(&test.stderr, 20).trim_end())
+            escape(stderr_tail(&test.header.stderr, 20).trim_end())
         );
     }
     // A picture shows where a search went wrong; a program that answered
     // nothing and entered no node has no search to show.
-    let searched = test.actual.value.is_some() || !test.actual.visited.is_empty();
-    if let Some(planned) = planned.filter(|_| !test.hidden && searched) {
+    let searched = test.actual().value.is_some() || !test.actual().visited.is_empty();
+    if let Some(planned) = planned.filter(|_| !test.header.hidden && searched) {
         picture(out, test, planned);
     }
     let _ = writeln!(out, "</article>");
@@ -232,7 +234,7 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) 
 /// A play test's games: rates with intervals, the seed, and each game to
 /// step through on its board.
 fn games(out: &mut String, test: &TestResult) {
-    let Some(play) = &test.play else { return };
+    let Some(play) = &test.play() else { return };
     let tally = &play.tally;
     let _ = writeln!(out, "<p class=\"about\">{}</p>", escape(&super::play_line(play)));
     let budget = play.budget.map_or_else(|| "no node budget".to_string(), |budget| format!("{budget} nodes per move"));
@@ -275,8 +277,8 @@ fn games(out: &mut String, test: &TestResult) {
 /// Value, action and order (and MCTS's counts), each passed, failed or not run.
 fn checks(out: &mut String, test: &TestResult) {
     let _ = write!(out, "<p class=\"checks\">");
-    let counts = test.checks.counts.map(|check| ("counts", check));
-    let all = [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)];
+    let counts = test.checks().counts.map(|check| ("counts", check));
+    let all = [("value", test.checks().value), ("action", test.checks().action), ("order", test.checks().order)];
     for (name, check) in all.into_iter().chain(counts) {
         let (class, sign) = match check {
             Check::Passed => ("pass", "✓"),
@@ -296,7 +298,7 @@ fn diff_table(out: &mut String, test: &TestResult) {
          <thead><tr><th></th><th>expected</th><th>yours</th><th>node</th></tr></thead>\n<tbody>",
         escape(DIFF_HEADER.trim())
     );
-    for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+    for line in order_diff(&test.expected().visited, &test.actual().visited, 3) {
         let (class, sign) = match line.tag {
             DiffTag::Same => ("same", " "),
             DiffTag::Expected => ("expected", "−"),
@@ -321,10 +323,10 @@ fn picture(out: &mut String, test: &TestResult, planned: &dyn Drawable) {
     // replayed on a fresh unfolding, the student's nodes found in it.
     let part;
     let (tree, reference, student) = match planned.written() {
-        Some(tree) => (tree, planned.reference(), render::known_indices(tree, &test.actual.visited)),
+        Some(tree) => (tree, planned.reference(), render::known_indices(tree, &test.actual().visited)),
         None => {
             let served = planned.served();
-            let Ok(drawn) = render::game_part(&*served, &[planned.settings()], &test.actual.visited) else { return };
+            let Ok(drawn) = render::game_part(&*served, &[planned.settings()], &test.actual().visited) else { return };
             part = drawn;
             (&part.tree, &part.outcomes[0], part.trace.clone())
         }
@@ -352,15 +354,15 @@ fn picture(out: &mut String, test: &TestResult, planned: &dyn Drawable) {
 
 /// The planned test a result came from: same name, and same path when names repeat.
 fn planned_for<'t, D: Drawable>(test: &TestResult, tests: &'t [D]) -> Option<&'t D> {
-    let mut named = tests.iter().filter(|planned| planned.name() == test.name);
+    let mut named = tests.iter().filter(|planned| planned.name() == test.header.name);
     let first = named.next()?;
-    let same_path = |planned: &&D| planned.path().display().to_string() == test.path;
+    let same_path = |planned: &&D| planned.path().display().to_string() == test.header.path;
     if same_path(&first) { Some(first) } else { named.find(same_path).or(Some(first)) }
 }
 
 /// The PASS / FAIL / ERROR badge of a test.
 fn badge(test: &TestResult) -> String {
-    let class = match test.status {
+    let class = match test.header.status {
         TestStatus::Passed => "pass",
         TestStatus::Failed => "fail",
         TestStatus::Error(_) => "error",

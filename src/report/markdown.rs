@@ -13,7 +13,7 @@ pub fn render(report: &GradeReport) -> String {
     let _ = writeln!(out, "| Question | Score | Passed |");
     let _ = writeln!(out, "|---|---:|---:|");
     for question in &report.questions {
-        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let passed = question.tests.iter().filter(|t| t.header.status == TestStatus::Passed).count();
         let _ = writeln!(
             out,
             "| {} {} | {}/{} | {passed}/{} |",
@@ -24,8 +24,8 @@ pub fn render(report: &GradeReport) -> String {
             question.tests.len()
         );
     }
-    for test in report.tests().filter(|t| t.status != TestStatus::Passed) {
-        let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.name);
+    for test in report.tests().filter(|t| t.header.status != TestStatus::Passed) {
+        let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.header.name);
         let _ = writeln!(out, "```diff");
         out.push_str(&details_unified(test).replace("```", "'''"));
         let _ = writeln!(out, "```");

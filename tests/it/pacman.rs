@@ -509,9 +509,9 @@ fn random_ties_player() -> treegrade::grader::runner::ProgramSpec {
 
 fn played(random: &str) -> treegrade::grader::pacman::outcome::PlayOutcome {
     let results = treegrade::grader::pacman::run_tests(&random_ties_player(), &[random_ties_test(random)], None);
-    match results[0].pacman.as_deref() {
+    match results[0].pacman() {
         Some(treegrade::grader::pacman::outcome::PacmanOutcome::Play(play)) => play.clone(),
-        other => panic!("{other:?}: {:?} {}", results[0].reason, results[0].stderr),
+        other => panic!("{other:?}: {:?} {}", results[0].header.reason, results[0].header.stderr),
     }
 }
 
@@ -571,8 +571,9 @@ fn the_students_random_is_cpythons_number_for_number() {
     let mut spec = random_ties_player();
     spec.dir = dir.clone();
     let results = treegrade::grader::pacman::run_tests(&spec, &[planned], None);
-    let served = results[0].stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
-    let served = served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].reason, results[0].stderr));
+    let served = results[0].header.stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
+    let served =
+        served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].header.reason, results[0].header.stderr));
     let script = format!(
         "import sys, json, random\nsys.path.insert(0, {:?})\nimport multiAgents\nrandom.seed(7)\n\
          print(json.dumps(multiAgents.draws()))\n",

@@ -100,9 +100,9 @@ fn the_report_adds_up_exactly() {
     assert_eq!(q[2].score, Points::ZERO, "all or nothing, and something failed");
     assert_eq!(q[3].score, Points::whole(5));
     for question in &report.questions[..2] {
-        assert_eq!(sum(question.tests.iter().map(|t| t.max_score)), question.max_score);
-        assert_eq!(sum(question.tests.iter().map(|t| t.score)), question.score);
-        assert!(question.tests.iter().all(|t| t.score <= t.max_score));
+        assert_eq!(sum(question.tests.iter().map(|t| t.header.max_score)), question.max_score);
+        assert_eq!(sum(question.tests.iter().map(|t| t.header.score)), question.score);
+        assert!(question.tests.iter().all(|t| t.header.score <= t.header.max_score));
     }
     assert_eq!(report.max_score, Points::whole(20));
     assert_eq!(report.score, sum(report.questions.iter().map(|q| q.score)));

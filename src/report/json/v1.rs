@@ -435,42 +435,42 @@ impl From<&result::TestResult> for Test {
             draws: view.draws,
         };
         Test {
-            name: test.name.clone(),
-            path: test.path.clone(),
-            hidden: test.hidden,
-            status: match test.status {
+            name: test.header.name.clone(),
+            path: test.header.path.clone(),
+            hidden: test.header.hidden,
+            status: match test.header.status {
                 result::TestStatus::Passed => Status::Passed,
                 result::TestStatus::Failed => Status::Failed,
                 result::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
             },
             checks: Checks {
-                value: name_of(&test.checks.value),
-                action: name_of(&test.checks.action),
-                order: name_of(&test.checks.order),
-                counts: test.checks.counts.as_ref().map(name_of),
+                value: name_of(&test.checks().value),
+                action: name_of(&test.checks().action),
+                order: name_of(&test.checks().order),
+                counts: test.checks().counts.as_ref().map(name_of),
             },
-            reason: test.reason.clone(),
-            diagnosis: test.diagnosis.as_ref().map(|diagnosis| Diagnosis {
+            reason: test.header.reason.clone(),
+            diagnosis: test.diagnosis().as_ref().map(|diagnosis| Diagnosis {
                 bug: diagnosis.bug.to_string(),
                 explanation: diagnosis.explanation.clone(),
                 alternatives: diagnosis.alternatives.iter().map(|bug| bug.to_string()).collect(),
             }),
-            description: test.description.clone(),
-            details: test.details.clone(),
-            divergence: test.divergence.as_ref().map(|divergence| Divergence {
+            description: test.header.description.clone(),
+            details: test.header.details.clone(),
+            divergence: test.divergence().as_ref().map(|divergence| Divergence {
                 step: divergence.step,
                 expected: divergence.expected.clone(),
                 actual: divergence.actual.clone(),
             }),
-            expected: search(&test.expected),
-            actual: search(&test.actual),
-            stderr: test.stderr.clone(),
-            score: test.score,
-            max_score: test.max_score,
-            elapsed_ms: test.elapsed_ms,
-            play: test.play.as_deref().map(Play::from),
-            credit: test.credit.map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
-            pacman: test.pacman.as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
+            expected: search(test.expected()),
+            actual: search(test.actual()),
+            stderr: test.header.stderr.clone(),
+            score: test.header.score,
+            max_score: test.header.max_score,
+            elapsed_ms: test.header.elapsed_ms,
+            play: test.play().map(Play::from),
+            credit: test.credit().map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
+            pacman: test.pacman().as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
         }
     }
 }
