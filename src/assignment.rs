@@ -73,7 +73,7 @@ pub enum ChildOrder {
     Any,
 }
 
-/// One question of an assignment.
+/// One question of an assignment: what every question has, and its kind.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
     /// Short id (`q1`), used by `-q`.
@@ -82,8 +82,33 @@ pub struct Question {
     pub title: String,
     /// Points the question is worth.
     pub points: Points,
-    /// The search students implement (for a question of Pacman tests
-    /// alone, which searches no tree, minimax stands in).
+    /// How points are earned.
+    pub scoring: Scoring,
+    /// What the question asks, with the data of its kind alone.
+    pub kind: QuestionKind,
+}
+
+/// The kinds of question. A kind is added here, in the loader, and in the
+/// grader's plan (`grader::plan`), which pairs its tests with what grading
+/// them needs; `grader::grade_all` grades each kind's stage in turn.
+// An assignment holds a handful of questions: a search question's size is no matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuestionKind {
+    /// The student's search is served trees (written, from games, or
+    /// generated) and judged against the reference's.
+    Search(Searches),
+    /// The student's agent plays whole games against opponents (`play:`).
+    Play(Play),
+    /// The student's agent plays CS188's Pacman (docs/format.md section 10),
+    /// and nothing else.
+    Pacman(Vec<TestFile>),
+}
+
+/// A question whose tests are searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searches {
+    /// The search students implement.
     pub algorithm: Algorithm,
     /// Overrides each tree's `search.depth`.
     pub depth: Option<u32>,
@@ -92,20 +117,70 @@ pub struct Question {
     /// Override each tree's `search.budget`, `iterations`, `seed` and
     /// `exploration` (docs/format.md 8.2, 8.4).
     pub overrides: SettingOverrides,
-    /// How points are earned.
-    pub scoring: Scoring,
     /// Whether the order of a node's children is checked.
     pub child_order: ChildOrder,
     /// The tree files, resolved and sorted.
     pub tests: Vec<TestFile>,
-    /// Pacman test files (docs/format.md section 10), resolved and sorted:
-    /// games the student's agent plays, after the tree tests.
-    pub pacman: Vec<TestFile>,
     /// Trees generated for each student, in addition to `tests`.
     pub generate: Option<Generated>,
-    /// Games to play instead of searches to run (then `algorithm`, `depth`,
-    /// `tests` and `generate` play no part).
-    pub play: Option<Play>,
+    /// Pacman test files played after the searches, with the same agent
+    /// (CS188's minimax questions check graph searches and Pacman games).
+    pub pacman: Vec<TestFile>,
+}
+
+impl Searches {
+    /// A search question on `tests` with every other setting the default:
+    /// each tree's own depth and pruning convention, children in order,
+    /// nothing generated, no Pacman tests.
+    pub fn new(algorithm: Algorithm, tests: Vec<TestFile>) -> Searches {
+        Searches {
+            algorithm,
+            depth: None,
+            prune_on_equal: None,
+            overrides: SettingOverrides::default(),
+            child_order: ChildOrder::Given,
+            tests,
+            generate: None,
+            pacman: Vec::new(),
+        }
+    }
+}
+
+impl Question {
+    /// The searches of a search question.
+    pub fn searches(&self) -> Option<&Searches> {
+        match &self.kind {
+            QuestionKind::Search(searches) => Some(searches),
+            QuestionKind::Play(_) | QuestionKind::Pacman(_) => None,
+        }
+    }
+
+    /// The games of a play question.
+    pub fn play(&self) -> Option<&Play> {
+        match &self.kind {
+            QuestionKind::Play(play) => Some(play),
+            QuestionKind::Search(_) | QuestionKind::Pacman(_) => None,
+        }
+    }
+
+    /// The tree files a search question serves (none for the other kinds).
+    pub fn tree_tests(&self) -> &[TestFile] {
+        self.searches().map_or(&[], |searches| &searches.tests)
+    }
+
+    /// The Pacman test files the question plays, of either kind that has them.
+    pub fn pacman_tests(&self) -> &[TestFile] {
+        match &self.kind {
+            QuestionKind::Search(searches) => &searches.pacman,
+            QuestionKind::Pacman(tests) => tests,
+            QuestionKind::Play(_) => &[],
+        }
+    }
+
+    /// A search question's generated trees.
+    pub fn generate(&self) -> Option<&Generated> {
+        self.searches().and_then(|searches| searches.generate.as_ref())
+    }
 }
 
 /// A question graded by playing whole games against opponents (`play:`).

@@ -22,11 +22,11 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
+use treegrade::grader::result::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::runner::processes_of_user;
 use treegrade::grader::sandbox::{Layers, Sandbox, SandboxMode};
 use treegrade::grader::session::FailureKind;
-use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::{Target, grade_sandboxed};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};
@@ -185,16 +185,17 @@ fn assignment(ws: &Workspace) -> Assignment {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(5),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests,
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests,
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     }
 }
@@ -213,7 +214,7 @@ impl Graded {
     }
 
     fn statuses(&self) -> Vec<TestStatus> {
-        self.report.tests().map(|test| test.status).collect()
+        self.report.tests().map(|test| test.header.status).collect()
     }
 
     /// The second test, the one the hostile programs attack on.
@@ -222,14 +223,14 @@ impl Graded {
     }
 
     fn all_stderr(&self) -> String {
-        self.report.tests().map(|test| test.stderr.as_str()).collect::<Vec<_>>().join("\n")
+        self.report.tests().map(|test| test.header.stderr.as_str()).collect::<Vec<_>>().join("\n")
     }
 
     /// The others were graded as usual.
     fn assert_others_pass(&self, attacked: &[usize]) {
         for (index, test) in self.tests().iter().enumerate() {
             if !attacked.contains(&index) {
-                assert_eq!(test.status, TestStatus::Passed, "{}: {}", test.name, self.text);
+                assert_eq!(test.header.status, TestStatus::Passed, "{}: {}", test.header.name, self.text);
             }
         }
     }
@@ -269,7 +270,7 @@ fn assert_prompt(graded: &Graded, hung_tests: u32) {
 }
 
 fn reason(test: &TestResult) -> &str {
-    test.reason.as_deref().unwrap_or("")
+    test.header.reason.as_deref().unwrap_or("")
 }
 
 /// Nothing of the dedicated user is left (root graders), and the machine still starts processes.
@@ -304,7 +305,7 @@ fn an_infinite_loop_times_out_and_the_rest_is_graded() {
     let _machine = shared();
     let ws = workspace();
     let graded = grade_hostile(&ws, "infinite_loop.py", &[]);
-    assert_eq!(graded.attacked().status, TestStatus::Error(FailureKind::TimedOut), "{}", graded.text);
+    assert_eq!(graded.attacked().header.status, TestStatus::Error(FailureKind::TimedOut), "{}", graded.text);
     assert!(reason(graded.attacked()).contains("did not answer within 4 s"), "{}", graded.text);
     graded.assert_others_pass(&[1]);
     assert_prompt(&graded, 1);
@@ -316,7 +317,7 @@ fn a_fork_bomb_is_bounded_and_killed_to_the_last_process() {
     let ws = workspace();
     let graded = grade_hostile(&ws, "fork_bomb.py", &[]);
     assert!(
-        matches!(graded.attacked().status, TestStatus::Error(FailureKind::TimedOut | FailureKind::Crashed)),
+        matches!(graded.attacked().header.status, TestStatus::Error(FailureKind::TimedOut | FailureKind::Crashed)),
         "{}",
         graded.text
     );
@@ -331,10 +332,10 @@ fn a_memory_hog_fails_without_taking_the_machine_down() {
     let ws = workspace();
     let graded = grade_hostile(&ws, "memory_hog.py", &[]);
     let test = graded.attacked();
-    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert_eq!(test.header.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
     if graded.report.sandbox.resource_limits {
         assert!(reason(test).contains("exited with status 1 during this test"), "{}", graded.text);
-        assert!(test.stderr.contains("MemoryError"), "{}", graded.text);
+        assert!(test.header.stderr.contains("MemoryError"), "{}", graded.text);
     }
     graded.assert_others_pass(&[1]);
     assert_prompt(&graded, 0);
@@ -346,10 +347,11 @@ fn a_program_filling_the_disk_is_stopped_at_the_file_size_limit() {
     let ws = workspace();
     let graded = grade_hostile(&ws, "disk_filler.py", &[]);
     let test = graded.attacked();
-    assert_ne!(test.status, TestStatus::Passed, "{}", graded.text);
+    assert_ne!(test.header.status, TestStatus::Passed, "{}", graded.text);
     if graded.report.sandbox.resource_limits {
         // Python ignores SIGXFSZ, so the write fails with "File too large" at the limit.
         let written: u64 = test
+            .header
             .stderr
             .lines()
             .find_map(|line| line.strip_prefix("filler wrote ")?.strip_suffix(" MiB")?.parse().ok())
@@ -368,10 +370,10 @@ fn gigabytes_of_output_are_cut_short_with_bounded_memory() {
     let graded = grade_hostile(&ws, "output_flood.py", &[]);
     let grown_mib = peak_memory_kib().saturating_sub(peak_before) / 1024;
     let tests = graded.tests();
-    assert_eq!(tests[1].status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert_eq!(tests[1].header.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
     assert!(reason(tests[1]).contains("more than 16 MiB to stderr (the limit)"), "{}", graded.text);
-    assert!(tests[1].stderr.len() < 128 * 1024, "the kept stderr is capped");
-    assert_eq!(tests[2].status, TestStatus::Error(FailureKind::ProtocolError), "{}", graded.text);
+    assert!(tests[1].header.stderr.len() < 128 * 1024, "the kept stderr is capped");
+    assert_eq!(tests[2].header.status, TestStatus::Error(FailureKind::ProtocolError), "{}", graded.text);
     assert!(reason(tests[2]).contains("longer than 1 MiB"), "{}", graded.text);
     graded.assert_others_pass(&[1, 2]);
     assert_prompt(&graded, 0);
@@ -390,10 +392,10 @@ fn the_hidden_tests_and_other_students_stay_unreadable() {
         return;
     }
     let test = graded.attacked();
-    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert_eq!(test.header.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
     // In a filesystem view the folders do not exist; under landlock alone they are refused.
     let refusal = if sandbox.filesystem_view { "FileNotFoundError" } else { "PermissionError" };
-    assert!(test.stderr.contains(refusal), "{}", graded.text);
+    assert!(test.header.stderr.contains(refusal), "{}", graded.text);
     for secret in [HIDDEN_SECRET, OTHER_STUDENT_SECRET] {
         for output in [&graded.text, &graded.json, &graded.all_stderr()] {
             assert!(!output.contains(secret), "{secret} leaked:\n{output}");
@@ -416,8 +418,8 @@ fn the_network_is_out_of_reach() {
         unavailable("network isolation");
         return;
     }
-    assert_eq!(graded.attacked().status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
-    assert!(graded.attacked().stderr.contains("Error"), "{}", graded.text);
+    assert_eq!(graded.attacked().header.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert!(graded.attacked().header.stderr.contains("Error"), "{}", graded.text);
     match listener.accept() {
         Err(error) if error.kind() == ErrorKind::WouldBlock => {}
         other => panic!("the listener saw a connection: {other:?}"),
@@ -434,14 +436,14 @@ fn files_outside_the_scratch_folder_cannot_be_deleted_or_planted() {
     let args = [ws.canary.display().to_string(), ws.outside.display().to_string()];
     let graded = grade_hostile(&ws, "delete_files.py", &args);
     let test = graded.attacked();
-    assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
+    assert_eq!(test.header.status, TestStatus::Error(FailureKind::Crashed), "{}", graded.text);
     assert!(reason(test).contains("exited with status 3 during this test"), "{}", graded.text);
     if !graded.report.sandbox.filesystem_isolation && !graded.report.sandbox.filesystem_view {
         unavailable("filesystem isolation (a filesystem view or landlock)");
         return;
     }
-    assert!(!test.stderr.contains("DONE"), "{}", test.stderr);
-    assert_eq!(test.stderr.matches("refused:").count(), 6, "{}", test.stderr);
+    assert!(!test.header.stderr.contains("DONE"), "{}", test.header.stderr);
+    assert_eq!(test.header.stderr.matches("refused:").count(), 6, "{}", test.header.stderr);
     assert_eq!(std::fs::read_to_string(&ws.canary).unwrap(), "still here");
     assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
     graded.assert_others_pass(&[1]);
@@ -462,8 +464,8 @@ fn modes_times_and_extended_attributes_outside_the_scratch_folder_stay_as_they_w
         unavailable("a filesystem view (mount namespace)");
         return;
     }
-    assert!(!test.stderr.contains("DONE"), "{}", test.stderr);
-    assert_eq!(test.stderr.matches("refused:").count(), 15, "{}", test.stderr);
+    assert!(!test.header.stderr.contains("DONE"), "{}", test.header.stderr);
+    assert_eq!(test.header.stderr.matches("refused:").count(), 15, "{}", test.header.stderr);
     assert_eq!(contents(ws.root.path()), before, "nothing outside the scratch folder changed");
     graded.assert_others_pass(&[1]);
     assert_prompt(&graded, 0);
@@ -494,7 +496,7 @@ fn grade_hostile_build(ws: &Workspace, dir: &Path, language: treegrade::assignme
     let json = render(&report, Format::Json, false);
     eprintln!("hostile build graded:\n{text}");
     assert!(text.contains("hostile build done"), "the build log reaches the report:\n{text}");
-    assert!(report.tests().all(|test| test.status != TestStatus::Passed), "{text}");
+    assert!(report.tests().all(|test| test.header.status != TestStatus::Passed), "{text}");
     let sandbox = &report.sandbox;
     if !sandbox.filesystem_isolation && !sandbox.filesystem_view {
         unavailable("filesystem isolation (a filesystem view or landlock)");
@@ -602,12 +604,12 @@ fn a_fake_result_without_a_search_fails_on_the_order_and_fakes_no_total() {
     let ws = workspace();
     let graded = grade_hostile(&ws, "fake_results.py", &[]);
     let first = graded.tests()[0];
-    assert_eq!(first.status, TestStatus::Failed, "{}", graded.text);
+    assert_eq!(first.header.status, TestStatus::Failed, "{}", graded.text);
     assert_eq!(
-        (first.checks.value, first.checks.action, first.checks.order),
+        (first.checks().value, first.checks().action, first.checks().order),
         (Check::Passed, Check::Passed, Check::Failed)
     );
-    assert!(graded.report.tests().all(|test| test.status != TestStatus::Passed), "{}", graded.text);
+    assert!(graded.report.tests().all(|test| test.header.status != TestStatus::Passed), "{}", graded.text);
     assert_eq!(graded.report.score, treegrade::points::Points::whole(0));
     let totals: Vec<&str> = graded.text.lines().filter(|line| line.starts_with("Total:")).collect();
     assert_eq!(totals, ["Total: 0/5"], "{}", graded.text);
@@ -763,7 +765,7 @@ fn every_program_has_a_session_of_its_own_even_with_the_sandbox_off() {
     let command = vec!["python3".to_string(), "-u".to_string(), "terminal.py".to_string()];
     let target = Target { dir: ws.submission.clone(), command: Some(command), name: None };
     let report = grade_sandboxed(&assignment, &[0], &tests, &target, kits.path(), &sandbox(SandboxMode::Off)).unwrap();
-    let stderr: String = report.tests().map(|test| test.stderr.clone()).collect();
+    let stderr: String = report.tests().map(|test| test.header.stderr.clone()).collect();
     assert!(stderr.contains("own session: True; no controlling terminal"), "{stderr}");
 }
 

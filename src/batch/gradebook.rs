@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::grader::plan::Assignment;
+use crate::grader::result::{GradeReport, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{GradeReport, TestStatus};
 use crate::points::Points;
 
 /// How grading a submission went, whatever its score.
@@ -44,7 +44,7 @@ impl GradingStatus {
     /// The worst thing that happened in a report, in this order of precedence.
     fn of(report: &GradeReport) -> GradingStatus {
         let failed = |wanted: &[FailureKind]| {
-            report.tests().any(|test| matches!(test.status, TestStatus::Error(kind) if wanted.contains(&kind)))
+            report.tests().any(|test| matches!(test.header.status, TestStatus::Error(kind) if wanted.contains(&kind)))
         };
         if failed(&[FailureKind::BuildFailed]) {
             GradingStatus::CompileError
@@ -111,7 +111,10 @@ impl StoredResult {
         let status = GradingStatus::of(report);
         let message = match status {
             GradingStatus::Ok => None,
-            _ => report.tests().find(|t| matches!(t.status, TestStatus::Error(_))).and_then(|t| t.reason.clone()),
+            _ => report
+                .tests()
+                .find(|t| matches!(t.header.status, TestStatus::Error(_)))
+                .and_then(|t| t.header.reason.clone()),
         };
         StoredResult {
             student: student.to_string(),
@@ -124,13 +127,13 @@ impl StoredResult {
                 .iter()
                 .map(|q| QuestionScore { id: q.id.clone(), score: q.score, max_score: q.max_score })
                 .collect(),
-            passed_tests: report.tests().filter(|t| t.status == TestStatus::Passed).count(),
+            passed_tests: report.tests().filter(|t| t.header.status == TestStatus::Passed).count(),
             failed_tests: report
                 .tests()
-                .filter(|t| t.status != TestStatus::Passed)
+                .filter(|t| t.header.status != TestStatus::Passed)
                 .map(|t| FailedTest {
-                    name: t.name.clone(),
-                    diagnosis: t.diagnosis.as_ref().map(|d| d.bug.to_string()),
+                    name: t.header.name.clone(),
+                    diagnosis: t.diagnosis().as_ref().map(|d| d.bug.to_string()),
                 })
                 .collect(),
             wall_time_ms: elapsed.as_millis() as u64,

@@ -13,6 +13,8 @@ pub mod output;
 pub mod shard;
 pub mod summary;
 
+mod drawing;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -20,9 +22,10 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-use crate::grader::plan::{Assignment, PlannedTest, generated_tests};
+use crate::grader::plan::{Assignment, PlannedTest};
+use crate::grader::prepare::Plan;
 use crate::grader::sandbox::Sandbox;
-use crate::grader::{Planned, Target, grade_all};
+use crate::grader::{Target, grade_all};
 use crate::outdir::{BUILD_IDENTITY, hex, submission_fingerprint};
 use crate::pool::{AfterStop, Each, Pool};
 use gradebook::StoredResult;
@@ -152,22 +155,14 @@ pub enum Event {
 pub struct Grading<'a> {
     /// The assignment.
     pub assignment: &'a Assignment,
-    /// Indices of the questions graded.
-    pub selected: &'a [usize],
-    /// The tests with their reference answers.
-    pub tests: &'a [PlannedTest],
-    /// The play questions, with their games.
-    pub plays: &'a [crate::grader::playing::PlannedPlay],
-    /// The Pacman tests.
-    pub pacman: &'a [crate::grader::pacman::PlannedPacman],
+    /// The questions graded and their tests of every kind, planned once.
+    pub plan: &'a Plan,
     /// The folder holding the kits (`{kits}` in the assignment's env).
     pub kits: &'a Path,
     /// The course's secret, from which each student's generated trees derive.
     pub secret: &'a str,
     /// How student programs are confined.
     pub sandbox: &'a Sandbox,
-    /// The game files whose positions are generated per student.
-    pub templates: &'a crate::grader::plan::Templates,
 }
 
 /// How a batch runs.
@@ -218,8 +213,7 @@ pub fn run_batch(
     let assignment_key = assignment_fingerprint(
         BUILD_IDENTITY,
         grading.assignment,
-        grading.tests,
-        grading.pacman,
+        grading.plan,
         &format!("{:?}; {secret_key}", config.settings),
     )?;
     // Every row of the output folder, this run's and earlier ones', kept in
@@ -250,14 +244,14 @@ pub fn run_batch(
         book.insert(stored.student.clone(), stored.clone());
         let rows: Vec<StoredResult> = book.values().cloned().collect();
         output::write_result(&config.out, &stored, rendered.as_ref())?;
-        output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows)?;
+        output::write_gradebook(&config.out, grading.assignment, &grading.plan.selected, &rows)?;
         on_event(&Event::Graded(stored.clone()));
         results.push(stored);
         Ok::<(), std::io::Error>(())
     })?;
     let rows: Vec<StoredResult> = book.into_values().collect();
-    output::write_gradebook(&config.out, grading.assignment, grading.selected, &rows)?;
-    output::write_summary(&config.out, grading.assignment, grading.selected, &rows)?;
+    output::write_gradebook(&config.out, grading.assignment, &grading.plan.selected, &rows)?;
+    output::write_summary(&config.out, grading.assignment, &grading.plan.selected, &rows)?;
     results.sort_by(|a, b| a.student.cmp(&b.student));
     Ok(results)
 }
@@ -270,8 +264,8 @@ fn grade_one(
     fingerprint: &Result<String, String>,
     time_limit: std::time::Duration,
 ) -> (StoredResult, Option<output::RenderedReports>) {
-    let Grading { assignment, selected, tests, plays, pacman, kits, secret, sandbox, templates } = *grading;
-    let mut tests = tests.to_vec();
+    let Grading { assignment, plan, kits, secret, sandbox } = *grading;
+    let selected = &plan.selected;
     let started = Instant::now();
     let fingerprint = match fingerprint {
         Ok(fingerprint) => fingerprint.as_str(),
@@ -283,8 +277,8 @@ fn grade_one(
             return (stored, Some(rendered));
         }
     };
-    match generated_tests(assignment, selected, &submission.student, secret, templates) {
-        Ok(generated) => tests.extend(generated),
+    let plan = match plan.for_student(assignment, &submission.student, secret) {
+        Ok(plan) => plan,
         Err(errors) => {
             let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
             let message = format!("this student's generated trees do not fit their questions: {}", lines.join("; "));
@@ -294,16 +288,16 @@ fn grade_one(
                 StoredResult::not_gradable(&submission.student, fingerprint, assignment, selected, message, elapsed);
             return (stored, Some(rendered));
         }
-    }
+    };
     // The sandbox grades a private copy of the folder; reports name the student.
     let target = Target { dir: submission.dir.clone(), command: None, name: Some(submission.student.clone()) };
-    let planned = Planned { tests: &tests, plays, pacman, submission_time_limit: Some(time_limit) };
-    let outcome = grade_all(assignment, selected, &planned, &target, kits, sandbox);
+    let outcome = grade_all(assignment, &plan, &target, kits, sandbox, Some(time_limit));
     let elapsed = started.elapsed();
     match outcome {
         Ok(report) => {
             let stored = StoredResult::from_report(&submission.student, fingerprint, &report, elapsed);
-            (stored, Some(output::render_reports(&report, &tests)))
+            let searches: Vec<PlannedTest> = plan.searches().cloned().collect();
+            (stored, Some(output::render_reports(&report, &searches)))
         }
         Err(not_gradable) => {
             let message = not_gradable.to_string();
@@ -319,8 +313,7 @@ fn grade_one(
 fn assignment_fingerprint(
     identity: &str,
     assignment: &Assignment,
-    tests: &[PlannedTest],
-    pacman: &[crate::grader::pacman::PlannedPacman],
+    plan: &Plan,
     settings: &str,
 ) -> std::io::Result<String> {
     let mut hasher = Sha256::new();
@@ -328,13 +321,13 @@ fn assignment_fingerprint(
     hasher.update(settings.as_bytes());
     let file = assignment.dir.join(crate::load::assignment::ASSIGNMENT_FILE);
     hasher.update(std::fs::read(&file).unwrap_or_default());
-    let names = tests.iter().map(|test| (&test.name, &test.path));
-    for (name, path) in names.chain(pacman.iter().map(|test| (&test.name, &test.path))) {
+    let names = plan.searches().map(|test| (&test.name, &test.path));
+    for (name, path) in names.chain(plan.pacman().map(|test| (&test.name, &test.path))) {
         hasher.update(name.as_bytes());
         hasher.update(std::fs::read(path)?);
     }
     // A play question's game file and its opponents' programs decide its games too.
-    for play in assignment.questions.iter().filter_map(|question| question.play.as_ref()) {
+    for play in assignment.questions.iter().filter_map(|question| question.play()) {
         if let crate::assignment::PlayGame::File(game) = &play.game {
             hasher.update(std::fs::read(game)?);
         }
@@ -364,8 +357,11 @@ mod tests {
             languages: Vec::new(),
             questions: Vec::new(),
         };
-        let before = assignment_fingerprint("treegrade 0.1.0 build 1\n", &assignment, &[], &[], "s").unwrap();
-        let after = assignment_fingerprint("treegrade 0.1.0 build 2\n", &assignment, &[], &[], "s").unwrap();
+        let before =
+            assignment_fingerprint("treegrade 0.1.0 build 1\n", &assignment, &Plan::of_searches(&[], &[]), "s")
+                .unwrap();
+        let after = assignment_fingerprint("treegrade 0.1.0 build 2\n", &assignment, &Plan::of_searches(&[], &[]), "s")
+            .unwrap();
         assert_ne!(before, after);
     }
 

@@ -26,9 +26,9 @@ use super::gradebook::{StoredResult, write_csv};
 use super::summary::summary_markdown;
 use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
-use crate::grader::verdict::GradeReport;
+use crate::grader::result::GradeReport;
 use crate::outdir::{read_json_files, write_atomically};
-use crate::report::{Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
+use crate::report::{Drawable, Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
 
 /// A student's reports, rendered (by the worker that graded them): what the
 /// student may see, and what only the instructor may.
@@ -65,7 +65,8 @@ pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
 /// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
     let shown = student_view(report);
-    let rendering = Rendering { tests, ..Rendering::plain(&shown) };
+    let tests: Vec<&dyn Drawable> = tests.iter().map(|test| test as &dyn Drawable).collect();
+    let rendering = Rendering { tests: &tests, ..Rendering::plain(&shown) };
     let student = Format::offered_by(Offer::Batch).map(|format| (format.file(), format.render(&rendering))).collect();
     RenderedReports { student, instructor: vec![(INSTRUCTOR_REPORT, render(report, Format::Json, false))] }
 }

@@ -10,12 +10,13 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::check::load_and_plan;
+use super::check::planning_failure;
 use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
 use crate::batch::gradebook::{GradingStatus, StoredResult};
 use crate::batch::shard::Shard;
 use crate::batch::{BatchConfig, Event, Grading, GradingSettings, list_submissions, output, run_batch};
+use crate::grader::prepare;
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{submission, usage};
 use crate::load::assignment::load_assignment_with_hidden;
@@ -85,7 +86,7 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
         assignment.time_limit = Duration::from_secs_f64(seconds);
     }
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    let plan = load_and_plan(&assignment, &selected)?;
+    let plan = prepare::prepare(&assignment, &selected).map_err(planning_failure)?;
     let listing = list_submissions(&args.submissions).map_err(|e| Failure::from_system(None, e.kind(), e))?;
     for (entry, reason) in &listing.skipped {
         eprintln!("skipped {entry}: {reason}");
@@ -121,17 +122,8 @@ pub fn run(args: &BatchArgs, context: &Context) -> Result<(), Failure> {
             missing.join("; ")
         )));
     }
-    let grading = Grading {
-        assignment: &assignment,
-        selected: &selected,
-        tests: &plan.tests,
-        plays: &plan.plays,
-        pacman: &plan.pacman,
-        kits: kits.path(),
-        secret: &secret,
-        sandbox: &sandbox,
-        templates: &plan.templates,
-    };
+    let grading =
+        Grading { assignment: &assignment, plan: &plan, kits: kits.path(), secret: &secret, sandbox: &sandbox };
     let results = run_batch(&grading, &submissions, &config, &stop, |event| progress.record(event))
         .map_err(|e| Failure::from_io(Some(format!("batch into {}", config.out.display())), e))?;
     progress.finish();

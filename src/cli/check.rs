@@ -1,6 +1,5 @@
 //! `treegrade check`: grade one submission and print the report.
 
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,16 +10,12 @@ use super::source::AssignmentSource;
 use super::{Context, Failure, emit};
 use crate::assignment::PlayGame;
 use crate::game::Game;
-use crate::game::pacman::test::PacmanTest;
-use crate::grader::pacman::PlannedPacman;
-use crate::grader::plan::{self, Assignment, GameTest, PlannedTest, TestTree};
-use crate::grader::playing::PlannedPlay;
+use crate::grader::plan;
+use crate::grader::prepare::{self, PlanningError};
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
-use crate::load::pacman::load_pacman_file;
-use crate::load::{LoadError, Loaded, load_file};
-use crate::report::{self, Format, Offer, Rendering};
+use crate::report::{self, Drawable, Format, Offer, Rendering};
 
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
@@ -83,8 +78,8 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
     let source = AssignmentSource::resolve_for(args.assignment.as_deref(), Some(&args.submission))?;
     let assignment =
         load_assignment_with_hidden(source.dir(), args.hidden.as_deref()).map_err(|e| Failure::Input(vec![e]))?;
-    let mut selected = select_questions(&assignment, &args.questions)?;
-    let Plan { mut tests, templates, plays, mut pacman } = load_and_plan(&assignment, &selected)?;
+    let selected = prepare::select(&assignment, &args.questions).map_err(planning_failure)?;
+    let mut plan = prepare::prepare(&assignment, &selected).map_err(planning_failure)?;
     if plan::has_generated(&assignment, &selected) {
         let student = args.student.clone().unwrap_or_else(|| student_id(&args.submission));
         let secret = context.secret().unwrap_or_default();
@@ -93,24 +88,18 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
                 "note: generated questions use practice trees for `{student}`; the graded ones use the course's secret"
             );
         }
-        tests
-            .extend(plan::generated_tests(&assignment, &selected, &student, secret, &templates).map_err(plan_failure)?);
+        plan = plan
+            .for_student(&assignment, &student, secret)
+            .map_err(|errors| planning_failure(PlanningError::Unfit(errors)))?;
     }
-    keep_named_tests(&mut tests, &mut pacman, &args.tests)?;
-    if !args.tests.is_empty() {
-        // Questions none of whose tests were named are not graded, so neither shown nor counted.
-        selected.retain(|&question| {
-            tests.iter().any(|test| test.question == question) || pacman.iter().any(|test| test.question == question)
-        });
-    }
+    plan.keep_named(&args.tests).map_err(planning_failure)?;
     let kits = submission::write_kits().map_err(|e| Failure::runtime("cannot write the starter kits", e))?;
     let target = Target {
         dir: args.submission.clone(),
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         name: None,
     };
-    let planned = grader::Planned { tests: &tests, plays: &plays, pacman: &pacman, submission_time_limit: None };
-    let report = match grader::grade_all(&assignment, &selected, &planned, &target, kits.path(), &sandbox) {
+    let report = match grader::grade_all(&assignment, &plan, &target, kits.path(), &sandbox, None) {
         Ok(report) => report,
         Err(not_gradable) => {
             let reason = not_gradable.to_string();
@@ -129,9 +118,10 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         (_, true) => report::Detail::Everything,
         _ => report::Detail::Failures,
     };
-    // HTML draws each failed test's tree, so it needs the planned tests.
+    // HTML draws each failed test's tree, so it needs the planned searches.
+    let searches: Vec<&dyn Drawable> = plan.searches().map(|test| test as &dyn Drawable).collect();
     let render =
-        |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &tests, color, detail });
+        |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &searches, color, detail });
     for (format, path) in &args.reports {
         write_or_emit(Some(path), &render(*format, false))?;
     }
@@ -171,213 +161,16 @@ fn write_or_emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
     }
 }
 
-pub(super) fn select_questions(assignment: &Assignment, wanted: &[String]) -> Result<Vec<usize>, Failure> {
-    if wanted.is_empty() {
-        return Ok((0..assignment.questions.len()).collect());
-    }
-    wanted
-        .iter()
-        .map(|id| {
-            assignment.questions.iter().position(|q| q.id.eq_ignore_ascii_case(id)).ok_or_else(|| {
-                let known: Vec<&str> = assignment.questions.iter().map(|q| q.id.as_str()).collect();
-                Failure::Usage(format!("no question `{id}` in this assignment (it has {})", known.join(", ")))
-            })
-        })
-        .collect()
-}
-
-/// Keeps the tests `--test` names (all of them when none is named): a full
-/// name (`q2/aima-fig5-2`), or a tree's name in any question.
-fn keep_named_tests(
-    tests: &mut Vec<PlannedTest>,
-    pacman: &mut Vec<PlannedPacman>,
-    wanted: &[String],
-) -> Result<(), Failure> {
-    if wanted.is_empty() {
-        return Ok(());
-    }
-    let matches = |test: &str, name: &str| {
-        test.eq_ignore_ascii_case(name)
-            || test.rsplit_once('/').is_some_and(|(_, tree)| tree.eq_ignore_ascii_case(name))
-    };
-    let names: Vec<&str> =
-        tests.iter().map(|test| test.name.as_str()).chain(pacman.iter().map(|test| test.name.as_str())).collect();
-    if let Some(missing) = wanted.iter().find(|name| !names.iter().any(|test| matches(test, name))) {
-        let known: Vec<&str> = names.iter().take(6).copied().collect();
-        return Err(Failure::Usage(format!(
-            "no test `{missing}` in the questions graded (they have {}{})",
-            known.join(", "),
-            if names.len() > known.len() { ", ..." } else { "" }
-        )));
-    }
-    tests.retain(|test| wanted.iter().any(|name| matches(&test.name, name)));
-    pacman.retain(|test| wanted.iter().any(|name| matches(&test.name, name)));
-    Ok(())
-}
-
-/// Loads every Pacman test of the selected questions (docs/format.md 10).
-pub(super) fn load_pacman(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedPacman>, Failure> {
-    let mut loaded: HashMap<PathBuf, Arc<PacmanTest>> = HashMap::new();
-    let mut errors: Vec<LoadError> = Vec::new();
-    for &index in selected {
-        for file in &assignment.questions[index].pacman {
-            if loaded.contains_key(&file.path) {
-                continue;
-            }
-            match load_pacman_file(&file.path) {
-                Ok(test) => {
-                    loaded.insert(file.path.clone(), Arc::new(test));
-                }
-                Err(error) => errors.push(error),
-            }
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Failure::Input(errors));
-    }
-    Ok(plan::plan_pacman(assignment, selected, |file| Arc::clone(&loaded[&file.path])))
-}
-
-/// A loaded file as a test's tree.
-pub(super) fn test_tree(loaded: Loaded) -> TestTree {
-    match loaded {
-        Loaded::Written(written) => TestTree::Written(Arc::new(written.tree)),
-        Loaded::Game(game) => TestTree::Game(Arc::new(GameTest {
-            name: game.name().to_string(),
-            description: game.description().map(str::to_string),
-            game: Arc::clone(&game.game),
-            defaults: game.defaults().search,
-            options: game.unfold_options(),
-        })),
+/// An assignment that cannot be planned, as the command line reports it:
+/// files that do not load with their places, anything else in a line (exit 2).
+pub(super) fn planning_failure(error: PlanningError) -> Failure {
+    match error {
+        PlanningError::Load(errors) => Failure::Input(errors),
+        other => Failure::Usage(other.to_string()),
     }
 }
 
-/// The game files that the selected questions generate positions of.
-fn load_templates(assignment: &Assignment, selected: &[usize]) -> Result<plan::Templates, Failure> {
-    let mut templates = plan::Templates::new();
-    for &index in selected {
-        let Some(game) = assignment.questions[index].generate.as_ref().and_then(|g| g.game.as_ref()) else { continue };
-        if !templates.contains_key(&game.template) {
-            let loaded = load_file(&game.template).map_err(|error| Failure::Input(vec![error]))?;
-            templates.insert(game.template.clone(), test_tree(loaded));
-        }
-    }
-    Ok(templates)
-}
-
-/// What grading an assignment needs, loaded and planned once.
-pub(super) struct Plan {
-    /// The tests of search questions, with the reference's answers.
-    pub tests: Vec<PlannedTest>,
-    /// The game files that generated questions advance.
-    pub templates: plan::Templates,
-    /// The play questions, with their games loaded.
-    pub plays: Vec<PlannedPlay>,
-    /// The Pacman tests.
-    pub pacman: Vec<PlannedPacman>,
-}
-
-/// Loads every test tree once and pairs it with the reference's answer; the
-/// game files that generated questions advance, and the games that play
-/// questions play, come back beside the tests.
-pub(super) fn load_and_plan(assignment: &Assignment, selected: &[usize]) -> Result<Plan, Failure> {
-    let (tests, templates) = load_and_plan_tests(assignment, selected)?;
-    let plays = plan_plays(assignment, selected)?;
-    let pacman = load_pacman(assignment, selected)?;
-    Ok(Plan { tests, templates, plays, pacman })
-}
-
-/// The games of the selected play questions, loaded, each checked against
-/// its question (built-in opponents have the evaluations they need).
-pub(super) fn plan_plays(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedPlay>, Failure> {
-    let mut plays = Vec::new();
-    for &index in selected {
-        let question = &assignment.questions[index];
-        let Some(play) = &question.play else { continue };
-        let game = load_play_game(&play.game)?;
-        let refuse = |message: String| Failure::Usage(format!("question `{}`: {message}", question.id));
-        if let Some(eval) = &play.eval
-            && !game.evaluations().contains(eval)
-        {
-            return Err(refuse(crate::game::unknown_evaluation(
-                game.name(),
-                eval,
-                &game.evaluations().iter().map(String::as_str).collect::<Vec<_>>(),
-            )));
-        }
-        for opponent in &play.opponents {
-            if let crate::assignment::OpponentAgent::BuiltIn(builtin) = &opponent.agent {
-                builtin.check(&*game, play.eval.as_deref()).map_err(|refused| refuse(refused.to_string()))?;
-            }
-        }
-        plays.push(PlannedPlay { question: index, game });
-    }
-    Ok(plays)
-}
-
-/// A play question's game: a built-in one from its start, or a game file.
+/// A play question's game (for `play` and `tournament`, which play one too).
 pub(super) fn load_play_game(game: &PlayGame) -> Result<Arc<dyn Game>, Failure> {
-    match game {
-        PlayGame::BuiltIn(name) => {
-            crate::game::make(&crate::game::GameArgs { name, params: &[], position: None, utility: None })
-                .map(Arc::from)
-                .map_err(|error| Failure::Usage(format!("game `{name}`: {}", error.message)))
-        }
-        PlayGame::File(path) => match load_file(path).map_err(|error| Failure::Input(vec![error]))? {
-            Loaded::Game(loaded) => {
-                loaded.verify().map_err(|error| Failure::Input(vec![error]))?;
-                Ok(Arc::clone(&loaded.game))
-            }
-            Loaded::Written(_) => Err(Failure::Usage(format!(
-                "{}: a play question plays a game (a file with `rules:`), not a written tree",
-                path.display()
-            ))),
-        },
-    }
-}
-
-/// Loads every test tree once and pairs it with the reference's answer; the
-/// game files that generated questions advance come back beside the tests.
-fn load_and_plan_tests(
-    assignment: &Assignment,
-    selected: &[usize],
-) -> Result<(Vec<PlannedTest>, plan::Templates), Failure> {
-    let mut trees: HashMap<PathBuf, TestTree> = HashMap::new();
-    let mut errors: Vec<LoadError> = Vec::new();
-    for &index in selected {
-        for test in &assignment.questions[index].tests {
-            if trees.contains_key(&test.path) {
-                continue;
-            }
-            match load_file(&test.path) {
-                Ok(loaded) => {
-                    trees.insert(test.path.clone(), test_tree(loaded));
-                }
-                Err(error) => errors.push(error),
-            }
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Failure::Input(errors));
-    }
-    let tests = plan::plan_tests(assignment, selected, |test| trees[&test.path].clone()).map_err(plan_failure)?;
-    // A course's rules program must have answered every question the same way twice.
-    for (path, tree) in &trees {
-        if let TestTree::Game(game) = tree
-            && let Err(message) = game.game.verify()
-        {
-            return Err(Failure::Usage(format!("{}: {message}", path.display())));
-        }
-    }
-    // Generated trees depend on the student; planning them once for a stand-in
-    // student finds the settings the reference cannot search before anyone is graded.
-    let templates = load_templates(assignment, selected)?;
-    plan::generated_tests(assignment, selected, "(assignment check)", "", &templates).map_err(plan_failure)?;
-    Ok((tests, templates))
-}
-
-/// Tests that do not fit their questions: an error in the assignment (exit 2).
-pub(super) fn plan_failure(errors: Vec<plan::PlanError>) -> Failure {
-    let lines: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.name, e.message)).collect();
-    Failure::Usage(format!("the assignment's tests do not fit their questions:\n  {}", lines.join("\n  ")))
+    prepare::load_play_game(game).map_err(planning_failure)
 }

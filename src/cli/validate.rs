@@ -105,8 +105,8 @@ fn check_assignment(dir: &Path) -> bool {
         }
     };
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    match super::check::load_and_plan(&assignment, &selected) {
-        Ok(super::check::Plan { tests, plays, pacman, .. }) => {
+    match crate::grader::prepare::prepare(&assignment, &selected).map_err(super::check::planning_failure) {
+        Ok(plan) => {
             let files = test_files(&assignment);
             let bad = files.iter().filter(|file| !check_test_file(file)).count();
             if bad > 0 {
@@ -119,15 +119,18 @@ fn check_assignment(dir: &Path) -> bool {
                 return false;
             }
             let points: Points = assignment.questions.iter().map(|q| q.points).sum();
-            let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate.as_ref()).map(|g| g.count).sum();
+            let generated: u32 = assignment.questions.iter().filter_map(|q| q.generate()).map(|g| g.count).sum();
             let generated =
                 if generated > 0 { format!(" and {generated} generated per student") } else { String::new() };
             emit(&format!(
                 "ok     {} (assignment: {}, {}{generated}{}, {points} points)\n",
                 dir.display(),
                 counted(assignment.questions.len(), "question"),
-                counted(tests.len() + pacman.len(), "test file"),
-                if plays.is_empty() { String::new() } else { format!(", {} played", plays.len()) }
+                counted(plan.searches().count() + plan.pacman().count(), "test file"),
+                match plan.plays().count() {
+                    0 => String::new(),
+                    plays => format!(", {plays} played"),
+                }
             ));
             true
         }
@@ -150,9 +153,9 @@ fn check_assignment(dir: &Path) -> bool {
 fn test_files(assignment: &crate::grader::plan::Assignment) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
     for question in &assignment.questions {
-        let trees = question.tests.iter().map(|test| test.path.clone());
-        let pacman = question.pacman.iter().map(|test| test.path.clone());
-        let played = question.play.iter().filter_map(|play| match &play.game {
+        let trees = question.tree_tests().iter().map(|test| test.path.clone());
+        let pacman = question.pacman_tests().iter().map(|test| test.path.clone());
+        let played = question.play().into_iter().filter_map(|play| match &play.game {
             crate::assignment::PlayGame::File(path) => Some(path.clone()),
             crate::assignment::PlayGame::BuiltIn(_) => None,
         });

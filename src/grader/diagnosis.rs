@@ -8,7 +8,7 @@
 //! divergence, which it shows anyway.
 
 use super::plan::{PlannedTest, Served};
-use super::verdict::{ChildCountView, SearchView, TestResult, TestStatus};
+use super::result::{ChildCountView, SearchView, TestResult, TestStatus};
 use crate::compare::values_match;
 pub use crate::engine::mistakes::{Candidate, candidates, undetected_mistakes};
 use crate::engine::variant::VariantOutcome;
@@ -36,20 +36,7 @@ pub struct StudentTrace<'a> {
     pub draws: Option<u64>,
 }
 
-/// A recognised mistake.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Diagnosis {
-    /// A stable name for the mistake (`reverse-children`, ...).
-    pub bug: &'static str,
-    /// What the student did and what to do instead; when several mistakes
-    /// reproduce the evidence alike, the behaviour they share and the code
-    /// shapes that produce it.
-    pub explanation: String,
-    /// When `bug` is a behaviour several mistakes share, those mistakes
-    /// (the code shapes its explanation lists); empty otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub alternatives: Vec<&'static str>,
-}
+pub use super::result::Diagnosis;
 
 /// The mistake whose trace equals the student's, if any. When several
 /// mistakes reproduce it exactly, the behaviour they share is named, or
@@ -255,14 +242,14 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
     let failed: Vec<usize> = indices
         .iter()
         .copied()
-        .filter(|&index| results[index].status == TestStatus::Failed && results[index].diagnosis.is_none())
+        .filter(|&index| results[index].header.status == TestStatus::Failed && results[index].diagnosis().is_none())
         .collect();
     if failed.is_empty() {
         return;
     }
     let ruled_out: Vec<&'static str> = indices
         .iter()
-        .filter(|&&index| results[index].status == TestStatus::Passed)
+        .filter(|&&index| results[index].header.status == TestStatus::Passed)
         .flat_map(|&index| failing_here(&tests[index], &*served[index]))
         .collect();
     let fits: Vec<(usize, Vec<Candidate>)> = failed
@@ -285,7 +272,7 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
     // the list guesses nodes.
     let refusals: Vec<Vec<Candidate>> = indices
         .iter()
-        .filter(|&&index| results[index].status == TestStatus::Error(super::session::FailureKind::ProtocolError))
+        .filter(|&&index| results[index].header.status == TestStatus::Error(super::session::FailureKind::ProtocolError))
         .map(|&index| {
             let test = &tests[index];
             let cs188 = test.tree.written().and_then(Tree::game);
@@ -310,7 +297,9 @@ fn diagnose_question(tests: &[PlannedTest], served: &[Served<'_>], results: &mut
     }
     for (index, list) in fits {
         let named: Vec<Candidate> = list.into_iter().filter(|candidate| everywhere.contains(&candidate.key)).collect();
-        results[index].diagnosis = describe(&named, failed.len());
+        if let Some(search) = results[index].search_mut() {
+            search.diagnosis = describe(&named, failed.len());
+        }
     }
 }
 
@@ -370,8 +359,8 @@ fn student_trace(tree: &dyn GameTree, result: &TestResult) -> Option<OwnedTrace>
     // Every node the student entered was made in the tree served.
     let ids: std::collections::HashMap<String, NodeIndex> =
         (0..tree.made() as u32).map(|i| (tree.id(NodeIndex(i)).into_owned(), NodeIndex(i))).collect();
-    let visited = result.actual.visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
-    Some(OwnedTrace::of_view(result.actual.clone(), visited))
+    let visited = result.actual().visited.iter().map(|id| ids.get(id).copied()).collect::<Option<Vec<_>>>()?;
+    Some(OwnedTrace::of_view(result.actual().clone(), visited))
 }
 
 /// The diagnosis that names `named` (the mistakes that explain the
@@ -563,7 +552,7 @@ mod tests {
         }
         let served: Vec<Served<'_>> = planned.iter().map(PlannedTest::served).collect();
         diagnose_submission(&planned, &served, &mut results);
-        results.into_iter().map(|result| result.diagnosis).collect()
+        results.into_iter().map(|result| result.diagnosis().cloned()).collect()
     }
 
     /// The verdict on a student whose search made `slips` on `test`.
@@ -632,7 +621,7 @@ mod tests {
                 elapsed: std::time::Duration::ZERO,
                 earlier_in_program: 0,
             };
-            crate::grader::verdict::judge(&test, &*tree, record).diagnosis.map(|d| (d.bug, d.explanation))
+            crate::grader::verdict::judge(&test, &*tree, record).diagnosis().map(|d| (d.bug, d.explanation.clone()))
         };
         let (bug, explanation) = judged(true).expect("named");
         assert_eq!(bug, "id-budget-per-iteration");
@@ -807,7 +796,7 @@ mod tests {
         }
         let served: Vec<Served<'_>> = tests.iter().map(PlannedTest::served).collect();
         diagnose_submission(tests, &served, &mut results);
-        results.into_iter().map(|result| result.diagnosis).collect()
+        results.into_iter().map(|result| result.diagnosis().cloned()).collect()
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! draws and root counts.
 
 use super::plan::PlannedTest;
-use super::verdict::{ChildCountView, SearchView};
+use super::result::{ChildCountView, SearchView};
 use crate::compare::{Divergence, format_value, values_match};
 use crate::engine::{self, Algorithm};
 use crate::tree::GameTree;

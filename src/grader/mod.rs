@@ -1,11 +1,14 @@
 //! The grader: runs student searchers as processes and judges their searches.
 //!
-//! A grading run is a pipeline of plain values: an assignment's questions
-//! become [`plan::PlannedTest`]s; the [`submission`] is built and started;
-//! each test is served to the program through the [`oracle`] over the
-//! [`protocol`] by the [`runner`] in a [`session`]; [`verdict`] compares the
-//! recorded searches with the reference and awards points. Nothing here
-//! knows YAML: trees and assignments arrive as plain data.
+//! A grading run is a pipeline of plain values: [`prepare`] loads an
+//! assignment's files and plans each selected question's tests, of every
+//! kind, into one [`prepare::Plan`]; the [`submission`] is staged, built
+//! and started ([`stage`]); [`grade_all`] grades the plan a [`Stage`] at
+//! a time: searches served to the program through the [`oracle`] over the
+//! [`protocol`] by the [`runner`] in a [`session`] and judged by
+//! [`verdict`], then play questions' games ([`playing`]), then Pacman
+//! games ([`pacman`]); [`scoring`] awards points, and the [`result`] is
+//! what reports read. Nothing here knows YAML: the loader does.
 
 pub mod diagnosis;
 mod explain;
@@ -16,64 +19,29 @@ pub mod pacman;
 pub mod plan;
 pub mod player;
 pub mod playing;
+pub mod prepare;
 pub mod protocol;
+pub mod result;
 pub mod rules_program;
 pub mod runner;
 pub mod sandbox;
+pub mod scoring;
 pub mod scratch;
 pub mod session;
+mod staging;
 pub mod submission;
 pub mod usage;
 pub mod verdict;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use plan::{Assignment, Language, PlannedTest};
-use sandbox::{RunPlan, Sandbox, SandboxMode};
+use plan::{Assignment, Planned, PlannedPacman, PlannedTest};
+use prepare::Plan;
+use result::{GradeReport, TestResult};
+use sandbox::{Sandbox, SandboxMode};
 use session::{FailureKind, ProgramFailure, SearchJob, SearchRecord, SessionLimits, SubmissionLimit};
-use verdict::GradeReport;
-
-/// What to grade: a submission folder, optionally with an explicit command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    /// The submission folder (the working directory of the program).
-    pub dir: PathBuf,
-    /// A command to run instead of the detected language's.
-    pub command: Option<Vec<String>>,
-    /// What reports and messages call the submission (default: its folder),
-    /// e.g. the student id when the folder is a scratch copy.
-    pub name: Option<String>,
-}
-
-impl Target {
-    /// What reports and messages call the submission.
-    pub fn name(&self) -> String {
-        self.name.clone().unwrap_or_else(|| self.dir.display().to_string())
-    }
-}
-
-/// A submission that cannot be graded at all (exit status 2).
-#[derive(Debug, thiserror::Error)]
-pub enum NotGradable {
-    /// The folder is not there.
-    #[error("the submission folder {0} does not exist")]
-    MissingFolder(String),
-    /// No language's files are in the folder, and no command was given.
-    #[error("{}", no_language_message(.expected, .submission))]
-    NoLanguage {
-        /// The submission's name.
-        submission: String,
-        /// What each language looks for (`search.py (python)`).
-        expected: Vec<String>,
-    },
-    /// The sandbox refused, or its scratch folder could not be made.
-    #[error(transparent)]
-    Prepare(#[from] sandbox::PrepareError),
-    /// The kit could not be put beside the submission.
-    #[error(transparent)]
-    Files(#[from] scratch::PathError),
-}
+pub use staging::{NotGradable, Staged, Target, stage};
 
 /// Grades one submission on the planned tests with the built-in defences
 /// only (process group, time limits, output caps, empty environment,
@@ -99,80 +67,83 @@ pub fn grade_sandboxed(
     kits: &Path,
     sandbox: &Sandbox,
 ) -> Result<GradeReport, NotGradable> {
-    let planned = Planned { tests, plays: &[], pacman: &[], submission_time_limit: None };
-    grade_all(assignment, selected, &planned, target, kits, sandbox)
+    grade_all(assignment, &Plan::of_searches(selected, tests), target, kits, sandbox, None)
 }
 
-/// What a grading run does: searches against the reference, and games.
-#[derive(Clone, Copy, Debug)]
-pub struct Planned<'a> {
-    /// The tests of search questions, with the reference's answers.
-    pub tests: &'a [PlannedTest],
-    /// The play questions, with their games loaded.
-    pub plays: &'a [playing::PlannedPlay],
-    /// The Pacman tests (docs/format.md 10), played after the searches.
-    pub pacman: &'a [pacman::PlannedPacman],
-    /// The most time the whole grading may take (`batch
-    /// --submission-timeout`); `None`: no limit beyond each test's.
-    pub submission_time_limit: Option<Duration>,
+/// The stages of a grading run, one per kind of test, in the order they run:
+/// the searches first, then the games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Searches served against the reference.
+    Searches,
+    /// Play questions' games against their opponents.
+    Plays,
+    /// Pacman games (docs/format.md 10).
+    Pacman,
 }
 
-/// Grades one submission on the planned tests and plays in `sandbox`: the
-/// searches first, then the games.
+impl Stage {
+    /// Every stage, in the order a run grades them.
+    pub const ALL: [Stage; 3] = [Stage::Searches, Stage::Plays, Stage::Pacman];
+
+    /// The stage that grades `test`.
+    pub fn of(test: &Planned) -> Stage {
+        match test {
+            Planned::Search(_) => Stage::Searches,
+            Planned::Play(_) => Stage::Plays,
+            Planned::Pacman(_) => Stage::Pacman,
+        }
+    }
+}
+
+/// What the program's CPU budget counts for `test`: how many searches (a
+/// move of a game, a whole Pacman game, which may take its test's whole
+/// limit) and the longest one may take.
+fn budget(assignment: &Assignment, test: &Planned) -> (usize, Duration) {
+    match test {
+        Planned::Search(_) => (1, assignment.time_limit),
+        Planned::Play(planned) => match assignment.questions[planned.question].play() {
+            Some(play) => (playing::expected_moves(play), play.move_time_limit),
+            None => (0, assignment.time_limit),
+        },
+        Planned::Pacman(test) => (test.games(), test.test.game_time_limit),
+    }
+}
+
+/// One submission's grading run, shared by its stages.
+struct Run<'a> {
+    assignment: &'a Assignment,
+    staged: &'a Staged,
+    kits: &'a Path,
+    sandbox: &'a Sandbox,
+    /// The whole submission's limit, if any.
+    submission: Option<SubmissionLimit>,
+}
+
+/// Grades one submission on `plan` in `sandbox`, a stage at a time;
+/// `submission_time_limit` is the most time the whole grading may take
+/// (`batch --submission-timeout`; `None`: no limit beyond each test's).
 pub fn grade_all(
     assignment: &Assignment,
-    selected: &[usize],
-    planned: &Planned<'_>,
+    plan: &Plan,
     target: &Target,
     kits: &Path,
     sandbox: &Sandbox,
+    submission_time_limit: Option<Duration>,
 ) -> Result<GradeReport, NotGradable> {
     let started = Instant::now();
-    let tests = planned.tests;
-    let moves = playing::expected_moves(assignment, planned.plays);
-    let per_search = planned
-        .plays
-        .iter()
-        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
-        .map(|play| play.move_time_limit)
-        .chain(planned.pacman.iter().map(|test| test.test.game_time_limit))
-        .fold(assignment.time_limit, Duration::max);
-    // A Pacman game may take its test's whole limit: the budget counts each game as a search.
-    let games: usize = planned.pacman.iter().map(pacman::PlannedPacman::games).sum();
-    let staged = stage(&assignment.languages, target, kits, sandbox, tests.len() + moves + games, per_search)?;
-    let submission = planned.submission_time_limit.map(|limit| SubmissionLimit::new(started, limit));
-    let limits = SessionLimits { per_search: assignment.time_limit, submission };
-    // Each test's tree for its search; a game's is unfolded for this submission alone.
-    let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
-    let records = match &staged.program {
-        Err(failure) => vec![build_failure_record(failure); tests.len()],
-        Ok(spec) => serve_public_then_hidden(spec, tests, &served, limits),
-    };
-    let spec = staged.program.as_ref().ok();
-    let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
-    let mut results: Vec<_> = (tests.iter().zip(&served))
-        .zip(records)
-        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
-        .collect();
-    diagnosis::diagnose_submission(tests, &served, &mut results);
-    if let Some(spec) = spec {
-        recheck_alone(spec, tests, &earlier, &mut results, limits);
+    let (searches, per_search) = (plan.tests.iter().map(|test| budget(assignment, test)))
+        .fold((0, assignment.time_limit), |(count, longest), (n, limit)| (count + n, longest.max(limit)));
+    let staged = stage(&assignment.languages, target, kits, sandbox, searches, per_search)?;
+    let submission = submission_time_limit.map(|limit| SubmissionLimit::new(started, limit));
+    let run = Run { assignment, staged: &staged, kits, sandbox, submission };
+    let mut graded = Vec::new();
+    for stage in Stage::ALL {
+        let tests: Vec<&Planned> = plan.tests.iter().filter(|test| Stage::of(test) == stage).collect();
+        graded.extend(grade_stage(&run, stage, &tests));
     }
-    let arena = playing::Arena { assignment, submission: staged.program.as_ref(), kits, sandbox, time: submission };
-    let mut played: Vec<(usize, verdict::TestResult)> = planned
-        .plays
-        .iter()
-        .filter(|planned| selected.contains(&planned.question))
-        .flat_map(|planned| playing::grade_play(&arena, planned).into_iter().map(|result| (planned.question, result)))
-        .collect();
-    let pacman_results = match &staged.program {
-        _ if planned.pacman.is_empty() => Vec::new(),
-        Ok(spec) => pacman::run_tests(spec, planned.pacman, submission),
-        Err(failure) => planned.pacman.iter().map(|test| pacman::not_run(test, failure)).collect(),
-    };
-    played.extend(planned.pacman.iter().map(|test| test.question).zip(pacman_results));
-    let questions = verdict::score(assignment, selected, tests, results, played);
-    let (score, max_score) = verdict::totals(&questions);
+    let questions = scoring::score(assignment, &plan.selected, graded);
+    let (score, max_score) = scoring::totals(&questions);
     Ok(GradeReport {
         assignment: assignment.name.clone(),
         title: assignment.title.clone(),
@@ -186,74 +157,65 @@ pub fn grade_all(
     })
 }
 
-/// A submission staged in its sandbox: a private copy, built, with the
-/// command that starts it, or why its build failed.
-#[derive(Debug)]
-pub struct Staged {
-    /// The sandbox's scratch folder, layers and policies (the copy lives as long as this).
-    pub prepared: sandbox::Prepared,
-    /// The language detected (`None` when a command was given).
-    pub language: Option<String>,
-    /// How to start the program, or why it could not be built.
-    pub program: Result<runner::ProgramSpec, submission::BuildFailure>,
-}
-
-impl Staged {
-    /// The language reports give: the detected one, or `command`.
-    pub fn language_name(&self, target: &Target) -> Option<String> {
-        self.language.clone().or_else(|| target.command.as_ref().map(|_| "command".to_string()))
-    }
-}
-
-/// Detects the submission's language among `languages` (unless a command
-/// is given), copies it into a sandbox of its own and builds it there:
-/// what grading and playing a program both start from. `searches` and
-/// `per_search` size the program's CPU budget.
-pub fn stage(
-    languages: &[Language],
-    target: &Target,
-    kits: &Path,
-    sandbox: &Sandbox,
-    searches: usize,
-    per_search: Duration,
-) -> Result<Staged, NotGradable> {
-    let dir = submission::absolute(&target.dir);
-    if !dir.is_dir() {
-        return Err(NotGradable::MissingFolder(target.name()));
-    }
-    let language = languages.iter().find(|language| language.detect.iter().all(|file| dir.join(file).exists()));
-    let command = match (&target.command, language) {
-        (Some(command), _) => command.clone(),
-        (None, Some(language)) => language.run.clone(),
-        (None, None) => {
-            let expected = languages.iter().map(|l| format!("{} ({})", l.detect.join(" + "), l.name));
-            return Err(NotGradable::NoLanguage { submission: target.name(), expected: expected.collect() });
+/// Grades one stage's tests (all of them of its kind), each result with its question's index.
+fn grade_stage(run: &Run<'_>, stage: Stage, tests: &[&Planned]) -> Vec<(usize, TestResult)> {
+    match stage {
+        Stage::Searches => {
+            let tests: Vec<PlannedTest> = tests
+                .iter()
+                .filter_map(|test| if let Planned::Search(test) = test { Some(test.clone()) } else { None })
+                .collect();
+            let results = grade_searches(run, &tests);
+            tests.iter().map(|test| test.question).zip(results).collect()
         }
+        Stage::Plays => {
+            let arena = playing::Arena {
+                assignment: run.assignment,
+                submission: run.staged.program.as_ref(),
+                kits: run.kits,
+                sandbox: run.sandbox,
+                time: run.submission,
+            };
+            let plays = tests.iter().filter_map(|test| if let Planned::Play(play) = test { Some(play) } else { None });
+            plays
+                .flat_map(|play| playing::grade_play(&arena, play).into_iter().map(|result| (play.question, result)))
+                .collect()
+        }
+        Stage::Pacman => {
+            let tests: Vec<PlannedPacman> = tests
+                .iter()
+                .filter_map(|test| if let Planned::Pacman(test) = test { Some(test.clone()) } else { None })
+                .collect();
+            let results = match &run.staged.program {
+                _ if tests.is_empty() => Vec::new(),
+                Ok(spec) => pacman::run_tests(spec, &tests, run.submission),
+                Err(failure) => tests.iter().map(|test| pacman::not_run(test, failure)).collect(),
+            };
+            tests.iter().map(|test| test.question).zip(results).collect()
+        }
+    }
+}
+
+/// Serves every search, judges it against the reference, names the
+/// mistakes, and serves again alone the failed tests that ran after others.
+fn grade_searches(run: &Run<'_>, tests: &[PlannedTest]) -> Vec<TestResult> {
+    let limits = SessionLimits { per_search: run.assignment.time_limit, submission: run.submission };
+    // Each test's tree for its search; a game's is unfolded for this submission alone.
+    let served: Vec<plan::Served<'_>> = tests.iter().map(PlannedTest::served).collect();
+    let records = match &run.staged.program {
+        Err(failure) => vec![build_failure_record(failure); tests.len()],
+        Ok(spec) => serve_public_then_hidden(spec, tests, &served, limits),
     };
-    let builds = language.filter(|_| target.command.is_none());
-    let prepared = sandbox.prepare(&RunPlan {
-        submission: &dir,
-        kits,
-        tests: searches,
-        per_test: per_search,
-        build_time_limit: builds.filter(|l| l.build.is_some()).map(|l| l.build_time_limit),
-    })?;
-    // The program and its build see the staged copy, never the original folder.
-    let dir = prepared.submission.clone();
-    provide_rust_kit(&dir, &prepared)?;
-    let build = builds.map(|l| submission::build(l, &dir, prepared.build.as_ref(), &prepared.home));
-    let program = match build {
-        Some(Err(failure)) => Err(failure),
-        _ => Ok(submission::program_spec(
-            &command,
-            &dir,
-            language,
-            &prepared.kits,
-            prepared.run.as_ref(),
-            &prepared.home,
-        )),
-    };
-    Ok(Staged { language: language.map(|l| l.name.clone()), prepared, program })
+    let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
+    let mut results: Vec<_> = (tests.iter().zip(&served))
+        .zip(records)
+        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
+        .collect();
+    diagnosis::diagnose_submission(tests, &served, &mut results);
+    if let Ok(spec) = &run.staged.program {
+        recheck_alone(spec, tests, &earlier, &mut results, limits);
+    }
+    results
 }
 
 /// Serves the public tests in one program, then the hidden tests in a fresh
@@ -298,12 +260,12 @@ fn recheck_alone(
     spec: &runner::ProgramSpec,
     tests: &[PlannedTest],
     earlier: &[usize],
-    results: &mut [verdict::TestResult],
+    results: &mut [TestResult],
     limits: SessionLimits,
 ) {
     let suspects = (0..tests.len())
-        .filter(|&index| earlier[index] > 0 && results[index].diagnosis.is_none())
-        .filter(|&index| results[index].status != verdict::TestStatus::Passed)
+        .filter(|&index| earlier[index] > 0 && results[index].diagnosis().is_none())
+        .filter(|&index| results[index].header.status != result::TestStatus::Passed)
         .collect::<Vec<_>>();
     let mut confirmed = 0;
     for (rank, &index) in suspects.iter().enumerate() {
@@ -317,28 +279,21 @@ fn recheck_alone(
             .map(|other| other.name.as_str())
             .collect();
         if rank >= MOST_RECHECKS {
-            results[index].diagnosis = Some(diagnosis::state_between_tests_seen_elsewhere(&before, confirmed));
+            if let Some(search) = results[index].search_mut() {
+                search.diagnosis = Some(diagnosis::state_between_tests_seen_elsewhere(&before, confirmed));
+            }
             continue;
         }
         let tree = test.served();
         let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
-        if verdict::judge(test, &*tree, alone).status != verdict::TestStatus::Passed {
+        if verdict::judge(test, &*tree, alone).header.status != result::TestStatus::Passed {
             break;
         }
         confirmed += 1;
-        results[index].diagnosis = Some(diagnosis::state_between_tests(&before));
+        if let Some(search) = results[index].search_mut() {
+            search.diagnosis = Some(diagnosis::state_between_tests(&before));
+        }
     }
-}
-
-/// A Rust submission builds against the kit in its `kit` folder; where the
-/// copy has none (a link, say, which staging does not follow), the grader's
-/// own kit is put there.
-fn provide_rust_kit(dir: &Path, prepared: &sandbox::Prepared) -> Result<(), scratch::PathError> {
-    if !dir.join("Cargo.toml").is_file() || dir.join("kit").exists() {
-        return Ok(());
-    }
-    let owner = prepared.run.as_ref().and_then(|policy| policy.run_as);
-    scratch::stage(&prepared.kits.join("rust"), &dir.join("kit"), owner)
 }
 
 fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
@@ -356,14 +311,4 @@ fn build_failure_record(failure: &submission::BuildFailure) -> SearchRecord {
         elapsed: Duration::ZERO,
         earlier_in_program: 0,
     }
-}
-
-fn no_language_message(expected: &[String], submission: &str) -> String {
-    if expected.is_empty() {
-        return format!(
-            "this assignment declares no languages, so give the command to run after `--` (in {})",
-            submission
-        );
-    }
-    format!("found no submission in {}: expected {}, or give a command after `--`", submission, expected.join(" or "))
 }

@@ -12,11 +12,13 @@ use sha2::{Digest, Sha256};
 
 use crate::engine::random::SplitMix64;
 use crate::engine::{self, Recording, SearchOutcome, SearchSettings};
-use crate::game::{Game, UnfoldOptions};
+use crate::game::UnfoldOptions;
 use crate::generator::{GenOptions, generate};
 use crate::tree::{SearchDefaults, Tree};
 
-pub use crate::assignment::{Assignment, ChildOrder, Generated, Language, Question, Scoring, TestFile};
+pub use crate::assignment::{
+    Assignment, ChildOrder, Generated, Language, Question, QuestionKind, Scoring, Searches, TestFile,
+};
 
 /// The tree of a test: written out, or given by a game (docs/format.md 7).
 #[derive(Clone, Debug)]
@@ -36,7 +38,7 @@ pub struct GameTest {
     /// The file's description.
     pub description: Option<String>,
     /// The game with its start position.
-    pub game: Arc<dyn Game>,
+    pub game: Arc<dyn crate::game::Game>,
     /// The file's search defaults.
     pub defaults: SearchDefaults,
     /// The evaluation that values depth cuts, and the node limit.
@@ -129,6 +131,74 @@ pub struct PlannedTest {
     pub child_order: ChildOrder,
 }
 
+/// One planned test of any kind of question: what grading it needs,
+/// resolved. A play question is one entry (it becomes a test per opponent
+/// when played). A new kind of question adds a variant here and its stage
+/// in [`super::grade_all`].
+#[derive(Clone, Debug)]
+pub enum Planned {
+    /// A search, with the reference's answer.
+    Search(PlannedTest),
+    /// A play question, with its game loaded.
+    Play(PlannedPlay),
+    /// A Pacman test, loaded.
+    Pacman(PlannedPacman),
+}
+
+impl Planned {
+    /// The index of its question in the assignment.
+    pub fn question(&self) -> usize {
+        match self {
+            Planned::Search(test) => test.question,
+            Planned::Play(play) => play.question,
+            Planned::Pacman(test) => test.question,
+        }
+    }
+
+    /// The name `--test` knows it by (`q2/aima-fig5-2`); a play question has none.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Planned::Search(test) => Some(&test.name),
+            Planned::Pacman(test) => Some(&test.name),
+            Planned::Play(_) => None,
+        }
+    }
+}
+
+/// A Pacman test ready to run.
+#[derive(Clone, Debug)]
+pub struct PlannedPacman {
+    /// Index of the question in the assignment.
+    pub question: usize,
+    /// `q1/grade-agent`.
+    pub name: String,
+    /// The test file.
+    pub path: PathBuf,
+    /// Whether students see details.
+    pub hidden: bool,
+    /// The test.
+    pub test: Arc<crate::game::pacman::test::PacmanTest>,
+}
+
+impl PlannedPacman {
+    /// Games the test plays (for the sandbox's budget).
+    pub fn games(&self) -> usize {
+        match &self.test.kind {
+            crate::game::pacman::test::PacmanTestKind::Play(play) => play.games as usize,
+            crate::game::pacman::test::PacmanTestKind::Replay(_) => 1,
+        }
+    }
+}
+
+/// A play question ready to be played: its index and its game, loaded.
+#[derive(Clone, Debug)]
+pub struct PlannedPlay {
+    /// The question's index in the assignment.
+    pub question: usize,
+    /// The game, from its start position.
+    pub game: Arc<dyn crate::game::Game>,
+}
+
 /// Why a test cannot be planned (the tree does not fit the question).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanError {
@@ -144,12 +214,12 @@ pub fn plan_pacman(
     assignment: &Assignment,
     selected: &[usize],
     mut test_for: impl FnMut(&TestFile) -> Arc<crate::game::pacman::test::PacmanTest>,
-) -> Vec<super::pacman::PlannedPacman> {
+) -> Vec<PlannedPacman> {
     let mut planned = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        for file in &question.pacman {
-            planned.push(super::pacman::PlannedPacman {
+        for file in question.pacman_tests() {
+            planned.push(PlannedPacman {
                 question: index,
                 name: format!("{}/{}", question.id, test_stem(file)),
                 path: file.path.clone(),
@@ -174,10 +244,11 @@ pub fn plan_tests(
     let mut errors = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        for test in &question.tests {
+        let Some(searches) = question.searches() else { continue };
+        for test in &searches.tests {
             let tree = tree_for(test);
             let name = format!("{}/{}", question.id, test_stem(test));
-            match plan_one(assignment, index, name, test.path.clone(), test.hidden, tree) {
+            match plan_one(searches, index, name, test.path.clone(), test.hidden, tree) {
                 Ok(test) => planned.push(test),
                 Err(error) => errors.push(error),
             }
@@ -190,14 +261,13 @@ pub fn plan_tests(
 /// to the tree, and the reference's search of it. Every test of an
 /// assignment passes here, so every test meets the same checks.
 fn plan_one(
-    assignment: &Assignment,
+    spec: &Searches,
     question: usize,
     name: String,
     path: PathBuf,
     hidden: bool,
     tree: TestTree,
 ) -> Result<PlannedTest, PlanError> {
-    let spec = &assignment.questions[question];
     let settings = SearchSettings::resolve(spec.algorithm, tree.search_defaults(), spec.depth, spec.prune_on_equal)
         .with_overrides(&spec.overrides);
     let refused = |message: String| PlanError { name: name.clone(), message };
@@ -239,13 +309,14 @@ pub fn generated_tests(
     let mut errors = Vec::new();
     for &index in selected {
         let question = &assignment.questions[index];
-        let Some(generated) = &question.generate else { continue };
+        let Some(searches) = question.searches() else { continue };
+        let Some(generated) = &searches.generate else { continue };
         let seed =
             if generated.per_student { student_seed(secret, student, &question.id) } else { generated.options.seed };
         if let Some(game) = &generated.game {
             for n in 0..generated.count {
                 let name = format!("{}/generated-{}", question.id, n + 1);
-                match generated_position(assignment, index, game, templates, seed, n, name, student) {
+                match generated_position(searches, index, game, templates, seed, n, name, student) {
                     Ok(test) => planned.push(test),
                     Err(error) => errors.push(error),
                 }
@@ -257,7 +328,7 @@ pub fn generated_tests(
             let name = format!("{}/generated-{}", question.id, n + 1);
             let tree = TestTree::Written(Arc::new(generate(&options, u64::from(n), &name)));
             let path = PathBuf::from(format!("(generated for {student})"));
-            match plan_one(assignment, index, name, path, false, tree) {
+            match plan_one(searches, index, name, path, false, tree) {
                 Ok(test) => planned.push(test),
                 Err(error) => errors.push(error),
             }
@@ -277,7 +348,7 @@ const MOST_DRAWS: u64 = 64;
 /// not searchable with the question's settings, or larger than `max_nodes`.
 #[allow(clippy::too_many_arguments)]
 fn generated_position(
-    assignment: &Assignment,
+    searches: &Searches,
     question: usize,
     game: &crate::assignment::GameGeneration,
     templates: &Templates,
@@ -324,7 +395,7 @@ fn generated_position(
             options: base.options.clone(),
         }));
         let path_name = PathBuf::from(format!("(generated for {student})"));
-        match plan_one(assignment, question, name.clone(), path_name, false, test_tree) {
+        match plan_one(searches, question, name.clone(), path_name, false, test_tree) {
             Ok(test) if wants_tie(n, draw, &test) && !later_child_ties_best(&test) => {
                 last = "no position drawn has a later root child tying the best".to_string();
             }
@@ -380,7 +451,7 @@ fn later_child_ties_best(test: &PlannedTest) -> bool {
 
 /// Whether any selected question generates trees.
 pub fn has_generated(assignment: &Assignment, selected: &[usize]) -> bool {
-    selected.iter().any(|&index| assignment.questions[index].generate.is_some())
+    selected.iter().any(|&index| assignment.questions[index].generate().is_some())
 }
 
 fn student_seed(secret: &str, student: &str, question: &str) -> u64 {

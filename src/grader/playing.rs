@@ -14,13 +14,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::plan::PlannedPlay;
 use super::player::ProgramAgent;
+use super::result::{MeasureResult, PlayDetails, TestDetail, TestResult, TestStatus};
 use super::runner::ProgramSpec;
 use super::sandbox::Sandbox;
 use super::session::FailureKind;
+use super::staging::{Staged, Target, stage};
 use super::submission::BuildFailure;
-use super::verdict::{MeasureResult, PlayDetails, TestResult, TestStatus};
-use super::{Staged, Target, stage};
 use crate::assignment::{Assignment, MeasureKind, Opponent, OpponentAgent, Play};
 use crate::game::Game;
 use crate::play::{Agent, MoveLimits, SeriesSetup, Tally, play_series, tally};
@@ -32,25 +33,12 @@ use crate::thresholds::{self, Thresholds};
 /// What the submission is called in its games.
 pub const SUBMISSION: &str = "you";
 
-/// A play question ready to be played: its index and its game, loaded.
-#[derive(Clone, Debug)]
-pub struct PlannedPlay {
-    /// The question's index in the assignment.
-    pub question: usize,
-    /// The game, from its start position.
-    pub game: Arc<dyn Game>,
-}
-
 /// Moves a program is expected to make per game, to size its CPU budget.
 const MOVES_PER_GAME: usize = 50;
 
-/// How many moves the submission may be asked for in `plays`, for its CPU budget.
-pub fn expected_moves(assignment: &Assignment, plays: &[PlannedPlay]) -> usize {
-    plays
-        .iter()
-        .filter_map(|planned| assignment.questions[planned.question].play.as_ref())
-        .map(|play| play.games as usize * play.opponents.len() * MOVES_PER_GAME)
-        .sum()
+/// How many moves the submission may be asked for in `play`'s games, for its CPU budget.
+pub fn expected_moves(play: &Play) -> usize {
+    play.games as usize * play.opponents.len() * MOVES_PER_GAME
 }
 
 /// Where the games are played: the submission's program (or why it has none),
@@ -71,7 +59,7 @@ pub struct Arena<'a> {
 /// Plays one play question: one test per opponent, scored.
 pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
     let question = &arena.assignment.questions[planned.question];
-    let play = question.play.as_ref().expect("a planned play is a play question");
+    let play = question.play().expect("a planned play is a play question");
     let mut submission = arena.submission.ok().map(|spec| ProgramAgent::new(SUBMISSION, spec.clone()));
     let mut results: Vec<(TestResult, Vec<Measured>)> = Vec::new();
     for opponent in &play.opponents {
@@ -87,15 +75,15 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
         let result = match outcome {
             Ok((details, measured)) => {
                 let mut result = bare_result(&name, &planned.game, TestStatus::Passed);
-                result.details = Some(summary(&details));
-                result.play = Some(Box::new(details));
+                result.header.details = Some(summary(&details));
+                result.detail = TestDetail::Play(Some(Box::new(details)));
                 results.push((result, measured));
                 continue;
             }
             Err((kind, message, details)) => {
                 let mut result = bare_result(&name, &planned.game, TestStatus::Error(kind));
-                result.reason = Some(message);
-                result.details = details;
+                result.header.reason = Some(message);
+                result.header.details = details;
                 result
             }
         };
@@ -105,7 +93,9 @@ pub fn grade_play(arena: &Arena<'_>, planned: &PlannedPlay) -> Vec<TestResult> {
             .iter()
             .map(|m| Measured { kind: m.kind, thresholds: m.thresholds.clone(), value: f64::NEG_INFINITY })
             .collect();
-        results.push((TestResult { elapsed_ms: started.elapsed().as_millis() as u64, ..result }, measured));
+        let mut result = result;
+        result.header.elapsed_ms = started.elapsed().as_millis() as u64;
+        results.push((result, measured));
     }
     score(question.points, results)
 }
@@ -227,16 +217,17 @@ fn score(points: Points, results: Vec<(TestResult, Vec<Measured>)>) -> Vec<TestR
                 award: awards.next().expect("one award per measure"),
             })
             .collect();
-        result.score = mine.iter().map(|m| m.award.score).sum();
-        result.max_score = mine.iter().map(|m| m.award.max_score).sum();
-        if let Some(details) = result.play.as_mut() {
+        result.header.score = mine.iter().map(|m| m.award.score).sum();
+        result.header.max_score = mine.iter().map(|m| m.award.max_score).sum();
+        let TestResult { header, detail } = &mut result;
+        if let TestDetail::Play(Some(details)) = detail {
             let short = mine.iter().filter(|m| m.award.reached < m.award.of || m.award.missed_minimum);
             let reasons: Vec<String> = short.map(|m| shortfall(m, &details.tally)).collect();
             if !reasons.is_empty() {
-                result.status = TestStatus::Failed;
-                result.reason = Some(reasons.join("; "));
+                header.status = TestStatus::Failed;
+                header.reason = Some(reasons.join("; "));
             } else if any_missed {
-                result.reason = Some(
+                header.reason = Some(
                     "every threshold reached here, but a minimum against another opponent was missed, so the \
                      question earns 0"
                         .to_string(),
@@ -281,7 +272,7 @@ fn format_number(value: f64) -> String {
 
 /// A play test with nothing filled in but its name and status.
 fn bare_result(name: &str, game: &Arc<dyn Game>, status: TestStatus) -> TestResult {
-    TestResult::unsearched(name.to_string(), game.name().to_string(), false, status)
+    TestResult::new(name.to_string(), game.name().to_string(), false, status, TestDetail::Play(None))
 }
 
 /// The games in a few lines: results, rates with intervals, failures, the

@@ -44,25 +44,7 @@ impl<'a> SearchJob<'a> {
     }
 }
 
-/// How a search ended when the program did not answer it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailureKind {
-    /// The submission did not build.
-    BuildFailed,
-    /// The program could not be started.
-    NotStarted,
-    /// It exited or was killed during the search.
-    Crashed,
-    /// It did not answer within the time limit.
-    TimedOut,
-    /// It broke the protocol (garbage on stdout, a guessed id, ...).
-    ProtocolError,
-    /// The student's function is still a TODO.
-    NotImplemented,
-    /// The student's function raised an exception or panicked.
-    Exception,
-}
+pub use super::result::FailureKind;
 
 /// A search the program did not answer, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,9 +9,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::plan::{Assignment, Language};
 use super::runner::{ProgramSpec, RunningProgram};
 use super::sandbox::Policy;
+use crate::assignment::{Assignment, Language};
 
 /// The Python kit, as shipped to students.
 pub const PYTHON_KIT: &str = include_str!("../../grader/kits/python/treegrade_kit.py");

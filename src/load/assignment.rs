@@ -20,7 +20,9 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
-use crate::assignment::{Assignment, ChildOrder, GameGeneration, Generated, Language, Question, Scoring, TestFile};
+use crate::assignment::{
+    Assignment, ChildOrder, GameGeneration, Generated, Language, Question, QuestionKind, Scoring, Searches, TestFile,
+};
 use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
 use crate::points::Points;
@@ -315,14 +317,14 @@ fn translate_question(
     let searches_trees = !raw.tests.is_empty() || !raw.hidden_tests.is_empty() || raw.generate.is_some();
     let algorithm = match raw.algorithm.as_ref() {
         Some(spelled) => match spelled.value.parse::<Algorithm>() {
-            Ok(algorithm) => algorithm,
+            Ok(algorithm) => Some(algorithm),
             Err(error) => {
                 diagnostics.push(Diagnostic::at(spanned_position(spelled), error.to_string()));
                 return None;
             }
         },
         // A question of Pacman tests alone searches no tree.
-        None if !searches_trees && !raw.pacman.is_empty() => Algorithm::Minimax,
+        None if !searches_trees && !raw.pacman.is_empty() => None,
         None => {
             diagnostics.push(Diagnostic::at(
                 position,
@@ -358,7 +360,10 @@ fn translate_question(
             return None;
         }
     };
-    if child_order == ChildOrder::Any && algorithm.order_decides_search() {
+    if child_order == ChildOrder::Any
+        && let Some(algorithm) = algorithm
+        && algorithm.order_decides_search()
+    {
         let at = raw.child_order.as_ref().and_then(spanned_position);
         diagnostics.push(Diagnostic::at(
             at,
@@ -412,20 +417,25 @@ fn translate_question(
     if !searches_trees && generate.is_none() && raw.pacman.is_empty() {
         diagnostics.push(Diagnostic::at(position, format!("question `{}` has no tests", raw.id.value)));
     }
+    let kind = match algorithm {
+        Some(algorithm) => QuestionKind::Search(Searches {
+            algorithm,
+            depth: raw.depth,
+            prune_on_equal: raw.prune_on_equal,
+            overrides,
+            child_order,
+            tests,
+            generate,
+            pacman,
+        }),
+        None => QuestionKind::Pacman(pacman),
+    };
     Some(Question {
         title: raw.title.unwrap_or_else(|| raw.id.value.clone()),
         id: raw.id.value,
         points: points.unwrap_or(Points::ZERO),
-        algorithm,
-        depth: raw.depth,
-        prune_on_equal: raw.prune_on_equal,
-        overrides,
         scoring,
-        child_order,
-        tests,
-        pacman,
-        generate,
-        play: None,
+        kind,
     })
 }
 
@@ -481,16 +491,8 @@ fn translate_play_question(
         title: raw.title.unwrap_or_else(|| id.clone()),
         id,
         points,
-        algorithm: Algorithm::Minimax,
-        depth: None,
-        prune_on_equal: None,
         scoring: Scoring::Thresholds,
-        child_order: ChildOrder::Given,
-        tests: Vec::new(),
-        pacman: Vec::new(),
-        generate: None,
-        overrides: Default::default(),
-        play: Some(play),
+        kind: QuestionKind::Play(play),
     })
 }
 
@@ -655,7 +657,7 @@ mod tests {
         let text = "questions:\n  - {id: q1, points: 1, algorithm: minimax, tests: [a.yaml, \"?.yaml\"]}\n";
         std::fs::write(dir.path().join(ASSIGNMENT_FILE), text).unwrap();
         let assignment = load_assignment(dir.path()).unwrap();
-        assert_eq!(assignment.questions[0].tests.len(), 1);
+        assert_eq!(assignment.questions[0].tree_tests().len(), 1);
     }
 
     #[test]
@@ -664,7 +666,7 @@ mod tests {
             "questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed_from: student, count: 2, kinds: [max, min, min], branching: [3, 2]}}\n",
         )
         .unwrap();
-        let generated = assignment.questions[0].generate.as_ref().unwrap();
+        let generated = assignment.questions[0].generate().unwrap();
         assert!(generated.per_student);
         assert_eq!(generated.count, 2);
         assert_eq!(generated.options.kinds, [NodeKind::Max, NodeKind::Min, NodeKind::Min]);
@@ -677,7 +679,7 @@ mod tests {
         let question = |extra: &str, algorithm: &str| {
             format!("questions:\n  - {{id: q1, points: 1, algorithm: {algorithm}, generate: {{seed: 1}}{extra}}}\n")
         };
-        let order = |text: String| load(&text).map(|a| a.questions[0].child_order);
+        let order = |text: String| load(&text).map(|a| a.questions[0].searches().unwrap().child_order);
         assert_eq!(order(question("", "minimax")).unwrap(), ChildOrder::Given);
         assert_eq!(order(question(", child_order: any", "expectimax")).unwrap(), ChildOrder::Any);
         let unknown = order(question(", child_order: shuffled", "minimax")).unwrap_err().to_string();
@@ -694,9 +696,9 @@ mod tests {
              generate: {seed: 1}}\n",
         )
         .unwrap();
-        let mcts = assignment.questions[0].overrides;
+        let mcts = assignment.questions[0].searches().unwrap().overrides;
         assert_eq!((mcts.iterations, mcts.seed, mcts.exploration), (Some(30), Some(4), Some(0.5)));
-        assert_eq!(assignment.questions[1].overrides.budget, Some(50));
+        assert_eq!(assignment.questions[1].searches().unwrap().overrides.budget, Some(50));
         let zero = load("questions:\n  - {id: q1, points: 1, algorithm: mcts, iterations: 0, generate: {seed: 1}}\n")
             .unwrap_err()
             .to_string();

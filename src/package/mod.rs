@@ -112,7 +112,7 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
     zip.add("assignment/assignment.yaml", rewritten.as_bytes(), false)?;
     let tests_dir = load::assignment::tests_dir(&bundle.assignment.dir).map_err(io::Error::other)?;
     for question in &bundle.assignment.questions {
-        for test in &question.tests {
+        for test in question.tree_tests() {
             let (root, folder) = match (test.hidden, bundle.hidden_dir) {
                 (true, Some(hidden)) => (hidden.to_path_buf(), "hidden"),
                 _ => (tests_dir.clone(), "assignment/tests"),
@@ -122,7 +122,7 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
             zip.add(&format!("{folder}/{}", relative.display()), &std::fs::read(&test.path)?, false)?;
         }
     }
-    for play in bundle.assignment.questions.iter().filter_map(|question| question.play.as_ref()) {
+    for play in bundle.assignment.questions.iter().filter_map(|question| question.play()) {
         add_play(&mut zip, play, &bundle.assignment.dir, &tests_dir)?;
     }
     if let Some(secret) = bundle.secret.filter(|s| !s.is_empty()) {

@@ -9,8 +9,7 @@
 use std::fmt;
 
 use super::{Detail, FORMATS};
-use crate::grader::plan::PlannedTest;
-use crate::grader::verdict::GradeReport;
+use crate::grader::result::GradeReport;
 
 /// A report format: a handle on its entry in [`FORMATS`].
 #[derive(Clone, Copy)]
@@ -51,7 +50,7 @@ pub struct Rendering<'a> {
     /// The report (for students, their view: see [`super::student_view`]).
     pub report: &'a GradeReport,
     /// The planned tests, whose trees HTML draws (none: no pictures).
-    pub tests: &'a [PlannedTest],
+    pub tests: &'a [&'a dyn super::Drawable],
     /// Terminal colours (text only).
     pub color: bool,
     /// How much the text report shows.

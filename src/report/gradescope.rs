@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{details_plain, pretty_json, question_heading};
 use crate::grader::plan::Scoring;
-use crate::grader::verdict::{GradeReport, QuestionResult, TestStatus};
+use crate::grader::result::{GradeReport, QuestionResult, TestStatus};
 use crate::points::Points;
 
 #[derive(Serialize)]
@@ -51,15 +51,15 @@ pub fn render(report: &GradeReport) -> String {
             tests.push(question_entry(question, question_number + 1));
         }
         for (test_number, test) in question.tests.iter().enumerate() {
-            let passed = test.status == TestStatus::Passed;
+            let passed = test.header.status == TestStatus::Passed;
             tests.push(GradescopeTest {
-                name: test.name.as_str().into(),
+                name: test.header.name.as_str().into(),
                 number: format!("{}.{}", question_number + 1, test_number + 1),
-                score: test.score,
-                max_score: test.max_score,
+                score: test.header.score,
+                max_score: test.header.max_score,
                 status: if passed { "passed" } else { "failed" },
                 output: if passed { String::new() } else { details_plain(test) },
-                visibility: if test.hidden { "after_published" } else { "visible" },
+                visibility: if test.header.hidden { "after_published" } else { "visible" },
             });
         }
     }
@@ -83,7 +83,7 @@ pub fn render(report: &GradeReport) -> String {
 /// also how CS188's own autograder names it.
 fn question_entry(question: &QuestionResult, number: usize) -> GradescopeTest<'_> {
     let passed = question.score == question.max_score;
-    let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
+    let failed = question.tests.iter().filter(|test| test.header.status != TestStatus::Passed).count();
     let output = if passed {
         format!("All {} passed.", crate::compare::counted(question.tests.len(), "test"))
     } else {

@@ -12,9 +12,55 @@ use super::{
     DIFF_HEADER, DiffTag, about_the_tree, likely_cause, order_diff, shows_diff, status_word, stderr_tail,
     visible_boards, visible_reason,
 };
-use crate::grader::plan::PlannedTest;
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::engine::{Recording, SearchOutcome, SearchSettings};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
+use crate::tree::{AnyTree, Tree};
+
+/// A search test as the HTML report draws it: the tree, the settings and
+/// the reference's search. The grader's planned tests are one; the report
+/// asks for no more than this.
+pub trait Drawable {
+    /// The test's name (`q2/aima-fig5-2`), as its result has it.
+    fn name(&self) -> &str;
+    /// The tree file, as its result has it.
+    fn path(&self) -> &std::path::Path;
+    /// The settings searched with.
+    fn settings(&self) -> SearchSettings;
+    /// The reference's search.
+    fn reference(&self) -> &SearchOutcome;
+    /// What the engine reported as it ran the reference's search.
+    fn recording(&self) -> &Recording;
+    /// The written tree, when it is one (drawn whole).
+    fn written(&self) -> Option<&Tree>;
+    /// A fresh tree to find the student's nodes in (a game's, unfolded anew,
+    /// where the reference's nodes keep their indices).
+    fn served(&self) -> AnyTree<'_>;
+}
+
+impl<T: Drawable + ?Sized> Drawable for &T {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn path(&self) -> &std::path::Path {
+        (**self).path()
+    }
+    fn settings(&self) -> SearchSettings {
+        (**self).settings()
+    }
+    fn reference(&self) -> &SearchOutcome {
+        (**self).reference()
+    }
+    fn recording(&self) -> &Recording {
+        (**self).recording()
+    }
+    fn written(&self) -> Option<&Tree> {
+        (**self).written()
+    }
+    fn served(&self) -> AnyTree<'_> {
+        (**self).served()
+    }
+}
 
 /// The `html` format's entry in the registry (`report::FORMATS`).
 pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
@@ -28,7 +74,7 @@ pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
 /// Renders `report` as an HTML page; `tests` are the planned tests the report
 /// graded (matched by name and path), whose trees give the pictures. With no
 /// tests the page has no pictures.
-pub fn render_html(report: &GradeReport, tests: &[PlannedTest]) -> String {
+pub fn render_html<D: Drawable>(report: &GradeReport, tests: &[D]) -> String {
     let mut body = String::new();
     let mark = if report.all_passed() { "pass" } else { "fail" };
     let _ = writeln!(
@@ -73,7 +119,7 @@ fn summary_table(out: &mut String, report: &GradeReport) {
         "<table class=\"summary\">\n<thead><tr><th>Question</th><th>Score</th><th>Passed</th></tr></thead>\n<tbody>"
     );
     for question in &report.questions {
-        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let passed = question.tests.iter().filter(|t| t.header.status == TestStatus::Passed).count();
         let class = if passed == question.tests.len() { "pass" } else { "fail" };
         let _ = writeln!(
             out,
@@ -91,7 +137,7 @@ fn summary_table(out: &mut String, report: &GradeReport) {
 }
 
 /// A question: its tests in a table, then the details of each failure.
-fn question_section(out: &mut String, question: &QuestionResult, tests: &[PlannedTest]) {
+fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, tests: &[D]) {
     let _ = writeln!(
         out,
         "<section id=\"{}\">\n<h2>Question {}: {} <span class=\"score\">{} / {}</span></h2>",
@@ -103,29 +149,31 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
     );
     let _ = writeln!(out, "<table class=\"tests\">\n<tbody>");
     for test in &question.tests {
-        let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+        let hidden = if test.header.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
         let reason = visible_reason(test).map(|r| escape(&r)).unwrap_or_default();
-        let name = match test.status {
-            TestStatus::Passed if test.play.is_none() && test.pacman.is_none() => escape(&test.name),
-            _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.name), escape(&test.name)),
+        let name = match test.header.status {
+            TestStatus::Passed if test.play().is_none() && test.pacman().is_none() => escape(&test.header.name),
+            _ => format!("<a href=\"#{}\">{}</a>", anchor(&test.header.name), escape(&test.header.name)),
         };
         let _ =
             writeln!(out, "<tr><td>{}</td><td>{name}{hidden}</td><td class=\"reason\">{reason}</td></tr>", badge(test));
     }
     let _ = writeln!(out, "</tbody>\n</table>");
-    for test in question.tests.iter().filter(|t| t.status != TestStatus::Passed) {
-        failure(out, test, planned_for(test, tests));
+    for test in question.tests.iter().filter(|t| t.header.status != TestStatus::Passed) {
+        failure(out, test, planned_for(test, tests).map(|planned| planned as &dyn Drawable));
     }
     // A passed test's games (a play test's, a Pacman test's) are worth a look too.
-    for test in
-        question.tests.iter().filter(|t| t.status == TestStatus::Passed && (t.play.is_some() || t.pacman.is_some()))
+    for test in question
+        .tests
+        .iter()
+        .filter(|t| t.header.status == TestStatus::Passed && (t.play().is_some() || t.pacman().is_some()))
     {
         let _ = writeln!(
             out,
             "<article class=\"played\" id=\"{}\">\n<h3>{} {}</h3>",
-            anchor(&test.name),
+            anchor(&test.header.name),
             badge(test),
-            escape(&test.name)
+            escape(&test.header.name)
         );
         games(out, test);
         super::pacman::html(out, test);
@@ -135,14 +183,14 @@ fn question_section(out: &mut String, question: &QuestionResult, tests: &[Planne
 }
 
 /// The details of a failed test: reason, likely cause, checks, diff, stderr, picture.
-fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
-    let hidden = if test.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
+fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) {
+    let hidden = if test.header.hidden { " <span class=\"hidden\">hidden</span>" } else { "" };
     let _ = writeln!(
         out,
         "<article class=\"failure\" id=\"{}\">\n<h3>{} {}{hidden}</h3>",
-        anchor(&test.name),
+        anchor(&test.header.name),
         badge(test),
-        escape(&test.name)
+        escape(&test.header.name)
     );
     if let Some(reason) = visible_reason(test) {
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(&reason));
@@ -153,9 +201,9 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "<p class=\"cause\">{}</p>", escape(&cause));
     }
-    if test.pacman.is_some() {
+    if test.pacman().is_some() {
         super::pacman::html(out, test);
-    } else if test.play.is_none() {
+    } else if test.play().is_none() {
         checks(out, test);
     }
     if shows_diff(test) {
@@ -173,22 +221,22 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
         }
         let _ = writeln!(out, "</div>");
     }
-    if test.play.is_some() {
+    if test.play().is_some() {
         games(out, test);
-    } else if let Some(details) = test.details.as_deref().filter(|d| !d.trim().is_empty()) {
+    } else if let Some(details) = test.header.details.as_deref().filter(|d| !d.trim().is_empty()) {
         let _ = writeln!(out, "<pre class=\"details\">{}</pre>", escape(details.trim_end()));
     }
-    if !test.stderr.is_empty() {
+    if !test.header.stderr.is_empty() {
         let _ = writeln!(
             out,
             "<p class=\"label\">Your program's stderr (last lines):</p>\n<pre class=\"stderr\">{}</pre>",
-            escape(stderr_tail(&test.stderr, 20).trim_end())
+            escape(stderr_tail(&test.header.stderr, 20).trim_end())
         );
     }
     // A picture shows where a search went wrong; a program that answered
     // nothing and entered no node has no search to show.
-    let searched = test.actual.value.is_some() || !test.actual.visited.is_empty();
-    if let Some(planned) = planned.filter(|_| !test.hidden && searched) {
+    let searched = test.actual().value.is_some() || !test.actual().visited.is_empty();
+    if let Some(planned) = planned.filter(|_| !test.header.hidden && searched) {
         picture(out, test, planned);
     }
     let _ = writeln!(out, "</article>");
@@ -197,7 +245,7 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&PlannedTest>) {
 /// A play test's games: rates with intervals, the seed, and each game to
 /// step through on its board.
 fn games(out: &mut String, test: &TestResult) {
-    let Some(play) = &test.play else { return };
+    let Some(play) = &test.play() else { return };
     let tally = &play.tally;
     let _ = writeln!(out, "<p class=\"about\">{}</p>", escape(&super::play_line(play)));
     let budget = play.budget.map_or_else(|| "no node budget".to_string(), |budget| format!("{budget} nodes per move"));
@@ -240,8 +288,8 @@ fn games(out: &mut String, test: &TestResult) {
 /// Value, action and order (and MCTS's counts), each passed, failed or not run.
 fn checks(out: &mut String, test: &TestResult) {
     let _ = write!(out, "<p class=\"checks\">");
-    let counts = test.checks.counts.map(|check| ("counts", check));
-    let all = [("value", test.checks.value), ("action", test.checks.action), ("order", test.checks.order)];
+    let counts = test.checks().counts.map(|check| ("counts", check));
+    let all = [("value", test.checks().value), ("action", test.checks().action), ("order", test.checks().order)];
     for (name, check) in all.into_iter().chain(counts) {
         let (class, sign) = match check {
             Check::Passed => ("pass", "✓"),
@@ -261,7 +309,7 @@ fn diff_table(out: &mut String, test: &TestResult) {
          <thead><tr><th></th><th>expected</th><th>yours</th><th>node</th></tr></thead>\n<tbody>",
         escape(DIFF_HEADER.trim())
     );
-    for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+    for line in order_diff(&test.expected().visited, &test.actual().visited, 3) {
         let (class, sign) = match line.tag {
             DiffTag::Same => ("same", " "),
             DiffTag::Expected => ("expected", "−"),
@@ -281,23 +329,26 @@ fn diff_table(out: &mut String, test: &TestResult) {
 }
 
 /// The tree with the reference's order numbered and the student's divergence marked.
-fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
+fn picture(out: &mut String, test: &TestResult, planned: &dyn Drawable) {
     // A game's tree is drawn as far as the two searches went: the reference's
     // nodes made again on a fresh unfolding (with the indices the planned
     // search recorded), the student's nodes found in it.
     let part;
-    let (tree, outcome, recording, student) = match planned.tree.written() {
-        Some(tree) => (tree, &planned.reference, &planned.recording, render::known_indices(tree, &test.actual.visited)),
+    let (tree, outcome, recording, student) = match planned.written() {
+        Some(tree) => {
+            (tree, planned.reference(), planned.recording(), render::known_indices(tree, &test.actual().visited))
+        }
         None => {
             let served = planned.served();
-            let searched = [(&planned.reference, &planned.recording)];
-            let Ok(drawn) = render::game_part(&*served, &searched, &test.actual.visited) else { return };
+            let searched = [(planned.reference(), planned.recording())];
+            let Ok(drawn) = render::game_part(&*served, &searched, &test.actual().visited) else { return };
             part = drawn;
             let (outcome, recording) = &part.searches[0];
             (&part.tree, outcome, recording, part.trace.clone())
         }
     };
-    let reference = render::Reference { settings: &planned.settings, outcome, recording };
+    let settings = planned.settings();
+    let reference = render::Reference { settings: &settings, outcome, recording };
     let base = Picture { reference: Some(reference), ..Picture::new(tree) };
     let picture = if student.is_empty() { base } else { base.with_student(&student) };
     let svg = render::render_svg(&picture);
@@ -319,16 +370,16 @@ fn picture(out: &mut String, test: &TestResult, planned: &PlannedTest) {
 }
 
 /// The planned test a result came from: same name, and same path when names repeat.
-fn planned_for<'t>(test: &TestResult, tests: &'t [PlannedTest]) -> Option<&'t PlannedTest> {
-    let mut named = tests.iter().filter(|planned| planned.name == test.name);
+fn planned_for<'t, D: Drawable>(test: &TestResult, tests: &'t [D]) -> Option<&'t D> {
+    let mut named = tests.iter().filter(|planned| planned.name() == test.header.name);
     let first = named.next()?;
-    let same_path = |planned: &&PlannedTest| planned.path.display().to_string() == test.path;
+    let same_path = |planned: &&D| planned.path().display().to_string() == test.header.path;
     if same_path(&first) { Some(first) } else { named.find(same_path).or(Some(first)) }
 }
 
 /// The PASS / FAIL / ERROR badge of a test.
 fn badge(test: &TestResult) -> String {
-    let class = match test.status {
+    let class = match test.header.status {
         TestStatus::Passed => "pass",
         TestStatus::Failed => "fail",
         TestStatus::Error(_) => "error",

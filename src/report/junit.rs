@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use super::{details_plain, visible_reason};
-use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::escape;
 
 /// The `junit` format's entry in the registry (`report::FORMATS`).
@@ -44,7 +44,7 @@ pub fn render(report: &GradeReport) -> String {
 
 fn suite(out: &mut String, report: &GradeReport, question: &QuestionResult) {
     let count = |wanted: fn(&TestResult) -> bool| question.tests.iter().filter(|t| wanted(t)).count();
-    let time: u64 = question.tests.iter().map(|t| t.elapsed_ms).sum();
+    let time: u64 = question.tests.iter().map(|t| t.header.elapsed_ms).sum();
     let _ = writeln!(
         out,
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\">",
@@ -64,37 +64,37 @@ fn case(out: &mut String, classname: &str, test: &TestResult) {
     let _ = write!(
         out,
         "    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
-        escape(&test.name),
+        escape(&test.header.name),
         escape(classname),
-        seconds(test.elapsed_ms)
+        seconds(test.header.elapsed_ms)
     );
-    if test.status == TestStatus::Passed && test.stderr.is_empty() {
+    if test.header.status == TestStatus::Passed && test.header.stderr.is_empty() {
         out.push_str("/>\n");
         return;
     }
     out.push_str(">\n");
-    if test.status != TestStatus::Passed {
+    if test.header.status != TestStatus::Passed {
         let element = if is_error(test) { "error" } else { "failure" };
         let _ = writeln!(
             out,
             "      <{element} message=\"{}\" type=\"{}\">{}</{element}>",
             escape(&visible_reason(test).unwrap_or_default()),
-            status_type(test.status),
+            status_type(test.header.status),
             escape(&details_plain(test))
         );
     }
-    if !test.stderr.is_empty() {
-        let _ = writeln!(out, "      <system-err>{}</system-err>", escape(&test.stderr));
+    if !test.header.stderr.is_empty() {
+        let _ = writeln!(out, "      <system-err>{}</system-err>", escape(&test.header.stderr));
     }
     out.push_str("    </testcase>\n");
 }
 
 fn is_failure(test: &TestResult) -> bool {
-    test.status == TestStatus::Failed
+    test.header.status == TestStatus::Failed
 }
 
 fn is_error(test: &TestResult) -> bool {
-    matches!(test.status, TestStatus::Error(_))
+    matches!(test.header.status, TestStatus::Error(_))
 }
 
 fn seconds(milliseconds: u64) -> String {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{details_unified, status_word};
-use crate::grader::verdict::{GradeReport, TestStatus};
+use crate::grader::result::{GradeReport, TestStatus};
 
 /// The `markdown` format's entry in the registry (`report::FORMATS`).
 pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
@@ -22,7 +22,7 @@ pub fn render(report: &GradeReport) -> String {
     let _ = writeln!(out, "| Question | Score | Passed |");
     let _ = writeln!(out, "|---|---:|---:|");
     for question in &report.questions {
-        let passed = question.tests.iter().filter(|t| t.status == TestStatus::Passed).count();
+        let passed = question.tests.iter().filter(|t| t.header.status == TestStatus::Passed).count();
         let _ = writeln!(
             out,
             "| {} {} | {}/{} | {passed}/{} |",
@@ -33,8 +33,8 @@ pub fn render(report: &GradeReport) -> String {
             question.tests.len()
         );
     }
-    for test in report.tests().filter(|t| t.status != TestStatus::Passed) {
-        let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.name);
+    for test in report.tests().filter(|t| t.header.status != TestStatus::Passed) {
+        let _ = writeln!(out, "\n### {} `{}`\n", status_word(test), test.header.name);
         let _ = writeln!(out, "```diff");
         out.push_str(&details_unified(test).replace("```", "'''"));
         let _ = writeln!(out, "```");

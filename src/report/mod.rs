@@ -22,11 +22,11 @@ use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
 pub use formats::{CHECK_AND_BATCH, Entry, Format, Offer, Rendering};
-pub use html::render_html;
+pub use html::{Drawable, render_html};
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 /// Every report format, in the order `--help` lists them: the registry
 /// that `check`, `batch` and the Gradescope package read. A new format is a
@@ -96,7 +96,7 @@ fn pretty_json(value: &impl Serialize) -> String {
 
 /// A play test's results in one line: `6 games against random: won 5,
 /// drew 1, lost 0; not lost 100% (95% CI 61-100%)`.
-fn play_line(play: &crate::grader::verdict::PlayDetails) -> String {
+fn play_line(play: &crate::grader::result::PlayDetails) -> String {
     let tally = &play.tally;
     format!(
         "{} games against {}: won {}, drew {}, lost {}; not lost {}",
@@ -116,7 +116,7 @@ fn question_heading(question: &QuestionResult) -> String {
 
 /// "PASS", "FAIL" or "ERROR".
 fn status_word(test: &TestResult) -> &'static str {
-    match test.status {
+    match test.header.status {
         TestStatus::Passed => "PASS",
         TestStatus::Failed => "FAIL",
         TestStatus::Error(_) => "ERROR",
@@ -125,11 +125,11 @@ fn status_word(test: &TestResult) -> &'static str {
 
 /// The one-line reason a student may see (redacted for hidden tests).
 fn visible_reason(test: &TestResult) -> Option<String> {
-    if !test.hidden || matches!(test.status, TestStatus::Error(_)) {
-        return test.reason.clone();
+    if !test.header.hidden || matches!(test.header.status, TestStatus::Error(_)) {
+        return test.header.reason.clone();
     }
     let failed: Vec<&str> =
-        [("value", test.checks.value), ("action", test.checks.action), ("visited order", test.checks.order)]
+        [("value", test.checks().value), ("action", test.checks().action), ("visited order", test.checks().order)]
             .into_iter()
             .filter(|(_, check)| *check == Check::Failed)
             .map(|(name, _)| name)
@@ -169,7 +169,7 @@ fn details_with(test: &TestResult, diff_line: fn(&DiffLine) -> String) -> String
     if shows_diff(test) {
         out.push_str(DIFF_HEADER);
         out.push('\n');
-        for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+        for line in order_diff(&test.expected().visited, &test.actual().visited, 3) {
             out.push_str(&diff_line(&line));
             out.push('\n');
         }
@@ -180,38 +180,42 @@ fn details_with(test: &TestResult, diff_line: fn(&DiffLine) -> String) -> String
             out.push_str(&format!("  {line}\n"));
         }
     }
-    if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {
+    if let Some(details) = test.header.details.as_deref().filter(|d| !d.is_empty()) {
         out.push_str(details.trim_end());
         out.push('\n');
     }
-    if !test.stderr.is_empty() && test.status != TestStatus::Passed {
+    if !test.header.stderr.is_empty() && test.header.status != TestStatus::Passed {
         out.push_str("your program's stderr:\n");
-        out.push_str(stderr_tail(&test.stderr, 20).trim_end());
+        out.push_str(stderr_tail(&test.header.stderr, 20).trim_end());
         out.push('\n');
     }
     out
 }
 
 /// A game's boards of a failed test the student may see.
-pub fn visible_boards(test: &TestResult) -> &[crate::grader::verdict::Board] {
-    if test.hidden || test.status == TestStatus::Passed { &[] } else { &test.boards }
+pub fn visible_boards(test: &TestResult) -> &[crate::grader::result::Board] {
+    if test.header.hidden || test.header.status == TestStatus::Passed { &[] } else { test.boards() }
 }
 
 /// The tree's own description, for a failed test the student may see.
 pub fn about_the_tree(test: &TestResult) -> Option<String> {
-    let description = test.description.as_deref().filter(|_| !test.hidden && test.status != TestStatus::Passed)?;
-    let what = if test.pacman.is_some() { "the test" } else { "the tree" };
+    let description = test
+        .header
+        .description
+        .as_deref()
+        .filter(|_| !test.header.hidden && test.header.status != TestStatus::Passed)?;
+    let what = if test.pacman().is_some() { "the test" } else { "the tree" };
     Some(format!("{what}: {}", description.trim()))
 }
 
 /// The named mistake, as a sentence for the student.
 fn likely_cause(test: &TestResult) -> Option<String> {
-    test.diagnosis.as_ref().map(|diagnosis| format!("likely cause: {}", diagnosis.explanation))
+    test.diagnosis().as_ref().map(|diagnosis| format!("likely cause: {}", diagnosis.explanation))
 }
 
 /// A diff helps when the program entered nodes; an empty trace is no news.
 fn shows_diff(test: &TestResult) -> bool {
-    !test.hidden && test.divergence.is_some() && !test.actual.visited.is_empty()
+    !test.header.hidden && test.divergence().is_some() && !test.actual().visited.is_empty()
 }
 
 /// The last `lines` lines of a program's stderr.

@@ -6,18 +6,18 @@ use std::fmt::Write as _;
 
 use crate::game::pacman::test::CriterionKind;
 use crate::grader::pacman::outcome::{CriterionOutcome, GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome};
-use crate::grader::verdict::TestResult;
+use crate::grader::result::TestResult;
 use crate::render::escape;
 
 /// `(4 of 6 points)` after a test's name, for a test scored by thresholds.
 pub fn points_note(test: &TestResult) -> Option<String> {
-    let credit = test.credit?;
+    let credit = test.credit()?;
     Some(format!(" ({} of {} points)", credit.earned, credit.possible))
 }
 
 /// The lines the text report shows about a Pacman test (for students who may see them).
 pub fn text_lines(test: &TestResult) -> Vec<String> {
-    match test.pacman.as_deref() {
+    match test.pacman() {
         Some(PacmanOutcome::Play(play)) => play_lines(play),
         Some(PacmanOutcome::Replay(replay)) => replay_lines(replay),
         None => Vec::new(),
@@ -140,7 +140,7 @@ pub fn html(out: &mut String, test: &TestResult) {
         return;
     }
     let _ = writeln!(out, "<div class=\"pacman\">");
-    let Some(PacmanOutcome::Play(play)) = test.pacman.as_deref() else {
+    let Some(PacmanOutcome::Play(play)) = test.pacman() else {
         let _ = writeln!(out, "<p>{}</p>\n</div>", escape(&lines.join(" ")));
         return;
     };

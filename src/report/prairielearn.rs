@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::{details_plain, pretty_json};
 use crate::grader::plan::Scoring;
+use crate::grader::result::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::points::Points;
 
 #[derive(Serialize)]
@@ -81,29 +81,29 @@ pub fn render_not_gradable(reason: &str) -> String {
 fn build_failure(report: &GradeReport) -> Option<String> {
     let mut tests = report.tests();
     let first = tests.next()?;
-    let not_built = |test: &TestResult| test.status == TestStatus::Error(FailureKind::BuildFailed);
+    let not_built = |test: &TestResult| test.header.status == TestStatus::Error(FailureKind::BuildFailed);
     if !(not_built(first) && tests.all(not_built)) {
         return None;
     }
-    let reason = first.reason.clone().unwrap_or_else(|| "the submission did not build".to_string());
-    Some(match &first.details {
+    let reason = first.header.reason.clone().unwrap_or_else(|| "the submission did not build".to_string());
+    Some(match &first.header.details {
         Some(details) => format!("{reason}\n{details}"),
         None => reason,
     })
 }
 
 fn test_entry(question: &QuestionResult, test: &TestResult) -> PrairieTest {
-    let output = if test.status == TestStatus::Passed { String::new() } else { details_plain(test) };
+    let output = if test.header.status == TestStatus::Passed { String::new() } else { details_plain(test) };
     let message = match output.lines().next() {
-        _ if test.status == TestStatus::Passed => "passed".to_string(),
+        _ if test.header.status == TestStatus::Passed => "passed".to_string(),
         Some(first) => first.to_string(),
         None => "failed".to_string(),
     };
     PrairieTest {
-        name: test.name.clone(),
+        name: test.header.name.clone(),
         description: format!("{} {}", question.id, question.title),
-        points: test.score,
-        max_points: test.max_score,
+        points: test.header.score,
+        max_points: test.header.max_score,
         message,
         output,
     }
@@ -111,7 +111,7 @@ fn test_entry(question: &QuestionResult, test: &TestResult) -> PrairieTest {
 
 /// The entry that carries an all-or-nothing question's points.
 fn question_entry(question: &QuestionResult) -> PrairieTest {
-    let failed = question.tests.iter().filter(|test| test.status != TestStatus::Passed).count();
+    let failed = question.tests.iter().filter(|test| test.header.status != TestStatus::Passed).count();
     let message = if failed == 0 {
         format!("all {} passed", crate::compare::counted(question.tests.len(), "test"))
     } else {

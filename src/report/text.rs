@@ -8,7 +8,7 @@ use super::{
     DIFF_HEADER, Detail, DiffTag, about_the_tree, details_plain, likely_cause, order_diff, question_heading,
     shows_diff, status_word, stderr_tail, visible_boards, visible_reason,
 };
-use crate::grader::verdict::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
+use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 
 /// The `text` format's entry in the registry (`report::FORMATS`).
 pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
@@ -43,11 +43,11 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
              and visited order were checked."
         );
     }
-    let games = |test: &TestResult| test.play.is_some() || test.pacman.is_some();
-    if report.tests().any(|test| test.status == TestStatus::Failed && !test.hidden && !games(test)) {
+    let games = |test: &TestResult| test.play().is_some() || test.pacman().is_some();
+    if report.tests().any(|test| test.header.status == TestStatus::Failed && !test.header.hidden && !games(test)) {
         let _ = writeln!(out, "{}", HTML_HINTS[0]);
     }
-    if report.tests().any(|test| test.status != TestStatus::Passed && games(test)) {
+    if report.tests().any(|test| test.header.status != TestStatus::Passed && games(test)) {
         let _ = writeln!(out, "{}", HTML_HINTS[1]);
     }
     out
@@ -65,40 +65,40 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
     let mut previous: Option<&TestResult> = None;
     for test in &question.tests {
         let word = status_word(test);
-        let styled = match test.status {
+        let styled = match test.header.status {
             TestStatus::Passed => paint.green(word),
             _ => paint.red(word),
         };
-        let hidden = if test.hidden { " (hidden)" } else { "" };
+        let hidden = if test.header.hidden { " (hidden)" } else { "" };
         let unobserved = if value_unobserved(test) { " (value not observed)" } else { "" };
         let points = super::pacman::points_note(test).unwrap_or_default();
-        let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}{points}", test.name);
+        let _ = writeln!(out, "  {styled:<5} {}{hidden}{unobserved}{points}", test.header.name);
         if repeats_the_error_of(test, previous) {
             // A program that fails the same way before it enters any node
             // (it does not import, say) gets the error once in full.
             let reason = visible_reason(test).unwrap_or_default();
             let _ = writeln!(out, "        {reason}");
-        } else if test.status != TestStatus::Passed {
+        } else if test.header.status != TestStatus::Passed {
             failure_details(out, test, paint);
-        } else if test.pacman.is_some() {
+        } else if test.pacman().is_some() {
             // A passed Pacman test: how its games went, in one line (all of them with --verbose).
             let lines = super::pacman::text_lines(test);
             let shown = if detail == Detail::Everything { lines.len() } else { 1 };
             for line in lines.iter().take(shown) {
                 let _ = writeln!(out, "        {}", paint.dim(line));
             }
-        } else if let Some(play) = &test.play {
+        } else if let Some(play) = &test.play() {
             let _ = writeln!(out, "        {}", paint.dim(&super::play_line(play)));
-        } else if detail == Detail::Everything && !test.hidden {
-            let action = test.actual.action.as_deref().unwrap_or("none");
-            let value = match &test.actual.vector {
+        } else if detail == Detail::Everything && !test.header.hidden {
+            let action = test.actual().action.as_deref().unwrap_or("none");
+            let value = match &test.actual().vector {
                 Some(vector) => crate::compare::format_vector(vector),
-                None => test.actual.value.map_or_else(|| "none".to_string(), crate::compare::format_value),
+                None => test.actual().value.map_or_else(|| "none".to_string(), crate::compare::format_value),
             };
             let line = format!(
                 "value {value}, action {action}, {} nodes entered, {} ms",
-                test.actual.visited.len(),
-                test.elapsed_ms
+                test.actual().visited.len(),
+                test.header.elapsed_ms
             );
             let _ = writeln!(out, "        {}", paint.dim(&line));
         }
@@ -111,10 +111,10 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
 /// the test before it, which was shown in full.
 fn repeats_the_error_of(test: &TestResult, previous: Option<&TestResult>) -> bool {
     let Some(previous) = previous else { return false };
-    matches!(test.status, TestStatus::Error(_))
-        && test.actual.visited.is_empty()
-        && previous.status == test.status
-        && previous.reason == test.reason
+    matches!(test.header.status, TestStatus::Error(_))
+        && test.actual().visited.is_empty()
+        && previous.header.status == test.header.status
+        && previous.header.reason == test.header.reason
         && visible_reason(test).is_some()
 }
 
@@ -139,7 +139,7 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
     }
     if shows_diff(test) {
         let _ = writeln!(out, "        {}", paint.dim(DIFF_HEADER));
-        for line in order_diff(&test.expected.visited, &test.actual.visited, 3) {
+        for line in order_diff(&test.expected().visited, &test.actual().visited, 3) {
             let plain = line.plain();
             let painted = match line.tag {
                 DiffTag::Expected => paint.red(&plain),
@@ -155,14 +155,14 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
             let _ = writeln!(out, "          {line}");
         }
     }
-    if let Some(details) = test.details.as_deref().filter(|d| !d.is_empty()) {
+    if let Some(details) = test.header.details.as_deref().filter(|d| !d.is_empty()) {
         for line in details.lines() {
             let _ = writeln!(out, "        {}", paint.dim(line));
         }
     }
-    if !test.stderr.is_empty() {
+    if !test.header.stderr.is_empty() {
         let _ = writeln!(out, "        your program's stderr:");
-        for line in stderr_tail(&test.stderr, 20).lines() {
+        for line in stderr_tail(&test.header.stderr, 20).lines() {
             let _ = writeln!(out, "        {}", paint.dim(line));
         }
     }
@@ -171,10 +171,10 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
 /// A test that the program answered without a value (allowed only on trees
 /// taken from a game, where a CS188 kit may not observe it).
 fn value_unobserved(test: &TestResult) -> bool {
-    test.play.is_none()
-        && test.pacman.is_none()
-        && test.checks.value == Check::NotRun
-        && matches!(test.status, TestStatus::Passed | TestStatus::Failed)
+    test.play().is_none()
+        && test.pacman().is_none()
+        && test.checks().value == Check::NotRun
+        && matches!(test.header.status, TestStatus::Passed | TestStatus::Failed)
 }
 
 /// Applies ANSI styles only when colour is on.

@@ -12,16 +12,16 @@
 
 use std::path::Path;
 
+use crate::grader::result::{Check, GradeReport, SearchView, TestDetail, TestResult, TestStatus};
 use crate::grader::session::FailureKind;
-use crate::grader::verdict::{Check, GradeReport, SearchView, TestResult, TestStatus};
 
 /// The report as a student may see it (see the module's documentation).
 pub fn student_view(report: &GradeReport) -> GradeReport {
     let mut view = report.clone();
     for question in &mut view.questions {
         for test in &mut question.tests {
-            test.path = file_name(&test.path);
-            if test.hidden {
+            test.header.path = file_name(&test.header.path);
+            if test.header.hidden {
                 redact(test);
             }
         }
@@ -31,33 +31,45 @@ pub fn student_view(report: &GradeReport) -> GradeReport {
 
 /// Keeps of a hidden test what the student may know.
 fn redact(test: &mut TestResult) {
-    test.reason = hidden_reason(test);
-    let nothing = SearchView::default();
-    test.expected = nothing.clone();
-    test.actual = nothing;
-    test.divergence = None;
-    test.details = None;
-    test.description = None;
-    test.boards = Vec::new();
-    test.stderr = String::new();
-    test.pacman = None;
+    test.header.reason = hidden_reason(test);
+    test.header.details = None;
+    test.header.description = None;
+    test.header.stderr = String::new();
+    match &mut test.detail {
+        TestDetail::Search(search) => {
+            search.expected = SearchView::default();
+            search.actual = SearchView::default();
+            search.divergence = None;
+            search.boards = Vec::new();
+        }
+        TestDetail::Pacman(pacman) => {
+            pacman.expected = SearchView::default();
+            pacman.actual = SearchView::default();
+            pacman.boards = Vec::new();
+            pacman.outcome = None;
+        }
+        TestDetail::Play(_) => {}
+    }
 }
 
 /// One line for a hidden test: which checks failed, or how the program failed,
 /// in words that carry nothing the program printed.
 fn hidden_reason(test: &TestResult) -> Option<String> {
-    match test.status {
+    match test.header.status {
         TestStatus::Passed => None,
         // The grader's own words, about the student's code, not the tree.
-        TestStatus::Error(FailureKind::NotImplemented | FailureKind::BuildFailed) => test.reason.clone(),
+        TestStatus::Error(FailureKind::NotImplemented | FailureKind::BuildFailed) => test.header.reason.clone(),
         TestStatus::Error(kind) => Some(format!("hidden test: {}", failure_words(kind))),
         TestStatus::Failed => {
-            let failed: Vec<&str> =
-                [("value", test.checks.value), ("action", test.checks.action), ("visited order", test.checks.order)]
-                    .into_iter()
-                    .filter(|(_, check)| *check == Check::Failed)
-                    .map(|(name, _)| name)
-                    .collect();
+            let failed: Vec<&str> = [
+                ("value", test.checks().value),
+                ("action", test.checks().action),
+                ("visited order", test.checks().order),
+            ]
+            .into_iter()
+            .filter(|(_, check)| *check == Check::Failed)
+            .map(|(name, _)| name)
+            .collect();
             Some(format!("hidden test: wrong {}", failed.join(", ")))
         }
     }

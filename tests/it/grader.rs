@@ -10,9 +10,11 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, PlannedTest, Question, Scoring, TestFile, TestTree, plan_tests};
+use treegrade::grader::plan::{
+    Assignment, PlannedTest, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests,
+};
+use treegrade::grader::result::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::session::FailureKind;
-use treegrade::grader::verdict::{Check, GradeReport, TestResult, TestStatus};
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};
@@ -34,16 +36,17 @@ fn assignment(time_limit: Duration) -> Assignment {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(3),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: TREES.iter().map(|name| TestFile { path: test_cases().join(name), hidden: false }).collect(),
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     }
 }
@@ -75,7 +78,7 @@ fn results(report: &GradeReport) -> Vec<&TestResult> {
 }
 
 fn reason(test: &TestResult) -> &str {
-    test.reason.as_deref().unwrap_or("")
+    test.header.reason.as_deref().unwrap_or("")
 }
 
 #[test]
@@ -89,10 +92,10 @@ fn a_correct_client_gets_full_marks() {
 fn a_crash_costs_only_its_test() {
     let report = grade_client(&[("SEARCH", "if searches == 2: sys.exit(7)")], Duration::from_secs(10));
     let tests = results(&report);
-    assert_eq!(tests[0].status, TestStatus::Passed);
-    assert_eq!(tests[1].status, TestStatus::Error(FailureKind::Crashed));
+    assert_eq!(tests[0].header.status, TestStatus::Passed);
+    assert_eq!(tests[1].header.status, TestStatus::Error(FailureKind::Crashed));
     assert!(reason(tests[1]).contains("exited with status 7 during this test"), "{}", reason(tests[1]));
-    assert_eq!(tests[2].status, TestStatus::Passed, "the program is restarted for the rest");
+    assert_eq!(tests[2].header.status, TestStatus::Passed, "the program is restarted for the rest");
     assert_eq!(report.score, treegrade::points::Points::whole(2));
 }
 
@@ -101,20 +104,20 @@ fn a_hang_times_out_with_progress_and_the_rest_is_graded() {
     let hook = "if m['test'] == 'q1/aima-fig5-2':\n        node(m['root'])\n        time.sleep(60)";
     let report = grade_client(&[("SEARCH", hook)], Duration::from_millis(1500));
     let tests = results(&report);
-    assert_eq!(tests[0].status, TestStatus::Error(FailureKind::TimedOut));
+    assert_eq!(tests[0].header.status, TestStatus::Error(FailureKind::TimedOut));
     assert!(
         reason(tests[0]).contains("did not answer within 1.5 s (it had entered 1 nodes; the last was A)"),
         "{}",
         reason(tests[0])
     );
-    assert_eq!(tests[1].status, TestStatus::Passed);
-    assert_eq!(tests[2].status, TestStatus::Passed);
+    assert_eq!(tests[1].header.status, TestStatus::Passed);
+    assert_eq!(tests[2].header.status, TestStatus::Passed);
 }
 
 #[test]
 fn sleeping_forever_after_half_the_tests_fails_only_the_rest() {
     let report = grade_client(&[("SEARCH", "if searches >= 2: time.sleep(60)")], Duration::from_secs(1));
-    let statuses: Vec<TestStatus> = results(&report).iter().map(|t| t.status).collect();
+    let statuses: Vec<TestStatus> = results(&report).iter().map(|t| t.header.status).collect();
     assert_eq!(
         statuses,
         [TestStatus::Passed, TestStatus::Error(FailureKind::TimedOut), TestStatus::Passed],
@@ -126,7 +129,7 @@ fn sleeping_forever_after_half_the_tests_fails_only_the_rest() {
 fn garbage_on_stdout_is_a_protocol_error_with_the_text() {
     let report = grade_client(&[("BEFORE_HELLO", "print('hello there')")], Duration::from_secs(10));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert_eq!(first.header.status, TestStatus::Error(FailureKind::ProtocolError));
     assert!(reason(first).contains("printed \"hello there\" on stdout"), "{}", reason(first));
     assert!(reason(first).contains("print debug output to stderr"));
 }
@@ -136,9 +139,9 @@ fn guessing_node_ids_is_refused() {
     let hook = "if searches == 1:\n        send({'type': 'visit', 'node': 'C.2'}); recv()";
     let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert_eq!(first.header.status, TestStatus::Error(FailureKind::ProtocolError));
     assert!(reason(first).contains("\"C.2\" before it was listed"), "{}", reason(first));
-    assert!(first.actual.visited.is_empty(), "a refused request enters nothing");
+    assert!(first.actual().visited.is_empty(), "a refused request enters nothing");
 }
 
 #[test]
@@ -147,9 +150,9 @@ fn a_forged_result_without_searching_fails_on_the_order() {
     let hook = "if searches == 1:\n        send({'type': 'result', 'value': 3, 'action': 'B'}); continue";
     let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Failed);
+    assert_eq!(first.header.status, TestStatus::Failed);
     assert_eq!(
-        (first.checks.value, first.checks.action, first.checks.order),
+        (first.checks().value, first.checks().action, first.checks().order),
         (Check::Passed, Check::Passed, Check::Failed)
     );
     assert!(reason(first).contains("you stopped after 0 nodes; step 1 should enter A"), "{}", reason(first));
@@ -160,13 +163,13 @@ fn floods_are_capped_and_do_not_block() {
     let hook = "if searches == 1:\n        sys.stderr.write('x' * 5_000_000); sys.stderr.flush()";
     let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(20));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Passed, "{first:?}");
-    assert!(first.stderr.len() < 100_000, "stderr kept: {} bytes", first.stderr.len());
-    assert!(first.stderr.contains("bytes of output omitted"));
+    assert_eq!(first.header.status, TestStatus::Passed, "{first:?}");
+    assert!(first.header.stderr.len() < 100_000, "stderr kept: {} bytes", first.header.stderr.len());
+    assert!(first.header.stderr.contains("bytes of output omitted"));
     let flood = "if searches == 1:\n        out.write('y' * 3_000_000); out.flush()";
     let report = grade_client(&[("SEARCH", flood)], Duration::from_secs(20));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert_eq!(first.header.status, TestStatus::Error(FailureKind::ProtocolError));
     assert!(reason(first).contains("longer than 1 MiB"), "{}", reason(first));
 }
 
@@ -174,7 +177,7 @@ fn floods_are_capped_and_do_not_block() {
 fn exiting_early_is_reported() {
     let report = grade_client(&[("SEARCH", "sys.exit(0)")], Duration::from_secs(10));
     for test in results(&report) {
-        assert_eq!(test.status, TestStatus::Error(FailureKind::Crashed));
+        assert_eq!(test.header.status, TestStatus::Error(FailureKind::Crashed));
         assert!(reason(test).contains("exited with status 0 during this test"), "{}", reason(test));
     }
 }
@@ -183,7 +186,7 @@ fn exiting_early_is_reported() {
 fn a_missing_program_fails_every_test_clearly() {
     let report = grade_command(vec!["/no/such/searcher".into()], Duration::from_secs(5));
     for test in results(&report) {
-        assert_eq!(test.status, TestStatus::Error(FailureKind::NotStarted));
+        assert_eq!(test.header.status, TestStatus::Error(FailureKind::NotStarted));
         assert!(reason(test).contains("could not start your program (`/no/such/searcher`"), "{}", reason(test));
     }
 }
@@ -212,7 +215,7 @@ fn evaluating_without_a_depth_limit_is_a_protocol_error() {
     let hook = "if searches == 1:\n        node(m['root']); send({'type': 'evaluate', 'node': 'B'}); recv()";
     let report = grade_client(&[("SEARCH", hook)], Duration::from_secs(10));
     let first = results(&report)[0];
-    assert_eq!(first.status, TestStatus::Error(FailureKind::ProtocolError));
+    assert_eq!(first.header.status, TestStatus::Error(FailureKind::ProtocolError));
     assert!(
         reason(first).contains("you asked for the evaluation of B, but this search has no depth limit"),
         "{}",
@@ -236,7 +239,7 @@ fn grading_is_deterministic() {
         report.elapsed_ms = 0;
         for question in &mut report.questions {
             for test in &mut question.tests {
-                test.elapsed_ms = 0;
+                test.header.elapsed_ms = 0;
             }
         }
         render(&report, Format::Json, false)
@@ -257,7 +260,7 @@ fn a_program_that_dies_at_start_is_not_restarted_forever() {
         "{}",
         reason(tests[2])
     );
-    assert!(tests.iter().all(|t| t.status == TestStatus::Error(FailureKind::Crashed)));
+    assert!(tests.iter().all(|t| t.header.status == TestStatus::Error(FailureKind::Crashed)));
     assert!(reason(tests[2]).matches("not started again").count() == 1);
     assert_eq!(
         reason(tests[2]),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use treegrade::grader::plan::{TestTree, plan_tests};
-use treegrade::grader::verdict::{GradeReport, TestStatus};
+use treegrade::grader::result::{GradeReport, TestStatus};
 use treegrade::grader::{Target, grade, submission};
 use treegrade::load::assignment::load_assignment;
 use treegrade::load::load_tree_file;
@@ -87,21 +87,25 @@ fn every_mutant_loses_points_and_is_named() {
         let report = grade_folder(scratch.path());
         assert!(report.score < report.max_score, "{} ({}) kept full marks", mutant.name, mutant.bug);
         let (bug, words) = pointer_for(&mutant.name);
-        let failing: Vec<_> = report.tests().filter(|t| t.status != TestStatus::Passed).collect();
+        let failing: Vec<_> = report.tests().filter(|t| t.header.status != TestStatus::Passed).collect();
         let named = failing.iter().any(|test| {
             // Named as the fact, or as one of the code shapes of a behaviour
             // that mistakes leaving the same trace share.
-            test.diagnosis.as_ref().is_some_and(|d| d.bug == bug || d.alternatives.contains(&bug))
-                || test.reason.as_deref().is_some_and(|r| r.contains(words))
+            test.diagnosis().as_ref().is_some_and(|d| d.bug == bug || d.alternatives.contains(&bug))
+                || test.header.reason.as_deref().is_some_and(|r| r.contains(words))
         });
-        let said: Vec<_> = failing.iter().map(|test| (&test.name, &test.diagnosis)).collect();
+        let said: Vec<_> = failing.iter().map(|test| (&test.header.name, test.diagnosis())).collect();
         assert!(named, "{}: no failing test points at the mistake: {said:#?}", mutant.name);
         for test in &failing {
-            if let Some(diagnosis) = &test.diagnosis {
+            if let Some(diagnosis) = &test.diagnosis() {
                 // A behaviour may list several mistakes the evidence cannot
                 // tell apart, but never leaves out the real one.
                 let names_it = diagnosis.bug == bug || diagnosis.alternatives.contains(&bug);
-                assert!(names_it, "{}: {} was diagnosed as something else: {diagnosis:?}", mutant.name, test.name);
+                assert!(
+                    names_it,
+                    "{}: {} was diagnosed as something else: {diagnosis:?}",
+                    mutant.name, test.header.name
+                );
             }
         }
         let broken_questions: Vec<&str> =

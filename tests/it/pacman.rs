@@ -179,7 +179,7 @@ fn the_whole_distribution_imports_into_five_questions_of_25_points() {
     let shape: Vec<(&str, String, usize, usize)> = assignment
         .questions
         .iter()
-        .map(|q| (q.id.as_str(), q.points.to_string(), q.tests.len(), q.pacman.len()))
+        .map(|q| (q.id.as_str(), q.points.to_string(), q.tree_tests().len(), q.pacman_tests().len()))
         .collect();
     assert_eq!(
         shape,
@@ -472,7 +472,7 @@ fn same_moves(letters: &str, expected: &str) -> Option<usize> {
 
 /// `ties.yaml`: the fixture's board, one RandomGhost, `games` games of its
 /// ReflexAgent from seed 7, with `random` as the play test's mode.
-fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
+fn random_ties_test(random: &str) -> treegrade::grader::plan::PlannedPacman {
     let dir = repo().join("tests/fixtures/cs188-random-ties");
     let board = std::fs::read_to_string(dir.join("board.lay")).unwrap();
     let layout: String = board.lines().map(|line| format!("    {line}\n")).collect();
@@ -481,7 +481,7 @@ fn random_ties_test(random: &str) -> treegrade::grader::pacman::PlannedPacman {
          play:\n    games: 4\n    wins: {{thresholds: [4]}}\n    random: {random}\n"
     );
     let test = treegrade::load::pacman::load_pacman_str(&yaml, Path::new("ties.yaml")).unwrap();
-    treegrade::grader::pacman::PlannedPacman {
+    treegrade::grader::plan::PlannedPacman {
         question: 0,
         name: "q1/ties".into(),
         path: "ties.yaml".into(),
@@ -509,9 +509,9 @@ fn random_ties_player() -> treegrade::grader::runner::ProgramSpec {
 
 fn played(random: &str) -> treegrade::grader::pacman::outcome::PlayOutcome {
     let results = treegrade::grader::pacman::run_tests(&random_ties_player(), &[random_ties_test(random)], None);
-    match results[0].pacman.as_deref() {
+    match results[0].pacman() {
         Some(treegrade::grader::pacman::outcome::PacmanOutcome::Play(play)) => play.clone(),
-        other => panic!("{other:?}: {:?} {}", results[0].reason, results[0].stderr),
+        other => panic!("{other:?}: {:?} {}", results[0].header.reason, results[0].header.stderr),
     }
 }
 
@@ -571,8 +571,9 @@ fn the_students_random_is_cpythons_number_for_number() {
     let mut spec = random_ties_player();
     spec.dir = dir.clone();
     let results = treegrade::grader::pacman::run_tests(&spec, &[planned], None);
-    let served = results[0].stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
-    let served = served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].reason, results[0].stderr));
+    let served = results[0].header.stderr.lines().find_map(|line| line.strip_prefix("DRAWS ")).map(str::to_string);
+    let served =
+        served.unwrap_or_else(|| panic!("no draws: {:?} {}", results[0].header.reason, results[0].header.stderr));
     let script = format!(
         "import sys, json, random\nsys.path.insert(0, {:?})\nimport multiAgents\nrandom.seed(7)\n\
          print(json.dumps(multiAgents.draws()))\n",

@@ -11,8 +11,8 @@ use std::time::Duration;
 use serde_json::Value;
 use treegrade::batch::gradebook::{StoredResult, write_csv};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
-use treegrade::grader::verdict::GradeReport;
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
+use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::points::Points;
@@ -43,16 +43,17 @@ fn question(id: &str, algorithm: Algorithm, scoring: Scoring, trees: &[&str]) ->
         id: id.into(),
         title: format!("Question {id}"),
         points: Points::whole(5),
-        algorithm,
-        depth: None,
-        prune_on_equal: Some(true),
-        overrides: Default::default(),
         scoring,
-        child_order: Default::default(),
-        tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
-        generate: None,
-        play: None,
-        pacman: Vec::new(),
+        kind: QuestionKind::Search(Searches {
+            algorithm,
+            depth: None,
+            prune_on_equal: Some(true),
+            overrides: Default::default(),
+            child_order: Default::default(),
+            tests: trees.iter().map(|tree| TestFile { path: cases.join(tree), hidden: false }).collect(),
+            generate: None,
+            pacman: Vec::new(),
+        }),
     }
 }
 
@@ -99,9 +100,9 @@ fn the_report_adds_up_exactly() {
     assert_eq!(q[2].score, Points::ZERO, "all or nothing, and something failed");
     assert_eq!(q[3].score, Points::whole(5));
     for question in &report.questions[..2] {
-        assert_eq!(sum(question.tests.iter().map(|t| t.max_score)), question.max_score);
-        assert_eq!(sum(question.tests.iter().map(|t| t.score)), question.score);
-        assert!(question.tests.iter().all(|t| t.score <= t.max_score));
+        assert_eq!(sum(question.tests.iter().map(|t| t.header.max_score)), question.max_score);
+        assert_eq!(sum(question.tests.iter().map(|t| t.header.score)), question.score);
+        assert!(question.tests.iter().all(|t| t.header.score <= t.header.max_score));
     }
     assert_eq!(report.max_score, Points::whole(20));
     assert_eq!(report.score, sum(report.questions.iter().map(|q| q.score)));
@@ -171,7 +172,7 @@ fn text_markdown_html_and_gradebook_show_the_same_exact_numbers() {
     assert!(text.contains(&format!("Total: {total}/20")), "{text}");
     let markdown = render(&report, Format::Markdown, false);
     assert!(markdown.contains(&format!("{total}/20")), "{markdown}");
-    let html = treegrade::report::render_html(&report, &[]);
+    let html = treegrade::report::render_html::<treegrade::grader::plan::PlannedTest>(&report, &[]);
     assert!(html.contains(&format!("{total} / 20")) || html.contains(&format!("{total}/20")), "{html}");
     let stored = StoredResult::from_report("student", "f", &report, Duration::ZERO);
     let mut csv = Vec::new();

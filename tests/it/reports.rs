@@ -10,8 +10,8 @@ use crate::common;
 
 use common::{MINIMAX_CLIENT, with_hooks};
 use treegrade::engine::Algorithm;
-use treegrade::grader::plan::{Assignment, Question, Scoring, TestFile, TestTree, plan_tests};
-use treegrade::grader::verdict::GradeReport;
+use treegrade::grader::plan::{Assignment, Question, QuestionKind, Scoring, Searches, TestFile, TestTree, plan_tests};
+use treegrade::grader::result::GradeReport;
 use treegrade::grader::{Target, grade};
 use treegrade::load::load_tree_file;
 use treegrade::report::{Format, render};
@@ -44,21 +44,22 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
             id: "q2".into(),
             title: "Alpha-beta".into(),
             points: treegrade::points::Points::whole(4),
-            algorithm: Algorithm::AlphaBeta,
-            depth: None,
-            prune_on_equal: Some(false),
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![
-                test("single-terminal-root.yaml", false),
-                test("aima-fig5-2.yaml", false),
-                test("three-bin-minimax.yaml", false),
-                test("alphabeta-deep-cutoff.yaml", true),
-            ],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::AlphaBeta,
+                depth: None,
+                prune_on_equal: Some(false),
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![
+                    test("single-terminal-root.yaml", false),
+                    test("aima-fig5-2.yaml", false),
+                    test("three-bin-minimax.yaml", false),
+                    test("alphabeta-deep-cutoff.yaml", true),
+                ],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
@@ -70,8 +71,8 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
     report.elapsed_ms = 0;
     for question in &mut report.questions {
         for test in &mut question.tests {
-            test.elapsed_ms = 0;
-            test.path = Path::new(&test.path).file_name().unwrap().to_string_lossy().into_owned();
+            test.header.elapsed_ms = 0;
+            test.header.path = Path::new(&test.header.path).file_name().unwrap().to_string_lossy().into_owned();
         }
     }
     (report, tests)
@@ -170,15 +171,17 @@ fn a_hidden_test_shows_what_the_course_guide_says() {
     assert!(guide.contains("never its tree, expected answers, the student's trace of it or its output"));
     let report = mixed_report();
     let view = treegrade::report::student_view(&report);
-    let hidden = view.tests().find(|test| test.hidden).expect("the mixed report has a hidden test");
-    let full = report.tests().find(|test| test.hidden).unwrap();
+    let hidden = view.tests().find(|test| test.header.hidden).expect("the mixed report has a hidden test");
+    let full = report.tests().find(|test| test.header.hidden).unwrap();
     assert_eq!(
-        (&hidden.name, &hidden.status, hidden.score, hidden.checks),
-        (&full.name, &full.status, full.score, full.checks)
+        (&hidden.header.name, &hidden.header.status, hidden.header.score, hidden.checks()),
+        (&full.header.name, &full.header.status, full.header.score, full.checks())
     );
-    assert_eq!(hidden.reason.as_deref(), Some("hidden test: wrong visited order"));
-    assert!(hidden.expected.visited.is_empty() && hidden.actual.visited.is_empty() && hidden.divergence.is_none());
-    assert!(hidden.stderr.is_empty() && hidden.details.is_none() && hidden.description.is_none());
+    assert_eq!(hidden.header.reason.as_deref(), Some("hidden test: wrong visited order"));
+    assert!(
+        hidden.expected().visited.is_empty() && hidden.actual().visited.is_empty() && hidden.divergence().is_none()
+    );
+    assert!(hidden.header.stderr.is_empty() && hidden.header.details.is_none() && hidden.header.description.is_none());
     for format in [Format::Text, Format::Markdown, Format::Junit, Format::Gradescope, Format::Prairielearn] {
         let rendered = render(&view, format, false);
         assert!(rendered.contains("hidden test: wrong visited order"), "{format:?}: {rendered}");
@@ -215,16 +218,17 @@ fn hostile_text_report() -> GradeReport {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(1),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![TestFile { path: cases.join("aima-fig5-2.yaml"), hidden: false }],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
@@ -238,7 +242,7 @@ fn hostile_text_report() -> GradeReport {
 #[test]
 fn student_text_is_shown_never_interpreted() {
     let report = hostile_text_report();
-    assert!(report.tests().all(|t| t.stderr.contains("Total: 20/20")), "the stderr is kept, escaped");
+    assert!(report.tests().all(|t| t.header.stderr.contains("Total: 20/20")), "the stderr is kept, escaped");
     for format in
         [Format::Text, Format::Markdown, Format::Junit, Format::Gradescope, Format::Json, Format::Prairielearn]
     {
@@ -250,7 +254,7 @@ fn student_text_is_shown_never_interpreted() {
     }
     let text = render(&report, Format::Text, false);
     assert!(text.contains("you chose \\u{1b}[31mA\\u{0}"), "{text}");
-    let html = treegrade::report::render_html(&report, &[]);
+    let html = treegrade::report::render_html::<treegrade::grader::plan::PlannedTest>(&report, &[]);
     assert!(!html.contains('\u{1b}') && html.contains("\\u{1b}[2J"), "{html}");
 }
 
@@ -324,16 +328,17 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         id: id.into(),
         title: id.into(),
         points: treegrade::points::Points::whole(2),
-        algorithm: Algorithm::Minimax,
-        depth: None,
-        prune_on_equal: None,
-        overrides: Default::default(),
         scoring: Scoring::PerTest,
-        child_order: Default::default(),
-        tests,
-        generate: None,
-        play: None,
-        pacman: Vec::new(),
+        kind: QuestionKind::Search(Searches {
+            algorithm: Algorithm::Minimax,
+            depth: None,
+            prune_on_equal: None,
+            overrides: Default::default(),
+            child_order: Default::default(),
+            tests,
+            generate: None,
+            pacman: Vec::new(),
+        }),
     };
     let assignment = Assignment {
         name: "leak".into(),
@@ -366,7 +371,7 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
     }
     let html = treegrade::report::render_html(&view, &tests);
     assert!(!html.contains("HIDDEN"), "HTML leaks the hidden tree");
-    assert!(view.tests().any(|t| t.stderr.contains("seen so far: A q2/aima-fig5-2")), "public output is kept");
+    assert!(view.tests().any(|t| t.header.stderr.contains("seen so far: A q2/aima-fig5-2")), "public output is kept");
 }
 
 /// The reason of a minimax test on the tree whose root actions are Left,
@@ -385,16 +390,17 @@ fn action_reason(action_expression: &str) -> String {
             id: "q1".into(),
             title: "Minimax".into(),
             points: treegrade::points::Points::whole(1),
-            algorithm: Algorithm::Minimax,
-            depth: None,
-            prune_on_equal: None,
-            overrides: Default::default(),
             scoring: Scoring::PerTest,
-            child_order: Default::default(),
-            tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
-            generate: None,
-            play: None,
-            pacman: Vec::new(),
+            kind: QuestionKind::Search(Searches {
+                algorithm: Algorithm::Minimax,
+                depth: None,
+                prune_on_equal: None,
+                overrides: Default::default(),
+                child_order: Default::default(),
+                tests: vec![TestFile { path: cases.join("labelled-actions.yaml"), hidden: false }],
+                generate: None,
+                pacman: Vec::new(),
+            }),
         }],
     };
     let tests =
@@ -403,7 +409,7 @@ fn action_reason(action_expression: &str) -> String {
     let command = vec!["python3".to_string(), "-c".to_string(), client];
     let target = Target { dir: cases, command: Some(command), name: Some("student".into()) };
     let report = grade(&assignment, &[0], &tests, &target, kits.path()).unwrap();
-    report.tests().next().unwrap().reason.clone().unwrap_or_default()
+    report.tests().next().unwrap().header.reason.clone().unwrap_or_default()
 }
 
 #[test]

@@ -18,43 +18,17 @@ pub mod play;
 pub mod replay;
 pub mod server;
 
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use channel::Player;
 use outcome::{GameEnd, PacmanOutcome, PlayOutcome, ReplayOutcome, ReplayVerdict};
 
+use super::plan::PlannedPacman;
+use super::result::{Board, Credit, PacmanDetail, TestDetail, TestHeader, TestResult, TestStatus};
 use super::runner::ProgramSpec;
 use super::session::{FailureKind, ProgramFailure, SubmissionLimit};
-use super::verdict::{Board, Credit, TestResult, TestStatus};
-use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
+use crate::game::pacman::test::PacmanTestKind;
 use crate::shown::shown;
-
-/// A Pacman test ready to run.
-#[derive(Clone, Debug)]
-pub struct PlannedPacman {
-    /// Index of the question in the assignment.
-    pub question: usize,
-    /// `q1/grade-agent`.
-    pub name: String,
-    /// The test file.
-    pub path: PathBuf,
-    /// Whether students see details.
-    pub hidden: bool,
-    /// The test.
-    pub test: Arc<PacmanTest>,
-}
-
-impl PlannedPacman {
-    /// Games the test plays (for the sandbox's budget).
-    pub fn games(&self) -> usize {
-        match &self.test.kind {
-            PacmanTestKind::Play(play) => play.games as usize,
-            PacmanTestKind::Replay(_) => 1,
-        }
-    }
-}
 
 /// Runs the tests, public ones in one program and hidden ones in another
 /// (as searches are served), and judges each.
@@ -81,9 +55,9 @@ pub fn run_tests(spec: &ProgramSpec, tests: &[PlannedPacman], time: Option<Submi
 /// The result of a test that could not run: the submission did not build.
 pub fn not_run(planned: &PlannedPacman, build: &super::submission::BuildFailure) -> TestResult {
     let mut result = blank(planned);
-    result.status = TestStatus::Error(FailureKind::BuildFailed);
-    result.reason = Some(shown(&build.message));
-    result.details = Some(shown(&build.output));
+    result.header.status = TestStatus::Error(FailureKind::BuildFailed);
+    result.header.reason = Some(shown(&build.message));
+    result.header.details = Some(shown(&build.output));
     result
 }
 
@@ -91,53 +65,55 @@ pub fn not_run(planned: &PlannedPacman, build: &super::submission::BuildFailure)
 fn not_run_in_time(planned: &PlannedPacman, time: &SubmissionLimit) -> TestResult {
     let failure = time.not_run();
     let mut result = blank(planned);
-    result.status = TestStatus::Error(failure.kind);
-    result.reason = Some(shown(&failure.message));
+    result.header.status = TestStatus::Error(failure.kind);
+    result.header.reason = Some(shown(&failure.message));
     result
 }
 
 fn blank(planned: &PlannedPacman) -> TestResult {
     let path = planned.path.display().to_string();
-    let mut result = TestResult::unsearched(planned.name.clone(), path, planned.hidden, TestStatus::Passed);
-    result.description = planned.test.description.as_deref().map(shown);
+    let detail = TestDetail::Pacman(Box::default());
+    let mut result = TestResult::new(planned.name.clone(), path, planned.hidden, TestStatus::Passed, detail);
+    result.header.description = planned.test.description.as_deref().map(shown);
     result
 }
 
 fn run_one(planned: &PlannedPacman, player: &mut Player<'_>) -> TestResult {
     let started = Instant::now();
     let test = &planned.test;
-    let mut result = blank(planned);
+    let mut header = blank(planned).header;
+    let mut detail = PacmanDetail::default();
     match &test.kind {
         PacmanTestKind::Play(spec) => {
             let (outcome, failures) = play::play(test, spec, &planned.name, player);
-            judge_play(&mut result, &outcome, &failures);
-            result.pacman = Some(Box::new(PacmanOutcome::Play(outcome)));
+            judge_play(&mut header, &mut detail, &outcome, &failures);
+            detail.outcome = Some(PacmanOutcome::Play(outcome));
         }
         PacmanTestKind::Replay(spec) => match replay::replay(test, spec, &planned.name, player) {
             Ok((outcome, failure)) => {
-                judge_replay(&mut result, &outcome, failure.as_ref());
-                result.pacman = Some(Box::new(PacmanOutcome::Replay(outcome)));
+                judge_replay(&mut header, &mut detail, &outcome, failure.as_ref());
+                detail.outcome = Some(PacmanOutcome::Replay(outcome));
             }
             Err(problem) => {
-                result.status = TestStatus::Error(FailureKind::ProtocolError);
-                result.reason = Some(shown(&format!("this test cannot be run: {problem}")));
+                header.status = TestStatus::Error(FailureKind::ProtocolError);
+                header.reason = Some(shown(&format!("this test cannot be run: {problem}")));
             }
         },
     }
-    result.stderr = shown(&player.take_stderr());
-    result.elapsed_ms = started.elapsed().as_millis() as u64;
-    result
+    header.stderr = shown(&player.take_stderr());
+    header.elapsed_ms = started.elapsed().as_millis() as u64;
+    TestResult { header, detail: TestDetail::Pacman(Box::new(detail)) }
 }
 
 /// A play test passes with every threshold point; it earns its share of them.
-fn judge_play(result: &mut TestResult, outcome: &PlayOutcome, failures: &[ProgramFailure]) {
-    result.credit = Some(Credit { earned: outcome.earned, possible: outcome.possible });
+fn judge_play(header: &mut TestHeader, detail: &mut PacmanDetail, outcome: &PlayOutcome, failures: &[ProgramFailure]) {
+    detail.credit = Some(Credit { earned: outcome.earned, possible: outcome.possible });
     let no_move = outcome.games.iter().all(|game| game.moves == 0);
     if let (true, Some(first)) = (no_move, failures.first()) {
         // Not a single move anywhere: the agent does not run at all (not written yet, does not import, ...).
-        result.status = TestStatus::Error(first.kind);
-        result.reason = Some(shown(&first.message));
-        result.details = first.details.as_deref().map(shown);
+        header.status = TestStatus::Error(first.kind);
+        header.reason = Some(shown(&first.message));
+        header.details = first.details.as_deref().map(shown);
         return;
     }
     let mut parts = vec![format!("{} of {} points", outcome.earned, outcome.possible)];
@@ -172,14 +148,19 @@ fn judge_play(result: &mut TestResult, outcome: &PlayOutcome, failures: &[Progra
     }
     let (head, rest) = parts.split_first().expect("the points come first");
     let reason = if rest.is_empty() { head.clone() } else { format!("{head}: {}", rest.join("; ")) };
-    result.reason = Some(shown(&reason));
-    result.details = failures.first().and_then(|failure| failure.details.as_deref()).map(shown);
+    header.reason = Some(shown(&reason));
+    header.details = failures.first().and_then(|failure| failure.details.as_deref()).map(shown);
     if outcome.earned < outcome.possible || outcome.possible == 0 && outcome.criteria.iter().any(|c| !c.met_minimum) {
-        result.status = TestStatus::Failed;
+        header.status = TestStatus::Failed;
     }
 }
 
-fn judge_replay(result: &mut TestResult, outcome: &ReplayOutcome, failure: Option<&ProgramFailure>) {
+fn judge_replay(
+    header: &mut TestHeader,
+    found: &mut PacmanDetail,
+    outcome: &ReplayOutcome,
+    failure: Option<&ProgramFailure>,
+) {
     let cs188 = outcome.verdict.cs188_message(&outcome.layout);
     match outcome.verdict {
         ReplayVerdict::Passed => return,
@@ -198,14 +179,14 @@ fn judge_replay(result: &mut TestResult, outcome: &ReplayOutcome, failure: Optio
             } else {
                 failure.kind
             };
-            result.status = TestStatus::Error(kind);
-            result.reason = Some(shown(&format!("{cs188}: at step {step} of {}, {}", outcome.steps, failure.message)));
-            result.details = failure.details.as_deref().map(shown);
+            header.status = TestStatus::Error(kind);
+            header.reason = Some(shown(&format!("{cs188}: at step {step} of {}, {}", outcome.steps, failure.message)));
+            header.details = failure.details.as_deref().map(shown);
             return;
         }
         _ => {}
     }
-    result.status = TestStatus::Failed;
+    header.status = TestStatus::Failed;
     let detail = match outcome.verdict {
         ReplayVerdict::WrongStatesExpanded => outcome.first_wrong_count.as_ref().map(|step| {
             format!(
@@ -234,11 +215,11 @@ fn judge_replay(result: &mut TestResult, outcome: &ReplayOutcome, failure: Optio
         _ => outcome.first_wrong_action.as_ref(),
     };
     if let Some(step) = step {
-        result.boards.push(Board { label: format!("the position at step {}", step.step), text: step.board.clone() });
-        result.expected.action = Some(step.best.first().map(|set| set.join(" or ")).unwrap_or_default());
-        result.actual.action = Some(shown(&step.action));
+        found.boards.push(Board { label: format!("the position at step {}", step.step), text: step.board.clone() });
+        found.expected.action = Some(step.best.first().map(|set| set.join(" or ")).unwrap_or_default());
+        found.actual.action = Some(shown(&step.action));
     }
-    result.reason = Some(shown(&match detail {
+    header.reason = Some(shown(&match detail {
         Some(detail) => format!("{cs188} ({detail})"),
         None => cs188,
     }));

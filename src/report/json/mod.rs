@@ -5,7 +5,7 @@
 
 pub mod v1;
 
-use crate::grader::verdict::GradeReport;
+use crate::grader::result::GradeReport;
 
 /// The `json` format's entry in the registry (`report::FORMATS`).
 pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {

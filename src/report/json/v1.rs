@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::grader::result::{self, GradeReport};
 use crate::grader::sandbox::Layers;
-use crate::grader::verdict::{self, GradeReport};
 use crate::points::Points;
 
 /// The value of `"format"`.
@@ -407,8 +407,8 @@ impl From<&Layers> for Sandbox {
     }
 }
 
-impl From<&verdict::QuestionResult> for Question {
-    fn from(question: &verdict::QuestionResult) -> Question {
+impl From<&result::QuestionResult> for Question {
+    fn from(question: &result::QuestionResult) -> Question {
         Question {
             id: question.id.clone(),
             title: question.title.clone(),
@@ -420,9 +420,9 @@ impl From<&verdict::QuestionResult> for Question {
     }
 }
 
-impl From<&verdict::TestResult> for Test {
-    fn from(test: &verdict::TestResult) -> Test {
-        let search = |view: &verdict::SearchView| Search {
+impl From<&result::TestResult> for Test {
+    fn from(test: &result::TestResult) -> Test {
+        let search = |view: &result::SearchView| Search {
             value: view.value,
             action: view.action.clone(),
             visited: view.visited.clone(),
@@ -435,48 +435,48 @@ impl From<&verdict::TestResult> for Test {
             draws: view.draws,
         };
         Test {
-            name: test.name.clone(),
-            path: test.path.clone(),
-            hidden: test.hidden,
-            status: match test.status {
-                verdict::TestStatus::Passed => Status::Passed,
-                verdict::TestStatus::Failed => Status::Failed,
-                verdict::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
+            name: test.header.name.clone(),
+            path: test.header.path.clone(),
+            hidden: test.header.hidden,
+            status: match test.header.status {
+                result::TestStatus::Passed => Status::Passed,
+                result::TestStatus::Failed => Status::Failed,
+                result::TestStatus::Error(kind) => Status::Error(name_of(&kind)),
             },
             checks: Checks {
-                value: name_of(&test.checks.value),
-                action: name_of(&test.checks.action),
-                order: name_of(&test.checks.order),
-                counts: test.checks.counts.as_ref().map(name_of),
+                value: name_of(&test.checks().value),
+                action: name_of(&test.checks().action),
+                order: name_of(&test.checks().order),
+                counts: test.checks().counts.as_ref().map(name_of),
             },
-            reason: test.reason.clone(),
-            diagnosis: test.diagnosis.as_ref().map(|diagnosis| Diagnosis {
+            reason: test.header.reason.clone(),
+            diagnosis: test.diagnosis().as_ref().map(|diagnosis| Diagnosis {
                 bug: diagnosis.bug.to_string(),
                 explanation: diagnosis.explanation.clone(),
                 alternatives: diagnosis.alternatives.iter().map(|bug| bug.to_string()).collect(),
             }),
-            description: test.description.clone(),
-            details: test.details.clone(),
-            divergence: test.divergence.as_ref().map(|divergence| Divergence {
+            description: test.header.description.clone(),
+            details: test.header.details.clone(),
+            divergence: test.divergence().as_ref().map(|divergence| Divergence {
                 step: divergence.step,
                 expected: divergence.expected.clone(),
                 actual: divergence.actual.clone(),
             }),
-            expected: search(&test.expected),
-            actual: search(&test.actual),
-            stderr: test.stderr.clone(),
-            score: test.score,
-            max_score: test.max_score,
-            elapsed_ms: test.elapsed_ms,
-            play: test.play.as_deref().map(Play::from),
-            credit: test.credit.map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
-            pacman: test.pacman.as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
+            expected: search(test.expected()),
+            actual: search(test.actual()),
+            stderr: test.header.stderr.clone(),
+            score: test.header.score,
+            max_score: test.header.max_score,
+            elapsed_ms: test.header.elapsed_ms,
+            play: test.play().map(Play::from),
+            credit: test.credit().map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
+            pacman: test.pacman().as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
         }
     }
 }
 
-impl From<&verdict::PlayDetails> for Play {
-    fn from(play: &verdict::PlayDetails) -> Play {
+impl From<&result::PlayDetails> for Play {
+    fn from(play: &result::PlayDetails) -> Play {
         let tally = &play.tally;
         Play {
             game: play.game.clone(),
