@@ -67,6 +67,8 @@ _BY_ALGORITHM = {
     "alphabeta": "minimax_search_alphabeta",
     "iterative-deepening": "progressive_deepening",
 }
+# The tests whose scores are the mover's (see _endgame_convention).
+_MOVER_ENV = "TREEGRADE_MIT6034_MOVER"
 _TEST_NAME = re.compile(r"(?:^|/)\d+-([A-Za-z_][A-Za-z0-9_]*)$")
 
 _base._KIT_FILES.update(
@@ -377,10 +379,19 @@ def _endgame_convention(message):
 
     ``fixed``: the flag is ignored (the lab's toy trees); ``mover``: the
     score is the mover's, so the wrong flag negates it (Connect Four, whose
-    trees are served with boards).
+    trees are served with boards). A course made by ``treegrade import
+    mit6034`` lists its ``mover`` tests (``NN-function``, space-separated)
+    in ``TREEGRADE_MIT6034_MOVER``: their trees are written, so the game
+    cannot tell.
     """
     convention = message.get("endgame")
-    return convention if convention in ("fixed", "mover") else None
+    if convention in ("fixed", "mover"):
+        return convention
+    test = str(message.get("test", "")).rsplit("/", 1)[-1]
+    listed = os.environ.get(_MOVER_ENV)
+    if listed is not None:
+        return "mover" if test in listed.split() else "fixed"
+    return None
 
 
 def _answer(name, answer, served, evaluated):
