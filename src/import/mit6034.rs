@@ -200,6 +200,19 @@ pub struct SearchTest {
     pub mover: bool,
     /// Nodes in the tree.
     pub nodes: usize,
+    /// What MIT's tests expect, searched as the lab's searches do.
+    pub mit: MitAnswer,
+}
+
+/// A search's answer as MIT's tests check it: `(path, score, evaluations)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MitAnswer {
+    /// The node ids from the root to the node whose static value is the score.
+    pub path: Vec<String>,
+    /// The score.
+    pub score: f64,
+    /// The number of static evaluations.
+    pub evaluations: usize,
 }
 
 /// The test's name: MIT's number on two digits and the function.
@@ -242,8 +255,8 @@ pub fn convert(test: &Value) -> Converted {
         return not_graded(format!("`{function}` is not one of the lab's functions the import knows"));
     };
     match search_tree(test, &function, &name) {
-        Ok((yaml, mover, nodes)) => {
-            Converted::Search(SearchTest { number, function, name, algorithm, yaml, mover, nodes })
+        Ok((yaml, mover, nodes, mit)) => {
+            Converted::Search(SearchTest { number, function, name, algorithm, yaml, mover, nodes, mit })
         }
         Err(reason) => not_graded(reason),
     }
@@ -305,8 +318,9 @@ struct Draft {
     eval: Option<f64>,
 }
 
-/// The test's tree as YAML, whether its scores are the mover's, and its node count.
-fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool, usize), String> {
+/// The test's tree as YAML, whether its scores are the mover's, its node
+/// count, and the answer MIT's tests expect on it.
+fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool, usize, MitAnswer), String> {
     let args = arguments(test, function)?;
     let all_max = function == "dfs_maximizing";
     let kind_at = |ply: usize| {
@@ -327,7 +341,57 @@ fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool
         test["number"],
         if args.maximize { "True" } else { "False" },
     );
-    Ok((tree_yaml(name, &description, &nodes, args.depth), mover, nodes.len()))
+    let window = (function == "minimax_search_alphabeta").then_some((f64::NEG_INFINITY, f64::INFINITY));
+    let found = mit_search(&nodes, 0, args.depth, window);
+    let mit = MitAnswer {
+        path: found.path.iter().map(|&index| nodes[index].id.clone()).collect(),
+        score: found.score,
+        evaluations: found.evaluations,
+    };
+    Ok((tree_yaml(name, &description, &nodes, args.depth), mover, nodes.len(), mit))
+}
+
+/// A search as the lab's are written: the game-over check first, then the
+/// depth limit; the first child that is strictly better keeps the best; with
+/// a window, alpha-beta that stops as soon as alpha >= beta. Written apart
+/// from the engine, so that the import checks one against the other.
+struct Found {
+    path: Vec<usize>,
+    score: f64,
+    evaluations: usize,
+}
+
+fn mit_search(nodes: &[Draft], index: usize, depth: Option<u32>, window: Option<(f64, f64)>) -> Found {
+    let node = &nodes[index];
+    if node.children.is_empty() {
+        return Found { path: vec![index], score: node.utility.unwrap_or(0.0), evaluations: 1 };
+    }
+    if depth == Some(0) {
+        return Found { path: vec![index], score: node.eval.unwrap_or(0.0), evaluations: 1 };
+    }
+    let maximize = node.kind == NodeKind::Max;
+    let (mut alpha, mut beta) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let mut best: Option<Found> = None;
+    let mut evaluations = 0;
+    for &child in &node.children {
+        let found = mit_search(nodes, child, depth.map(|d| d - 1), window.map(|_| (alpha, beta)));
+        evaluations += found.evaluations;
+        let score = found.score;
+        let better = best.as_ref().is_none_or(|b| if maximize { score > b.score } else { score < b.score });
+        if better {
+            best = Some(found);
+        }
+        if window.is_some() {
+            if maximize { alpha = alpha.max(score) } else { beta = beta.min(score) }
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    let mut best = best.expect("an internal node has a child");
+    best.path.insert(0, index);
+    best.evaluations = evaluations;
+    best
 }
 
 /// The answer of a both-flags pair (`[as MIN, as MAX]`) for the node's kind.
@@ -410,7 +474,9 @@ fn toy_tree(
     let mut distinct: Vec<&str> = labels.iter().flatten().copied().collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let use_labels = distinct.len() == flat.len();
+    // Labels become ids only when they are distinct words (an id lists in the kit's paths).
+    let word = |label: &&str| !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let use_labels = distinct.len() == flat.len() && distinct.iter().all(word);
     let mut nodes: Vec<Draft> = Vec::new();
     let mut index_of: BTreeMap<String, usize> = BTreeMap::new();
     for (key, node, ply) in &flat {
@@ -615,6 +681,7 @@ mod tests {
         let found = reference(&load(&test), Algorithm::AlphaBeta).unwrap();
         // MIT's NEGATE_GAME: -4 with 2 static evaluations.
         assert_eq!((found.value, found.evaluations, found.action.as_deref()), (-4.0, 2, Some("0")));
+        assert_eq!((test.mit.path, test.mit.score, test.mit.evaluations), (vec!["root".into(), "0".into()], -4.0, 2));
     }
 
     #[test]
@@ -644,6 +711,7 @@ mod tests {
         assert!(test.yaml.contains("\"f-a\": 0"), "{}", test.yaml);
         let found = reference(&load(&test), Algorithm::Minimax).unwrap();
         assert_eq!((found.value, found.action.as_deref(), found.evaluations), (1000.0, Some("c"), 2));
+        assert_eq!(test.mit.path, ["root", "c"]);
     }
 
     #[test]
@@ -656,7 +724,7 @@ mod tests {
         ];
         for (test, said) in cases {
             let Converted::NotGraded { name, reason } = convert(&test) else { panic!("{test}") };
-            assert!(name.starts_with(&format!("{:02}-", test["number"])), "{name}");
+            assert!(name.starts_with(&format!("{:02}-", test["number"].as_u64().unwrap())), "{name}");
             assert!(reason.contains(said), "{reason}");
         }
     }

@@ -69,6 +69,8 @@ _BY_ALGORITHM = {
 }
 # The tests whose scores are the mover's (see _endgame_convention).
 _MOVER_ENV = "TREEGRADE_MIT6034_MOVER"
+# The path each test expects (``NN-function=ROOT,CHILD,...``, space-separated; see _path_error).
+_PATHS_ENV = "TREEGRADE_MIT6034_PATHS"
 _TEST_NAME = re.compile(r"(?:^|/)\d+-([A-Za-z_][A-Za-z0-9_]*)$")
 
 _base._KIT_FILES.update(
@@ -94,6 +96,7 @@ class _Served(object):
         self.evaluated = []
         self.iterations = []
         self.snapshots = {}
+        self.test = ""  # the test's name, NN-function
 
     def snapshot(self, node):
         """The snapshot of ``node`` (one object per node, so that identity and equality hold).
@@ -348,6 +351,7 @@ def _search(channel, message, student):
         return _base._error_line("not_implemented", "%s.py has no function %s" % (student.module.__name__, name))
     game = _base.Game(channel, message)
     served = _Served(game, _endgame_convention(message))
+    served.test = str(message.get("test", "")).rsplit("/", 1)[-1]
     if name == "progressive_deepening":
         game.start_iteration(1)  # the root is entered in the first iteration
     served.start()
@@ -423,6 +427,9 @@ def _answer(name, answer, served, evaluated):
             "%s returned %s as its number of static evaluations, but it made %d (one per get_endgame_score at a "
             "game-over state and one per heuristic_fn call at depth 0)" % (name, _count_text(count), len(evaluated)),
         )
+    wrong_path = _path_error(name, served.test, nodes)
+    if wrong_path:
+        return _base._error_line("exception", wrong_path)
     result = {
         "type": "result",
         "value": float(score),
@@ -432,6 +439,33 @@ def _answer(name, answer, served, evaluated):
         "evaluated": [node for node, _ in evaluated],
     }
     return (_base._to_json(result) + "\n").encode("ascii")
+
+
+def _expected_path(test):
+    """The path MIT's test expects, as the course lists it, or None."""
+    for entry in os.environ.get(_PATHS_ENV, "").split():
+        listed, _, path = entry.partition("=")
+        if listed == test:
+            return path.split(",")
+    return None
+
+
+def _path_error(name, test, nodes):
+    """Why the returned path is not the one MIT's test expects, when only its later moves differ.
+
+    MIT's tests compare the whole path. A path whose first move differs
+    already fails on the action, with the grader's report of the states
+    entered, so only a difference further down is told here.
+    """
+    expected = _expected_path(test)
+    if expected is None or nodes == expected or len(nodes) < 2 or len(expected) < 2 or nodes[1] != expected[1]:
+        return None
+    step = next((i for i, (a, b) in enumerate(zip(nodes, expected)) if a != b), min(len(nodes), len(expected)))
+    return (
+        "%s returned the path %s, but MIT's test expects %s: they part after %s. The path goes from the root to "
+        "the state whose static value is the score, taking at each state the first of its equally good moves "
+        "(a later move that only ties does not replace it)" % (name, " ".join(nodes), " ".join(expected), expected[step - 1])
+    )
 
 
 def _count_text(count):

@@ -61,22 +61,33 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
     let target = tests_dir.join(format!("{}.yaml", test.name));
     let loaded = load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
     let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| format!("the reference fails: {e}"))?;
+    let mit = &test.mit;
+    if found.value != mit.score || found.evaluations != mit.evaluations {
+        return Err(format!(
+            "treegrade's reference gives {} with {}, a search written as the lab's gives {} with {}",
+            found.value,
+            crate::compare::counted(found.evaluations, "static evaluation"),
+            mit.score,
+            crate::compare::counted(mit.evaluations, "static evaluation"),
+        ));
+    }
     std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     let action = found.action.as_deref().map(|a| format!(", action {a}")).unwrap_or_default();
     emit(&format!(
-        "ok     {} -> {} ({}, {}, value {}{action}, {})\n",
+        "ok     {} -> {} ({}, {}, value {}{action}, {}, path {})\n",
         test.name,
         target.display(),
         crate::compare::count_nodes(test.nodes),
         test.algorithm,
         found.value,
         crate::compare::counted(found.evaluations, "static evaluation"),
+        mit.path.join(" "),
     ));
     Ok(())
 }
 
 /// The kit's language entry for the student's file under one of its names.
-fn language(name: &str, file: &str, movers: &str, fixtures: &str) -> Language {
+fn language(name: &str, file: &str, movers: &str, paths: &str, fixtures: &str) -> Language {
     Language {
         name: name.to_string(),
         detect: vec![file.to_string()],
@@ -88,6 +99,8 @@ fn language(name: &str, file: &str, movers: &str, fixtures: &str) -> Language {
             // The same set and dict orders on every run: a grade never depends on Python's hash seed.
             ("PYTHONHASHSEED".to_string(), "0".to_string()),
             ("TREEGRADE_MIT6034_MOVER".to_string(), movers.to_string()),
+            // MIT's tests check the whole path a search returns; the kit compares it.
+            ("TREEGRADE_MIT6034_PATHS".to_string(), paths.to_string()),
             // The JSON itself: the sandboxed program sees no course folder.
             ("TREEGRADE_MIT6034_FIXTURES".to_string(), fixtures.to_string()),
         ],
@@ -117,6 +130,8 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
     }
     let movers: Vec<&str> = imported.iter().filter(|t| t.mover).map(|t| t.name.as_str()).collect();
     let movers = movers.join(" ");
+    let paths: Vec<String> = imported.iter().map(|t| format!("{}={}", t.name, t.mit.path.join(","))).collect();
+    let paths = paths.join(" ");
     let fixtures = serde_json::to_string(&lab.fixtures).map_err(|e| Failure::Usage(e.to_string()))?;
     Ok(AssignmentDraft {
         comment: vec![
@@ -128,8 +143,8 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
         title: "MIT 6.034 games lab: DFS, minimax and alpha-beta".to_string(),
         tests_dir: TESTS_DIR.to_string(),
         languages: vec![
-            language("python-mit6034", "lab2.py", &movers, &fixtures),
-            language("python-mit6034-lab3", "lab3.py", &movers, &fixtures),
+            language("python-mit6034", "lab2.py", &movers, &paths, &fixtures),
+            language("python-mit6034-lab3", "lab3.py", &movers, &paths, &fixtures),
         ],
         questions,
     })
