@@ -171,7 +171,10 @@ fn write_course(
     let questions: Vec<String> = draft
         .questions
         .iter()
-        .map(|q| format!("{} ({}, {} points)", q.id, crate::compare::counted(q.tests.len(), "test"), q.points))
+        .map(|q| {
+            let points = if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
+            format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len(), "test"))
+        })
         .collect();
     eprintln!("wrote {}: {}", target.display(), questions.join(", "));
     if !not_graded.is_empty() {
@@ -188,7 +191,7 @@ fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
     let questions: Vec<String> = draft
         .questions
         .iter()
-        .map(|q| format!("- `{}`: {} ({} points)", q.title, q.tests.join(", ").replace(".yaml", ""), q.points))
+        .map(|q| format!("- `{}`: {} ({} of MIT's tests, a point each)", q.title, q.tests.join(", ").replace(".yaml", ""), q.tests.len()))
         .collect();
     let missing: Vec<String> =
         not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
