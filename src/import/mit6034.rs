@@ -202,6 +202,8 @@ pub struct SearchTest {
     pub nodes: usize,
     /// What MIT's tests expect, searched as the lab's searches do.
     pub mit: MitAnswer,
+    /// Whether the test's heuristic is the lab's `always_zero`, which takes anything.
+    pub always_zero: bool,
 }
 
 /// A search's answer as MIT's tests check it: `(path, score, evaluations)`.
@@ -256,7 +258,10 @@ pub fn convert(test: &Value) -> Converted {
     };
     match search_tree(test, &function, &name) {
         Ok((yaml, mover, nodes, mit)) => {
-            Converted::Search(SearchTest { number, function, name, algorithm, yaml, mover, nodes, mit })
+            let always_zero = test["args"].as_array().into_iter().flatten().any(|arg| {
+                arg.get("heuristic").and_then(|h| h.get("name")).and_then(Value::as_str) == Some("always_zero")
+            });
+            Converted::Search(SearchTest { number, function, name, algorithm, yaml, mover, nodes, mit, always_zero })
         }
         Err(reason) => not_graded(reason),
     }

@@ -69,6 +69,8 @@ _BY_ALGORITHM = {
 }
 # The tests whose scores are the mover's (see _endgame_convention).
 _MOVER_ENV = "TREEGRADE_MIT6034_MOVER"
+# The tests whose heuristic is the lab's always_zero (see _Heuristic).
+_ALWAYS_ZERO_ENV = "TREEGRADE_MIT6034_ALWAYS_ZERO"
 # The path each test expects (``NN-function=ROOT,CHILD,...``, space-separated; see _path_error).
 _PATHS_ENV = "TREEGRADE_MIT6034_PATHS"
 _TEST_NAME = re.compile(r"(?:^|/)\d+-([A-Za-z_][A-Za-z0-9_]*)$")
@@ -285,6 +287,11 @@ class _Heuristic(object):
 
     def __call__(self, snapshot, maximize=True):
         served = getattr(snapshot, "_served", None)
+        if served is not self.served and self.served.test in _listed(_ALWAYS_ZERO_ENV):
+            # MIT's always_zero ignores its argument, so MIT's test passes a search that gives it the state.
+            inner = getattr(snapshot, "snapshot", None)
+            if getattr(inner, "_served", None) is self.served:
+                snapshot, served = inner, self.served
         if served is not self.served:
             given = "an AbstractGameState" if game_api.is_AbstractGameState_instance(snapshot) else _base._describe(snapshot)
             raise TypeError(
@@ -392,10 +399,14 @@ def _endgame_convention(message):
     if convention in ("fixed", "mover"):
         return convention
     test = str(message.get("test", "")).rsplit("/", 1)[-1]
-    listed = os.environ.get(_MOVER_ENV)
-    if listed is not None:
-        return "mover" if test in listed.split() else "fixed"
+    if os.environ.get(_MOVER_ENV) is not None:
+        return "mover" if test in _listed(_MOVER_ENV) else "fixed"
     return None
+
+
+def _listed(variable):
+    """The test names a course lists in an environment variable, space-separated."""
+    return os.environ.get(variable, "").split()
 
 
 def _answer(name, answer, served, evaluated):

@@ -87,23 +87,22 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
 }
 
 /// The kit's language entry for the student's file under one of its names.
-fn language(name: &str, file: &str, movers: &str, paths: &str, fixtures: &str) -> Language {
+fn language(name: &str, file: &str, lists: &[(&str, String)], fixtures: &str) -> Language {
+    let mut env = vec![
+        ("PYTHONPATH".to_string(), "{kits}/python".to_string()),
+        // The same set and dict orders on every run: a grade never depends on Python's hash seed.
+        ("PYTHONHASHSEED".to_string(), "0".to_string()),
+    ];
+    env.extend(lists.iter().map(|(key, value)| (key.to_string(), value.clone())));
+    // The JSON itself: the sandboxed program sees no course folder.
+    env.push(("TREEGRADE_MIT6034_FIXTURES".to_string(), fixtures.to_string()));
     Language {
         name: name.to_string(),
         detect: vec![file.to_string()],
         build: None,
         build_time_limit: std::time::Duration::from_secs(0),
         run: ["python3", "-S", "-u", "{kits}/mit6034/treegrade_mit6034.py"].map(String::from).to_vec(),
-        env: vec![
-            ("PYTHONPATH".to_string(), "{kits}/python".to_string()),
-            // The same set and dict orders on every run: a grade never depends on Python's hash seed.
-            ("PYTHONHASHSEED".to_string(), "0".to_string()),
-            ("TREEGRADE_MIT6034_MOVER".to_string(), movers.to_string()),
-            // MIT's tests check the whole path a search returns; the kit compares it.
-            ("TREEGRADE_MIT6034_PATHS".to_string(), paths.to_string()),
-            // The JSON itself: the sandboxed program sees no course folder.
-            ("TREEGRADE_MIT6034_FIXTURES".to_string(), fixtures.to_string()),
-        ],
+        env,
     }
 }
 
@@ -128,10 +127,18 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
             pacman: Vec::new(),
         });
     }
-    let movers: Vec<&str> = imported.iter().filter(|t| t.mover).map(|t| t.name.as_str()).collect();
-    let movers = movers.join(" ");
+    let names = |keep: fn(&SearchTest) -> bool| {
+        imported.iter().filter(|t| keep(t)).map(|t| t.name.as_str()).collect::<Vec<_>>().join(" ")
+    };
     let paths: Vec<String> = imported.iter().map(|t| format!("{}={}", t.name, t.mit.path.join(","))).collect();
-    let paths = paths.join(" ");
+    let lists = [
+        // The tests whose scores are the mover's: the wrong `maximize` flag negates them.
+        ("TREEGRADE_MIT6034_MOVER", names(|t| t.mover)),
+        // MIT's tests check the whole path a search returns; the kit compares it.
+        ("TREEGRADE_MIT6034_PATHS", paths.join(" ")),
+        // The tests whose heuristic is always_zero, which takes a state as well as a snapshot.
+        ("TREEGRADE_MIT6034_ALWAYS_ZERO", names(|t| t.always_zero)),
+    ];
     let fixtures = serde_json::to_string(&lab.fixtures).map_err(|e| Failure::Usage(e.to_string()))?;
     Ok(AssignmentDraft {
         comment: vec![
@@ -143,8 +150,8 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
         title: "MIT 6.034 games lab: DFS, minimax and alpha-beta".to_string(),
         tests_dir: TESTS_DIR.to_string(),
         languages: vec![
-            language("python-mit6034", "lab2.py", &movers, &paths, &fixtures),
-            language("python-mit6034-lab3", "lab3.py", &movers, &paths, &fixtures),
+            language("python-mit6034", "lab2.py", &lists, &fixtures),
+            language("python-mit6034-lab3", "lab3.py", &lists, &fixtures),
         ],
         questions,
     })
