@@ -112,7 +112,8 @@ pub fn read_lab(dist: &Path, sandbox: &crate::grader::sandbox::Sandbox) -> Resul
     let copy = tempfile::tempdir().map_err(|e| format!("could not get a folder to read the lab in: {e}"))?;
     copy_lab(dist, copy.path())?;
     let kits = tempfile::tempdir().map_err(|e| format!("could not get a folder to read the lab in: {e}"))?;
-    let plan = RunPlan { submission: copy.path(), kits: kits.path(), tests: 1, per_test: READ_LIMIT, build_time_limit: None };
+    let plan =
+        RunPlan { submission: copy.path(), kits: kits.path(), tests: 1, per_test: READ_LIMIT, build_time_limit: None };
     let prepared = sandbox.prepare(&plan).map_err(|e| format!("the lab reader could not be sandboxed: {e}"))?;
     let command: Vec<String> = ["python3", "-S", "-W", "ignore", "-u", "read_lab.py"].map(String::from).to_vec();
     let spec = crate::grader::submission::program_spec(
@@ -306,9 +307,10 @@ fn arguments<'a>(test: &'a Value, function: &str) -> Result<Arguments<'a>, Strin
         game: arg(0, "game").ok_or("the test's first argument is not a game")?,
         heuristic: heuristic.map(|index| arg(index, "heuristic").ok_or("the test passes no heuristic")).transpose()?,
         depth,
-        maximize: maximize.map(|index| arg(index, "bool").and_then(Value::as_bool)).unwrap_or(Some(true)).ok_or(
-            "the test's `maximize` is not True or False",
-        )?,
+        maximize: maximize
+            .map(|index| arg(index, "bool").and_then(Value::as_bool))
+            .unwrap_or(Some(true))
+            .ok_or("the test's `maximize` is not True or False")?,
     })
 }
 
@@ -329,7 +331,7 @@ fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool
     let args = arguments(test, function)?;
     let all_max = function == "dfs_maximizing";
     let kind_at = |ply: usize| {
-        if all_max || (ply % 2 == 0) == args.maximize { NodeKind::Max } else { NodeKind::Min }
+        if all_max || ply.is_multiple_of(2) == args.maximize { NodeKind::Max } else { NodeKind::Min }
     };
     let (nodes, mover, what) = if let Some(tree) = args.game.get("toytree") {
         let (nodes, mover) = toy_tree(tree, &args.game["endgame"], args.heuristic, args.depth, &kind_at)?;
@@ -387,7 +389,11 @@ fn mit_search(nodes: &[Draft], index: usize, depth: Option<u32>, window: Option<
             best = Some(found);
         }
         if window.is_some() {
-            if maximize { alpha = alpha.max(score) } else { beta = beta.min(score) }
+            if maximize {
+                alpha = alpha.max(score)
+            } else {
+                beta = beta.min(score)
+            }
             if alpha >= beta {
                 break;
             }
@@ -691,8 +697,10 @@ mod tests {
 
     #[test]
     fn a_depth_cut_takes_the_heuristic_for_the_nodes_side_and_labels_become_ids() {
-        let inner = |label: &str, score: i64| json!({"label": label, "score": score, "children": [
-            {"label": format!("{label}x"), "score": score, "children": []}]});
+        let inner = |label: &str, score: i64| {
+            json!({"label": label, "score": score, "children": [
+            {"label": format!("{label}x"), "score": score, "children": []}]})
+        };
         let tree = json!({"label": "R", "score": null, "children": [inner("C", 1), inner("E", 2)]});
         let values = json!({"": [null, null], "0": [1, 1], "0.0": [1, 1], "1": [2, 2], "1.0": [2, 2]});
         let args = json!([game(tree, json!({"0.0": [1, 1], "1.0": [2, 2]})), {"number": "-inf"},

@@ -234,7 +234,8 @@ fn imported() -> Option<&'static (tempfile::TempDir, String)> {
             }
             let dir = tempfile::tempdir().unwrap();
             let output = treegrade().args(["import", "mit6034"]).arg(&lab).arg("-o").arg(dir.path()).output().unwrap();
-            let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            let printed =
+                format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
             assert_eq!(output.status.code(), Some(0), "{printed}");
             let printed = printed.replace(&dir.path().display().to_string(), "COURSE");
             Some((dir, printed))

@@ -19,7 +19,10 @@ const TESTS_DIR: &str = "tests";
 /// failed to convert.
 pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure> {
     if !dist.is_dir() {
-        return Err(Failure::Usage(format!("{} is not a folder: give the folder of MIT 6.034's games lab", dist.display())));
+        return Err(Failure::Usage(format!(
+            "{} is not a folder: give the folder of MIT 6.034's games lab",
+            dist.display()
+        )));
     }
     let lab = mit6034::read_lab(dist, &context.sandbox(SandboxMode::Auto)).map_err(Failure::Usage)?;
     let tests_dir = output.join(TESTS_DIR);
@@ -59,7 +62,8 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
 /// Checks a converted tree with the reference, writes it, prints one line.
 fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
     let target = tests_dir.join(format!("{}.yaml", test.name));
-    let loaded = load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
+    let loaded =
+        load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
     let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| format!("the reference fails: {e}"))?;
     let mit = &test.mit;
     if found.value != mit.score || found.evaluations != mit.evaluations {
@@ -179,7 +183,8 @@ fn write_course(
         .questions
         .iter()
         .map(|q| {
-            let points = if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
+            let points =
+                if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
             format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len(), "test"))
         })
         .collect();
@@ -198,10 +203,16 @@ fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
     let questions: Vec<String> = draft
         .questions
         .iter()
-        .map(|q| format!("- `{}`: {} ({} of MIT's tests, a point each)", q.title, q.tests.join(", ").replace(".yaml", ""), q.tests.len()))
+        .map(|q| {
+            let points = if q.tests.len() == 1 {
+                "1 point".to_string()
+            } else {
+                format!("{} points, one a test", q.tests.len())
+            };
+            format!("- `{}`: {} ({points})", q.title, q.tests.join(", ").replace(".yaml", ""))
+        })
         .collect();
-    let missing: Vec<String> =
-        not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
+    let missing: Vec<String> = not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
     let mut text = format!(
         "# {}\n\nHand in your `lab2.py` (or, from Fall 2017-2019, `lab3.py`), unchanged from what you would run \
          MIT's `tester.py` on.\n\nEach test is named after MIT's test number and the function it runs \
