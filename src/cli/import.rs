@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
+mod mit6034;
+
 use super::{Failure, emit};
 use crate::compare::count_nodes;
 use crate::game::pacman::test::{PacmanTest, PacmanTestKind};
@@ -27,6 +29,21 @@ enum ImportFormat {
     /// CS188 multiagent tests: a distribution folder, its `test_cases`, or `.test` files (with
     /// the `.solution` beside each): game trees, Pacman game tests and whole games.
     Cs188(Cs188Args),
+    /// MIT 6.034's games lab: its folder (`tests.py`, `lab2.py` or `lab3.py`, ...), whose search
+    /// tests become trees graded through the MIT 6.034 kit, named `NN-function` after MIT's tests.
+    Mit6034(Mit6034Args),
+}
+
+/// Flags of `treegrade import mit6034`.
+#[derive(Debug, Args)]
+struct Mit6034Args {
+    /// The lab's folder, as MIT hands it out (`tests.py`, `tester.py`, `game_api.py`,
+    /// `toytree.py`, `boards.py`, and `lab2.py` or `lab3.py`).
+    dist: PathBuf,
+    /// The course folder to write (created if missing): `assignment.yaml`, a `README.md`
+    /// for students, and `tests/NN-function.yaml`, one tree per search test.
+    #[arg(long, short)]
+    output: PathBuf,
 }
 
 /// Flags of `treegrade import cs188`.
@@ -49,10 +66,12 @@ enum Outcome {
     Failed,
 }
 
-/// Runs `treegrade import`: exit 0 when every test imported, 2 when any failed.
-pub fn run(args: &ImportArgs) -> Result<(), Failure> {
+/// Runs `treegrade import`: exit 0 when every test imported (or, for MIT
+/// 6.034, was listed as not graded yet), 2 when any failed.
+pub fn run(args: &ImportArgs, context: &super::Context) -> Result<(), Failure> {
     match &args.format {
         ImportFormat::Cs188(args) => run_cs188(args),
+        ImportFormat::Mit6034(args) => mit6034::run(&args.dist, &args.output, context),
     }
 }
 

@@ -274,7 +274,7 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => generate::run(&args),
         Command::Gradescope(args) => gradescope::run(&args, &context),
         Command::Init(args) => init::run(&args),
-        Command::Import(args) => import::run(&args),
+        Command::Import(args) => import::run(&args, &context),
         Command::Render(args) => render::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man => completions::run_man(),

@@ -11,6 +11,9 @@
 //!   [`cs188_mistakes`] lists the mistakes of CS188 students for the
 //!   diagnosis of the imported trees; [`cs188_pacman`] reads CS188's Pacman
 //!   tests (q1, q5 and the game test of q2 to q4) as Pacman tests.
+//! - [`mit6034`]: MIT 6.034's games lab, whose `tests.py` is read by running
+//!   it in the sandbox; its search tests become trees graded through the MIT
+//!   6.034 kit.
 //!
 //! [`Tree`]: crate::tree::Tree
 //! [`load::write::tree_to_yaml`]: crate::load::write::tree_to_yaml
@@ -19,3 +22,4 @@ pub mod course;
 pub mod cs188;
 pub mod cs188_mistakes;
 pub mod cs188_pacman;
+pub mod mit6034;

@@ -5,7 +5,8 @@
 //! keep every point; each broken one loses points where its mistake shows and
 //! is told why; the empty starter gets 0 with a message per test. And the
 //! kit's `ConnectFourBoard` behaves as the lab's own (`../shared/mit6034-lab3`)
-//! on random boards.
+//! on random boards. And `treegrade import mit6034` turns the lab itself
+//! into a course that grades these files as MIT's tests do.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -184,10 +185,13 @@ fn the_lab_reader_describes_all_44_tests() {
         .output()
         .expect("python3 runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let read: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(read["lab"], "lab2");
-    let tests = read["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 44);
+    // JSON lines: the header, the 44 tests, the fixtures; none past the 1 MiB a line the grader reads.
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), 46);
+    assert_eq!(lines[0], serde_json::json!({"lab": "lab2", "tests": 44}));
+    let tests = &lines[1..45];
+    let read = &lines[45];
     let kinds: Vec<&str> = tests.iter().map(|t| t["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "rule").count(), 22);
     assert_eq!(kinds.iter().filter(|k| **k == "search").count(), 18);
@@ -202,6 +206,10 @@ fn the_lab_reader_describes_all_44_tests() {
     assert_eq!(tests[36]["args"][0]["game"]["endgame"]["0"], serde_json::json!([-4, 4]));
     // Test 30's heuristic on every position to depth 4: 1 + 7 + 49 + 343 + 2401.
     assert_eq!(tests[29]["args"][1]["heuristic"]["values"].as_object().unwrap().len(), 2801);
+    // And Connect Four's own tree from its board, the 2401 positions at the cut with their open columns.
+    let positions = tests[29]["args"][0]["game"]["positions"].as_object().unwrap();
+    assert_eq!(positions.len(), 2801);
+    assert_eq!(positions.values().filter(|p| p.get(2).is_some()).count(), 2401);
     assert_eq!(tests[25]["args"][0]["game"]["rules"], "student");
     let trees: Vec<&String> = read["fixtures"]["trees"].as_object().unwrap().keys().collect();
     assert_eq!(trees, ["GAME1", "GAME_EQUALITY_PRUNING", "GAME_STATIC_ALL_LEVELS"]);
@@ -210,4 +218,122 @@ fn the_lab_reader_describes_all_44_tests() {
         ["BOARD_EMPTY", "NEARLY_OVER", "NEARLY_OVER_move0"].iter().all(|name| boards.contains_key(*name)),
         "{boards:?}"
     );
+}
+
+/// The course `treegrade import mit6034` writes from the lab, once for the
+/// module, with what the import printed (stdout, then stderr); `None` where
+/// the lab is missing (a failure under CI).
+fn imported() -> Option<&'static (tempfile::TempDir, String)> {
+    static COURSE: std::sync::OnceLock<Option<(tempfile::TempDir, String)>> = std::sync::OnceLock::new();
+    COURSE
+        .get_or_init(|| {
+            let lab = repo().join("../shared/mit6034-lab3");
+            if !lab.join("tests.py").is_file() {
+                crate::common::unavailable(&format!("the MIT 6.034 lab at {}", lab.display()));
+                return None;
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let output = treegrade().args(["import", "mit6034"]).arg(&lab).arg("-o").arg(dir.path()).output().unwrap();
+            let printed =
+                format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            assert_eq!(output.status.code(), Some(0), "{printed}");
+            let printed = printed.replace(&dir.path().display().to_string(), "COURSE");
+            Some((dir, printed))
+        })
+        .as_ref()
+}
+
+fn treegrade() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("treegrade").unwrap();
+    command.env("NO_COLOR", "1").env_remove("TREEGRADE_ASSIGNMENT");
+    command
+}
+
+/// The import of MIT's lab: the 16 search tests written, each with the
+/// figures of the lab's README (score, static evaluations, path as MIT's
+/// `move_sequence` gives it), the 28 others listed with the reason in the
+/// output and in the students' README; exit 0.
+#[test]
+fn the_labs_search_tests_are_imported_with_mits_figures_and_the_others_listed() {
+    let Some((dir, printed)) = imported() else { return };
+    insta::assert_snapshot!("import_mit6034", printed);
+    // (test, score, evaluations, path) from the lab's README and tests.py.
+    let figures: [(&str, &str, &str, &str); 13] = [
+        ("23-dfs_maximizing", "16", "16", "root 2 2.3"),
+        ("24-minimax_endgame_search", "4", "16", "root 1 1.0"),
+        ("26-minimax_endgame_search", "1000", "6", "root f f-a f-a-a"),
+        ("28-minimax_search", "3", "6", "A D"),
+        ("29-minimax_search", "-3", "49", "root e e-f"),
+        ("30-minimax_search", "-3", "2401", "root d d-b d-b-d d-b-d-c"),
+        ("31-minimax_search_alphabeta", "4", "13", "root 1 1.0"),
+        ("32-minimax_search_alphabeta", "11", "11", "root 0 0.1"),
+        ("33-minimax_search_alphabeta", "3", "6", "A B D H O"),
+        ("34-minimax_search_alphabeta", "14", "11", "A C G N Z"),
+        ("35-minimax_search_alphabeta", "10", "4", "root 0"),
+        ("37-minimax_search_alphabeta", "-4", "2", "root 0"),
+        ("38-minimax_search_alphabeta", "2", "2", "root 1"),
+    ];
+    for (name, score, evaluations, path) in figures {
+        let line = printed.lines().find(|l| l.starts_with(&format!("ok     {name} "))).expect(name);
+        assert!(line.contains(&format!("value {score},")), "{line}");
+        assert!(line.contains(&format!(", {evaluations} static evaluations, path {path})")), "{line}");
+    }
+    let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    let listed: Vec<&str> = printed.lines().filter(|l| l.starts_with("not graded by treegrade yet: ")).collect();
+    assert_eq!(listed.len(), 28);
+    for line in listed {
+        let entry = line.trim_start_matches("not graded by treegrade yet: ");
+        assert!(readme.contains(&format!("- {entry}")), "{entry} not in the README");
+    }
+    let written = std::fs::read_dir(dir.path().join("tests")).unwrap().count();
+    assert_eq!(written, 16);
+}
+
+/// `validate` accepts the imported course: every tree loads and the
+/// reference searches it.
+#[test]
+fn the_imported_course_validates() {
+    let Some((dir, _)) = imported() else { return };
+    let output = treegrade().arg("validate").arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("4 questions, 16 test files, 16 points"), "{stdout}");
+}
+
+/// The fixtures' students on the imported course: correct files (either
+/// name) keep all 16 points; the starter gets 0 with a message on every
+/// test; each mistake fails exactly the imported tests that MIT's tester
+/// fails it on (the lab's README, and `bench/mit6034_compare.py` on these
+/// files; 39 and 40 are not imported).
+#[test]
+fn the_imported_course_grades_the_students_as_mits_tests_do() {
+    let Some((dir, _)) = imported() else { return };
+    const ALL_IMPORTED: &[&str] =
+        &["23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"];
+    let cases: [(&str, &[&str], &str); 8] = [
+        ("correct", &[], ""),
+        ("correct-lab3", &[], ""),
+        ("starter", ALL_IMPORTED, "is not implemented yet"),
+        ("ties-last", &["29", "30", "33"], ""),
+        ("prune-strict", &["33"], ""),
+        ("no-flag", &["26", "27", "37"], ""),
+        // MIT's always_zero takes the state as well (27, 28); its other heuristics do not.
+        ("state-to-heuristic", &["29", "30", "38"], "pass it the state's snapshot"),
+        // 37 and 38 evaluate one node per child, so the count comes out right there, as at MIT.
+        ("count-one-per-child", &ALL_IMPORTED[..14], "as its number of static evaluations, but it made"),
+    ];
+    for (student, failing, said) in cases {
+        let results = results(&crate::common::check_json(dir.path(), &fixture().join("students").join(student)));
+        assert_eq!(results.len(), 16, "{student}");
+        for (name, (score, reason)) in &results {
+            let number = &name[name.find('/').unwrap() + 1..][..2];
+            let fails = failing.contains(&number);
+            assert_eq!(*score == 0.0, fails, "{student} {name}: score {score}, {reason}");
+            assert!(!fails || reason.contains(said), "{student} {name}: `{said}` not in {reason}");
+        }
+    }
+    // A path that parts from MIT's below the first move is told where.
+    let results = results(&crate::common::check_json(dir.path(), &fixture().join("students/ties-last")));
+    let (_, reason) = &results["minimax_search/29-minimax_search"];
+    assert!(reason.contains("but MIT's test expects root e e-f: they part after e"), "{reason}");
 }

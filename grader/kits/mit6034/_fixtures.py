@@ -4,7 +4,8 @@ A student's file imports names from ``toytree`` and ``boards`` (``from
 toytree import GAME1``, ``from boards import *``). The kit does not carry
 the lab's data: a course made by ``treegrade import mit6034`` writes it, as
 JSON read from the lab's own files, and the language entry names that file
-in ``TREEGRADE_MIT6034_FIXTURES``. Without it, or for a name it does not
+in ``TREEGRADE_MIT6034_FIXTURES``, or gives the JSON itself there (the
+sandboxed program sees only its own folder and the kits). Without it, or for a name it does not
 have, the name still imports (so the student's file loads) and using it
 says what is missing.
 
@@ -25,9 +26,12 @@ def _data():
     global _loaded
     if _loaded is None:
         _loaded = {"trees": {}, "boards": {}}
-        path = os.environ.get(_ENV)
-        if path and os.path.isfile(path):
-            with open(path, encoding="utf-8") as source:
+        value = os.environ.get(_ENV) or ""
+        data = None
+        if value.lstrip().startswith("{"):  # the JSON itself: a sandboxed program sees no course folder
+            data = json.loads(value)
+        elif value and os.path.isfile(value):
+            with open(value, encoding="utf-8") as source:
                 data = json.load(source)
             if isinstance(data, dict):
                 _loaded.update((key, value) for key, value in data.items() if isinstance(value, dict))

@@ -5,16 +5,18 @@ script runs in a copy of the lab's folder (its own ``game_api``,
 ``toytree``, ``boards``, ``tester`` and starter ``lab2.py`` or
 ``lab3.py``), in the sandbox, never in the grader's process. It imports the
 tests, calls each test's ``getargs`` (which builds fixtures and never
-calls a student function) and prints one JSON object on standard output:
+calls a student function) and prints JSON lines on standard output (one
+per line, so that no line is longer than the grader reads):
 
-- ``tests``: the tests in MIT's order (``number`` from 1), each with its
+- first ``{"lab": "lab2" or "lab3" or null, "tests": N}``;
+- then the N tests in MIT's order (``number`` from 1), each with its
   ``function``, MIT's ``type``, ``expected_val`` (MIT's text), and a
   ``kind``: ``search`` (with ``args``, below), ``rule`` (a Connect Four rule
   function on named boards) or ``answer`` (a multiple-choice ``ANSWER_n``).
   A test the script cannot describe carries ``unusable`` with the reason,
-  so that the importer reports it rather than skipping it silently.
-- ``fixtures``: the lab's named trees and boards, in the form the kit's
-  ``_fixtures`` reads.
+  so that the importer reports it rather than skipping it silently;
+- last ``{"fixtures": ...}``: the lab's named trees and boards, in the form
+  the kit's ``_fixtures`` reads.
 
 A search's ``args`` lists its arguments in order: ``{"game": GAME}``,
 ``{"number": x}`` (``"inf"`` and ``"-inf"`` for the infinities),
@@ -22,7 +24,12 @@ A search's ``args`` lists its arguments in order: ``{"game": GAME}``,
 TREE, "endgame": E}``: every node of the tree with its ``score``, and ``E``
 the endgame function's answers at each leaf for both flags (by the node's
 path of child indexes). A Connect Four ``GAME`` is ``{"board": BOARD,
-"rules": "student"}``: MIT builds it from the student's own rule functions.
+"rules": "student", "positions": {PATH: [COLUMN, END, ...]}}``: MIT builds it
+from the student's own rule functions; ``positions`` is Connect Four's own
+tree from the board to the test's depth limit (to the end without one):
+each position's move column and ``END`` (``win``: the player to move has
+lost, ``draw``, or null), and at the depth cut a third item, the columns
+that are still open.
 A heuristic is ``{"name": ...}`` for the lab's named ones, or its answers
 ``{"values": {PATH: [for MIN, for MAX]}}`` on the toy tree it is used with.
 """
@@ -118,6 +125,38 @@ def _connect_four_nodes(board, depth, path=()):
             yield item
 
 
+def _positions(board, depth):
+    """Connect Four's tree from ``board`` to ``depth`` moves (None: to the end), by path of move indexes.
+
+    Each position is ``[column, end]``: the column of the move that made it
+    (None at the root) and how the game stands: ``win`` (a chain of 4 or more: the player to move
+    has lost), ``draw`` (a full board with none) or None (the game goes on).
+    """
+    positions = {}
+    stack = [((), None, board, depth)]
+    while stack:
+        path, column, node, left = stack.pop()
+        if len(positions) >= _MAX_POSITIONS:
+            raise ValueError("the game from this board has more than %d positions" % _MAX_POSITIONS)
+        chains = any(len(chain) >= 4 for chain in node.get_all_chains())
+        full = all(node.is_column_full(c) for c in range(node.num_cols))
+        end = "win" if chains else "draw" if full else None
+        positions[_key(path)] = [column, end]
+        if end:
+            continue
+        moves = [c for c in range(node.num_cols) if not node.is_column_full(c)]
+        if left == 0:  # at the depth cut: its moves, which no correct search makes
+            positions[_key(path)].append(moves)
+            continue
+        for index in reversed(range(len(moves))):
+            stack.append((path + (index,), moves[index], node.add_piece(moves[index]), None if left is None else left - 1))
+    return positions
+
+
+# A game searched to its end from a board with this many positions or more is not one of the lab's.
+_MAX_POSITIONS = 200000
+
+
 def _connect_four_over(board):
     full = all(board.is_column_full(column) for column in range(board.num_cols))
     return full or any(len(chain) >= 4 for chain in board.get_all_chains())
@@ -135,7 +174,10 @@ def _describe_args(args, lab):
     described = []
     for arg in args:
         if game_api.is_AbstractGameState_instance(arg):
-            described.append({"game": _game(arg, lab)})
+            game = _game(arg, lab)
+            if "board" in game:
+                game["positions"] = _positions(arg.get_snapshot(), depths[-1] if depths else None)
+            described.append({"game": game})
         elif isinstance(arg, bool):
             described.append({"bool": arg})
         elif isinstance(arg, (int, float)):
@@ -198,8 +240,10 @@ def main():
                 fixtures["trees"][name] = _tree(value.get_snapshot())
             elif kind == "boards" and game_api.is_class_instance(value, "ConnectFourBoard"):
                 fixtures["boards"][name] = _board(value)
-    json.dump({"lab": lab, "tests": described, "fixtures": fixtures}, protocol, sort_keys=True)
-    protocol.write("\n")
+    # One line each, so that no line is longer than the grader reads (1 MiB).
+    for line in [{"lab": lab, "tests": len(described)}] + described + [{"fixtures": fixtures}]:
+        json.dump(line, protocol, sort_keys=True, separators=(",", ":"))
+        protocol.write("\n")
 
 
 if __name__ == "__main__":

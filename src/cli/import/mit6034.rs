@@ -1,0 +1,240 @@
+//! `treegrade import mit6034`: MIT 6.034's games lab as a course.
+
+use std::path::Path;
+
+use super::super::{Context, Failure, emit};
+use crate::assignment::{ChildOrder, Language, Scoring};
+use crate::engine::Algorithm;
+use crate::grader::sandbox::SandboxMode;
+use crate::import::mit6034::{self, Converted, SEARCHES, SearchTest};
+use crate::load::load_tree_str;
+use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
+use crate::points::Points;
+
+/// The course's folder for its trees.
+const TESTS_DIR: &str = "tests";
+
+/// Reads the lab in the sandbox, writes one tree per search test, lists
+/// the tests not graded yet, and writes the course: exit 0 unless a test
+/// failed to convert.
+pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure> {
+    if !dist.is_dir() {
+        return Err(Failure::Usage(format!(
+            "{} is not a folder: give the folder of MIT 6.034's games lab",
+            dist.display()
+        )));
+    }
+    let lab = mit6034::read_lab(dist, &context.sandbox(SandboxMode::Auto)).map_err(Failure::Usage)?;
+    let tests_dir = output.join(TESTS_DIR);
+    std::fs::create_dir_all(&tests_dir)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", tests_dir.display())))?;
+    let (mut imported, mut not_graded, mut failed) = (Vec::new(), Vec::new(), 0);
+    for test in &lab.tests {
+        match mit6034::convert(test) {
+            Converted::Search(search) => match write_test(&search, &tests_dir) {
+                Ok(()) => imported.push(search),
+                Err(message) => {
+                    emit(&format!("error  {}: {message}\n", search.name));
+                    failed += 1;
+                }
+            },
+            Converted::NotGraded { name, reason } => {
+                emit(&format!("not graded by treegrade yet: {name} ({reason})\n"));
+                not_graded.push((name, reason));
+            }
+        }
+    }
+    eprintln!(
+        "imported {} of {} tests ({} not graded by treegrade yet, {failed} failed)",
+        imported.len(),
+        lab.tests.len(),
+        not_graded.len()
+    );
+    if !imported.is_empty() {
+        write_course(output, &lab, &imported, &not_graded)?;
+    }
+    if failed > 0 {
+        return Err(Failure::Reported);
+    }
+    Ok(())
+}
+
+/// Checks a converted tree with the reference, writes it, prints one line.
+fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
+    let target = tests_dir.join(format!("{}.yaml", test.name));
+    let loaded =
+        load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
+    let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| format!("the reference fails: {e}"))?;
+    let mit = &test.mit;
+    if found.value != mit.score || found.evaluations != mit.evaluations {
+        return Err(format!(
+            "treegrade's reference gives {} with {}, a search written as the lab's gives {} with {}",
+            found.value,
+            crate::compare::counted(found.evaluations, "static evaluation"),
+            mit.score,
+            crate::compare::counted(mit.evaluations, "static evaluation"),
+        ));
+    }
+    std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    let action = found.action.as_deref().map(|a| format!(", action {a}")).unwrap_or_default();
+    emit(&format!(
+        "ok     {} -> {} ({}, {}, value {}{action}, {}, path {})\n",
+        test.name,
+        target.display(),
+        crate::compare::count_nodes(test.nodes),
+        test.algorithm,
+        found.value,
+        crate::compare::counted(found.evaluations, "static evaluation"),
+        mit.path.join(" "),
+    ));
+    Ok(())
+}
+
+/// The kit's language entry for the student's file under one of its names.
+fn language(name: &str, file: &str, lists: &[(&str, String)], fixtures: &str) -> Language {
+    let mut env = vec![
+        ("PYTHONPATH".to_string(), "{kits}/python".to_string()),
+        // The same set and dict orders on every run: a grade never depends on Python's hash seed.
+        ("PYTHONHASHSEED".to_string(), "0".to_string()),
+    ];
+    env.extend(lists.iter().map(|(key, value)| (key.to_string(), value.clone())));
+    // The JSON itself: the sandboxed program sees no course folder.
+    env.push(("TREEGRADE_MIT6034_FIXTURES".to_string(), fixtures.to_string()));
+    Language {
+        name: name.to_string(),
+        detect: vec![file.to_string()],
+        build: None,
+        build_time_limit: std::time::Duration::from_secs(0),
+        run: ["python3", "-S", "-u", "{kits}/mit6034/treegrade_mit6034.py"].map(String::from).to_vec(),
+        env,
+    }
+}
+
+/// The course: one question per search function, one point per test, as MIT counts tests.
+fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<AssignmentDraft, Failure> {
+    let mut questions = Vec::new();
+    for (function, algorithm) in SEARCHES {
+        let tests: Vec<String> =
+            imported.iter().filter(|t| t.function == function).map(|t| format!("{}.yaml", t.name)).collect();
+        if tests.is_empty() {
+            continue;
+        }
+        questions.push(QuestionDraft {
+            id: function.to_string(),
+            title: function.to_string(),
+            points: Points::from_decimal(tests.len() as f64).expect("a count is a number of points"),
+            algorithm: Some(algorithm),
+            prune_on_equal: (algorithm == Algorithm::AlphaBeta).then_some(true),
+            scoring: Scoring::PerTest,
+            child_order: ChildOrder::Given,
+            tests,
+            pacman: Vec::new(),
+        });
+    }
+    let names = |keep: fn(&SearchTest) -> bool| {
+        imported.iter().filter(|t| keep(t)).map(|t| t.name.as_str()).collect::<Vec<_>>().join(" ")
+    };
+    let paths: Vec<String> = imported.iter().map(|t| format!("{}={}", t.name, t.mit.path.join(","))).collect();
+    let lists = [
+        // The tests whose scores are the mover's: the wrong `maximize` flag negates them.
+        ("TREEGRADE_MIT6034_MOVER", names(|t| t.mover)),
+        // MIT's tests check the whole path a search returns; the kit compares it.
+        ("TREEGRADE_MIT6034_PATHS", paths.join(" ")),
+        // The tests whose heuristic is always_zero, which takes a state as well as a snapshot.
+        ("TREEGRADE_MIT6034_ALWAYS_ZERO", names(|t| t.always_zero)),
+    ];
+    let fixtures = serde_json::to_string(&lab.fixtures).map_err(|e| Failure::Usage(e.to_string()))?;
+    Ok(AssignmentDraft {
+        comment: vec![
+            "MIT 6.034's games lab, imported by `treegrade import mit6034`: each test is named after MIT's".to_string(),
+            "test number (NN-function). Students hand in their unchanged lab2.py (or lab3.py); the MIT".to_string(),
+            "6.034 kit runs its searches on the trees. The lab prunes on equality, as these questions do.".to_string(),
+        ],
+        name: name.to_string(),
+        title: "MIT 6.034 games lab: DFS, minimax and alpha-beta".to_string(),
+        tests_dir: TESTS_DIR.to_string(),
+        languages: vec![
+            language("python-mit6034", "lab2.py", &lists, &fixtures),
+            language("python-mit6034-lab3", "lab3.py", &lists, &fixtures),
+        ],
+        questions,
+    })
+}
+
+/// Writes `assignment.yaml` and the students' `README.md` beside the trees.
+fn write_course(
+    output: &Path,
+    lab: &mit6034::Lab,
+    imported: &[SearchTest],
+    not_graded: &[(String, String)],
+) -> Result<(), Failure> {
+    let name = std::path::absolute(output)
+        .ok()
+        .and_then(|path| path.file_name().map(|name| name.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "mit6034".to_string());
+    let draft = draft(&name, lab, imported)?;
+    let target = output.join("assignment.yaml");
+    let written = std::fs::write(&target, assignment_to_yaml(&draft))
+        .and_then(|()| std::fs::write(output.join("README.md"), handout(&draft, not_graded)));
+    written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
+    // The assignment must load back; anything else is a bug worth reporting.
+    crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
+    let questions: Vec<String> = draft
+        .questions
+        .iter()
+        .map(|q| {
+            let points =
+                if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
+            format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len(), "test"))
+        })
+        .collect();
+    eprintln!("wrote {}: {}", target.display(), questions.join(", "));
+    if !not_graded.is_empty() {
+        eprintln!(
+            "{} of MIT's tests are not graded by treegrade yet; README.md lists them with the reason",
+            not_graded.len()
+        );
+    }
+    Ok(())
+}
+
+/// The course's `README.md`: what students hand in, what is checked, and what is not graded yet.
+fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
+    let questions: Vec<String> = draft
+        .questions
+        .iter()
+        .map(|q| {
+            let points = if q.tests.len() == 1 {
+                "1 point".to_string()
+            } else {
+                format!("{} points, one a test", q.tests.len())
+            };
+            format!("- `{}`: {} ({points})", q.title, q.tests.join(", ").replace(".yaml", ""))
+        })
+        .collect();
+    let missing: Vec<String> = not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
+    let mut text = format!(
+        "# {}\n\nHand in your `lab2.py` (or, from Fall 2017-2019, `lab3.py`), unchanged from what you would run \
+         MIT's `tester.py` on.\n\nEach test is named after MIT's test number and the function it runs \
+         (`23-dfs_maximizing` is MIT's test 23):\n\n{}\n\nTo check your file, put it alone in a folder and run, \
+         from this course folder:\n\n```sh\ntreegrade check --assignment . --submission path/to/your/folder\n```\n\n\
+         treegrade runs your search functions on the lab's own trees and boards, with the arguments MIT's tests \
+         pass. Your search gets an `AbstractGameState` as in the lab; every state it looks at comes from treegrade, \
+         which records the states your search enters, in order, and its static evaluations (each \
+         `get_endgame_score` at a game-over state and each `heuristic_fn` call at the depth limit). A test checks \
+         the score you return, the first move of your path, the order in which your search enters states (so \
+         ties keep the first best move, and alpha-beta prunes as soon as alpha >= beta), and that the number of \
+         static evaluations you return is the number you made. On a Connect Four test treegrade's own rules \
+         give the moves, so your search is graded apart from your rule functions.\n",
+        draft.title,
+        questions.join("\n"),
+    );
+    if !missing.is_empty() {
+        text.push_str(&format!(
+            "\n## Not graded by treegrade yet\n\nThese tests of MIT's are not part of this course yet; run MIT's \
+             `tester.py` for them:\n\n{}\n",
+            missing.join("\n")
+        ));
+    }
+    text
+}
