@@ -5,9 +5,9 @@
 //! # Reading the lab
 //!
 //! The lab's `tests.py` is Python code, so it is read by running it:
-//! [`read_lab`] copies the lab's folder with `read_lab.py` (carried in the
-//! binary, [`READ_LAB`]) and runs it in the sandbox a student's program
-//! gets, never in this process. It prints JSON lines (see its docstring):
+//! [`copy_lab`] copies the lab's folder with `read_lab.py` (carried in the
+//! binary, [`READ_LAB`]), which `treegrade import mit6034` runs in the
+//! sandbox a student's program gets, never in this process. It prints JSON lines (see its docstring):
 //! a header, one line per test in MIT's order, the lab's named fixtures.
 //! [`parse_lab`] reads them.
 //!
@@ -48,8 +48,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -90,8 +90,44 @@ pub struct Lab {
     pub fixtures: Value,
 }
 
+/// Why MIT's lab could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    /// A file the lab's tests need is not in the folder.
+    #[error(
+        "{} has no {name}: give the folder of MIT 6.034's games lab (tests.py, tester.py, game_api.py, \
+         toytree.py, boards.py and lab2.py or lab3.py)",
+        .dist.display()
+    )]
+    MissingFile {
+        /// The folder given.
+        dist: PathBuf,
+        /// The file it lacks.
+        name: &'static str,
+    },
+    /// Neither student file is there, and the lab's tests.py imports one.
+    #[error("{} has no lab2.py or lab3.py, which the lab's tests.py imports", .0.display())]
+    NoStudentFile(PathBuf),
+    /// A file could not be copied or written for the reader.
+    #[error("cannot copy {} for the lab reader", .path.display())]
+    Copy {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The reader's output is not what it prints.
+    #[error("the lab reader's output: {0}")]
+    Unreadable(String),
+}
+
 /// Reads the lab reader's output: the header, one line per test, the fixtures.
-pub fn parse_lab(text: &str) -> Result<Lab, String> {
+pub fn parse_lab(text: &str) -> Result<Lab, LabError> {
+    parse_lines(text).map_err(LabError::Unreadable)
+}
+
+fn parse_lines(text: &str) -> Result<Lab, String> {
     let mut lines = text.lines().filter(|line| !line.trim().is_empty());
     let parse = |line: &str| serde_json::from_str::<Value>(line).map_err(|e| format!("unreadable line: {e}"));
     let header = parse(lines.next().ok_or("the lab reader printed nothing")?)?;
@@ -105,69 +141,26 @@ pub fn parse_lab(text: &str) -> Result<Lab, String> {
     Ok(Lab { student, tests, fixtures })
 }
 
-/// Runs the lab reader on a copy of `dist` in `sandbox` and reads what it printed.
-pub fn read_lab(dist: &Path, sandbox: &crate::grader::sandbox::Sandbox) -> Result<Lab, String> {
-    use crate::grader::runner::RunningProgram;
-    use crate::grader::sandbox::RunPlan;
-    let copy = tempfile::tempdir().map_err(|e| format!("could not get a folder to read the lab in: {e}"))?;
-    copy_lab(dist, copy.path())?;
-    let kits = tempfile::tempdir().map_err(|e| format!("could not get a folder to read the lab in: {e}"))?;
-    let plan =
-        RunPlan { submission: copy.path(), kits: kits.path(), tests: 1, per_test: READ_LIMIT, build_time_limit: None };
-    let prepared = sandbox.prepare(&plan).map_err(|e| format!("the lab reader could not be sandboxed: {e}"))?;
-    let command: Vec<String> = ["python3", "-S", "-W", "ignore", "-u", "read_lab.py"].map(String::from).to_vec();
-    let spec = crate::grader::submission::program_spec(
-        &command,
-        &prepared.submission,
-        None,
-        &prepared.kits,
-        prepared.run.as_ref(),
-        &prepared.home,
-    );
-    let mut program =
-        RunningProgram::start(&spec).map_err(|e| format!("python3 could not be started to read the lab: {e}"))?;
-    let deadline = Instant::now() + READ_LIMIT;
-    let mut text = String::new();
-    loop {
-        match program.receive(deadline) {
-            Ok(line) => {
-                text.push_str(&line);
-                text.push('\n');
-            }
-            Err(crate::grader::runner::Interrupted::Ended(_)) => break,
-            Err(other) => {
-                program.kill();
-                return Err(format!("the lab reader did not finish: {other:?}"));
-            }
-        }
-    }
-    let stderr = program.finish(Duration::from_secs(1)).text();
-    parse_lab(&text).map_err(|error| {
-        let tail: Vec<&str> = stderr.trim().lines().rev().take(3).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        format!("{error} (the lab reader's stderr: {})", tail.join(" / "))
-    })
-}
-
-/// Copies the lab's files the reader needs, and the reader, into `into`.
-fn copy_lab(dist: &Path, into: &Path) -> Result<(), String> {
+/// Copies the lab's files the reader needs, and the reader (`read_lab.py`,
+/// to be run as the lab's own code is, in the sandbox), into `into`.
+pub fn copy_lab(dist: &Path, into: &Path) -> Result<(), LabError> {
+    let copy = |from: &Path, to: PathBuf| {
+        std::fs::copy(from, to).map(drop).map_err(|source| LabError::Copy { path: from.to_path_buf(), source })
+    };
     for name in LAB_FILES {
         let from = dist.join(name);
         if !from.is_file() {
-            return Err(format!(
-                "{} has no {name}: give the folder of MIT 6.034's games lab (tests.py, tester.py, game_api.py, \
-                 toytree.py, boards.py and lab2.py or lab3.py)",
-                dist.display()
-            ));
+            return Err(LabError::MissingFile { dist: dist.to_path_buf(), name });
         }
-        std::fs::copy(&from, into.join(name)).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+        copy(&from, into.join(name))?;
     }
     let student = STUDENT_FILES.iter().find(|name| dist.join(name).is_file());
     let Some(student) = student else {
-        return Err(format!("{} has no lab2.py or lab3.py, which the lab's tests.py imports", dist.display()));
+        return Err(LabError::NoStudentFile(dist.to_path_buf()));
     };
-    std::fs::copy(dist.join(student), into.join(student)).map_err(|e| format!("cannot copy {student}: {e}"))?;
-    std::fs::write(into.join("read_lab.py"), READ_LAB).map_err(|e| format!("cannot write the lab reader: {e}"))
+    copy(&dist.join(student), into.join(student))?;
+    std::fs::write(into.join("read_lab.py"), READ_LAB)
+        .map_err(|source| LabError::Copy { path: into.join("read_lab.py"), source })
 }
 
 /// One of MIT's tests, as the import treats it.
@@ -643,11 +636,11 @@ pub struct Reference {
 }
 
 /// Searches a converted tree with the reference, as the test grades it.
-pub fn reference(tree: &crate::tree::Tree, algorithm: Algorithm) -> Result<Reference, String> {
+pub fn reference(tree: &crate::tree::Tree, algorithm: Algorithm) -> Result<Reference, engine::SearchError> {
     let mut settings = SearchSettings::new(algorithm);
     settings.depth = tree.search_defaults().depth;
     settings.prune_on_equal = true;
-    let outcome = engine::search(tree, &settings).map_err(|e| e.to_string())?;
+    let outcome = engine::search(tree, &settings)?;
     let evaluated = |node: &NodeIndex| {
         tree.kind(*node) == NodeKind::Terminal || settings.depth.is_some_and(|d| tree.ply(*node) == d)
     };

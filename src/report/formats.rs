@@ -50,7 +50,7 @@ pub struct Rendering<'a> {
     /// The report (for students, their view: see [`super::student_view`]).
     pub report: &'a GradeReport,
     /// The planned tests, whose trees HTML draws (none: no pictures).
-    pub tests: &'a [&'a dyn super::Drawable],
+    pub tests: &'a [&'a dyn super::drawable::Drawable],
     /// Terminal colours (text only).
     pub color: bool,
     /// How much the text report shows.

@@ -8,59 +8,13 @@
 
 use std::fmt::Write as _;
 
+use super::drawable::Drawable;
 use super::{
     DIFF_HEADER, DiffTag, about_the_tree, likely_cause, order_diff, shows_diff, status_word, stderr_tail,
     visible_boards, visible_reason,
 };
-use crate::engine::{Recording, SearchOutcome, SearchSettings};
 use crate::grader::result::{Check, GradeReport, QuestionResult, TestResult, TestStatus};
 use crate::render::{self, Picture, escape};
-use crate::tree::{AnyTree, Tree};
-
-/// A search test as the HTML report draws it: the tree, the settings and
-/// the reference's search. The grader's planned tests are one; the report
-/// asks for no more than this.
-pub trait Drawable {
-    /// The test's name (`q2/aima-fig5-2`), as its result has it.
-    fn name(&self) -> &str;
-    /// The tree file, as its result has it.
-    fn path(&self) -> &std::path::Path;
-    /// The settings searched with.
-    fn settings(&self) -> SearchSettings;
-    /// The reference's search.
-    fn reference(&self) -> &SearchOutcome;
-    /// What the engine reported as it ran the reference's search.
-    fn recording(&self) -> &Recording;
-    /// The written tree, when it is one (drawn whole).
-    fn written(&self) -> Option<&Tree>;
-    /// A fresh tree to find the student's nodes in (a game's, unfolded anew,
-    /// where the reference's nodes keep their indices).
-    fn served(&self) -> AnyTree<'_>;
-}
-
-impl<T: Drawable + ?Sized> Drawable for &T {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-    fn path(&self) -> &std::path::Path {
-        (**self).path()
-    }
-    fn settings(&self) -> SearchSettings {
-        (**self).settings()
-    }
-    fn reference(&self) -> &SearchOutcome {
-        (**self).reference()
-    }
-    fn recording(&self) -> &Recording {
-        (**self).recording()
-    }
-    fn written(&self) -> Option<&Tree> {
-        (**self).written()
-    }
-    fn served(&self) -> AnyTree<'_> {
-        (**self).served()
-    }
-}
 
 /// The `html` format's entry in the registry (`report::FORMATS`).
 pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {

@@ -7,6 +7,7 @@
 //! answers, the student's trace of it or what the program printed there.
 
 mod diff;
+mod drawable;
 mod formats;
 mod gradescope;
 mod html;
@@ -21,8 +22,9 @@ mod view;
 use serde::Serialize;
 
 pub use diff::{DIFF_HEADER, DiffLine, DiffTag, order_diff};
+pub use drawable::Drawable;
 pub use formats::{CHECK_AND_BATCH, Entry, Format, Offer, Rendering};
-pub use html::{Drawable, render_html};
+pub use html::render_html;
 pub use prairielearn::render_not_gradable as render_prairielearn_not_gradable;
 pub use view::student_view;
 

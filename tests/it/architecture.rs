@@ -625,6 +625,33 @@ fn reports_only_read_results() {
 }
 
 #[test]
+fn the_graders_modules_have_no_import_circle() {
+    assert_no_cycle("grader");
+}
+
+/// The report draws planned searches through `report::Drawable`, so it
+/// names no planning type of the grader.
+#[test]
+fn reports_know_no_plan() {
+    let krate = Crate::parse();
+    let planning = |path: &ModulePath| {
+        let shown = shown(path);
+        ["crate::grader::plan", "crate::grader::prepare"].iter().any(|module| shown.starts_with(module))
+    };
+    let found: Vec<String> = krate
+        .edges()
+        .into_iter()
+        .filter(|(importer, imported, _)| {
+            layer_of(importer) == Some("report") && !krate.is_test(importer) && planning(imported)
+        })
+        .map(|(importer, imported, written)| {
+            format!("{} imports {} as `{written}`", shown(&importer), shown(&imported))
+        })
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
 fn batches_tournaments_and_reports_have_no_import_circle() {
     for prefix in ["batch", "tournament", "report"] {
         assert_no_cycle(prefix);
@@ -651,8 +678,8 @@ fn imports_resolve_to_the_module_that_defines_them() {
     };
     // `use super::{Entrant, Settings};` in a group.
     assert!(imports("crate::tournament::store", "crate::tournament"));
-    // `use crate::grader::{Staged, Target, stage};`
-    assert!(imports("crate::tournament", "crate::grader"));
+    // `use crate::grader::{Staged, Target, stage};`, re-exported from `grader::staging`.
+    assert!(imports("crate::tournament", "crate::grader::staging"));
     // A path in an expression: `crate::play::tally(..)`.
     assert!(imports("crate::tournament", "crate::play"));
     // A module's use of its own submodules is not an import.

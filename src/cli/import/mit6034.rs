@@ -1,12 +1,15 @@
 //! `treegrade import mit6034`: MIT 6.034's games lab as a course.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use super::super::{Context, Failure, emit};
 use crate::assignment::{ChildOrder, Language, Scoring};
 use crate::engine::Algorithm;
-use crate::grader::sandbox::SandboxMode;
-use crate::import::mit6034::{self, Converted, SEARCHES, SearchTest};
+use crate::grader::runner::{Interrupted, RunningProgram};
+use crate::grader::sandbox::{RunPlan, Sandbox, SandboxMode};
+use crate::grader::submission::program_spec;
+use crate::import::mit6034::{self, Converted, Lab, LabError, SEARCHES, SearchTest};
 use crate::load::load_tree_str;
 use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
 use crate::points::Points;
@@ -24,10 +27,10 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
             dist.display()
         )));
     }
-    let lab = mit6034::read_lab(dist, &context.sandbox(SandboxMode::Auto)).map_err(Failure::Usage)?;
+    let lab = read_lab(dist, &context.sandbox(SandboxMode::Auto))?;
     let tests_dir = output.join(TESTS_DIR);
     std::fs::create_dir_all(&tests_dir)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", tests_dir.display())))?;
+        .map_err(|e| Failure::runtime(format!("cannot create {}", tests_dir.display()), e))?;
     let (mut imported, mut not_graded, mut failed) = (Vec::new(), Vec::new(), 0);
     for test in &lab.tests {
         match mit6034::convert(test) {
@@ -57,6 +60,53 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
         return Err(Failure::Reported);
     }
     Ok(())
+}
+
+/// Runs the lab reader on a copy of `dist` in `sandbox` (the lab's tests are
+/// Python code: they run where a student's program would, never in this
+/// process) and reads what it printed.
+fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
+    let folder = |e| Failure::runtime("could not get a folder to read the lab in", e);
+    let copy = tempfile::tempdir().map_err(folder)?;
+    mit6034::copy_lab(dist, copy.path()).map_err(|error| match error {
+        LabError::Copy { .. } => Failure::runtime("cannot read the lab", error),
+        other => Failure::Usage(other.to_string()),
+    })?;
+    let kits = tempfile::tempdir().map_err(folder)?;
+    let plan = RunPlan {
+        submission: copy.path(),
+        kits: kits.path(),
+        tests: 1,
+        per_test: mit6034::READ_LIMIT,
+        build_time_limit: None,
+    };
+    let prepared = sandbox.prepare(&plan).map_err(|e| Failure::runtime("the lab reader could not be sandboxed", e))?;
+    let command: Vec<String> = ["python3", "-S", "-W", "ignore", "-u", "read_lab.py"].map(String::from).to_vec();
+    let spec =
+        program_spec(&command, &prepared.submission, None, &prepared.kits, prepared.run.as_ref(), &prepared.home);
+    let mut program = RunningProgram::start(&spec)
+        .map_err(|e| Failure::runtime("python3 could not be started to read the lab", e))?;
+    let deadline = Instant::now() + mit6034::READ_LIMIT;
+    let mut text = String::new();
+    loop {
+        match program.receive(deadline) {
+            Ok(line) => {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            Err(Interrupted::Ended(_)) => break,
+            Err(other) => {
+                program.kill();
+                return Err(Failure::Usage(format!("the lab reader did not finish: {other:?}")));
+            }
+        }
+    }
+    let stderr = program.finish(Duration::from_secs(1)).text();
+    mit6034::parse_lab(&text).map_err(|error| {
+        let tail: Vec<&str> = stderr.trim().lines().rev().take(3).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        Failure::Usage(format!("{error} (the lab reader's stderr: {})", tail.join(" / ")))
+    })
 }
 
 /// Checks a converted tree with the reference, writes it, prints one line.
