@@ -417,5 +417,5 @@ fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &Search
 /// `--exploration`: a finite number, 0 or more.
 fn parse_exploration(text: &str) -> Result<f64, String> {
     let value: f64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
-    crate::load::check_exploration(value).map(|()| value)
+    crate::load::check_exploration(value).map(|()| value).map_err(|error| error.to_string())
 }

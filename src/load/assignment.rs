@@ -511,9 +511,9 @@ fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Optio
         refuse(spanned_position(iterations), "`iterations` (of MCTS) must be at least 1".to_string());
     }
     if let Some(exploration) = &raw.exploration
-        && let Err(message) = crate::load::check_exploration(exploration.value)
+        && let Err(error) = crate::load::check_exploration(exploration.value)
     {
-        refuse(spanned_position(exploration), message);
+        refuse(spanned_position(exploration), error.to_string());
     }
     ok.then(|| SettingOverrides {
         budget: raw.budget.as_ref().map(|budget| budget.value),

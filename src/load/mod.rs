@@ -487,8 +487,8 @@ impl MoreSettings {
         }
         defaults.seed = self.seed;
         if let Some(exploration) = self.exploration {
-            if let Err(message) = check_exploration(exploration.value) {
-                diagnostics.push(Diagnostic::at(spanned_position(&exploration), format!("in `search`: {message}")));
+            if let Err(error) = check_exploration(exploration.value) {
+                diagnostics.push(Diagnostic::at(spanned_position(&exploration), format!("in `search`: {error}")));
             }
             defaults.exploration = Some(exploration.value);
         }
@@ -537,13 +537,14 @@ fn check_forward_beside(
     }
 }
 
+/// An exploration constant UCT cannot use.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("`exploration` is {0}, but UCT's constant c must be a finite number, 0 or more")]
+pub struct BadExploration(pub f64);
+
 /// UCT's exploration constant must be a finite number, 0 or more (0: no exploration).
-pub fn check_exploration(exploration: f64) -> Result<(), String> {
-    if exploration.is_finite() && exploration >= 0.0 {
-        Ok(())
-    } else {
-        Err(format!("`exploration` is {exploration}, but UCT's constant c must be a finite number, 0 or more"))
-    }
+pub fn check_exploration(exploration: f64) -> Result<(), BadExploration> {
+    if exploration.is_finite() && exploration >= 0.0 { Ok(()) } else { Err(BadExploration(exploration)) }
 }
 
 /// A `search.move_ordering` value, or a diagnostic at it (written trees and games alike).
