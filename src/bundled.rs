@@ -71,6 +71,6 @@ mod tests {
         let games = crate::load::assignment::load_assignment(&bundled.named_dir("games")).expect("games loads");
         assert_eq!(games.name, "games");
         let more = crate::load::assignment::load_assignment(&bundled.named_dir("more-searches")).expect("it loads");
-        assert_eq!(more.questions.len(), 5);
+        assert_eq!(more.questions.len(), 6);
     }
 }
