@@ -236,6 +236,11 @@ pub struct GamePart {
     pub trace: Vec<NodeIndex>,
 }
 
+/// A node of a student's trace that is not in the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("there is no node `{0}` in the game")]
+pub struct UnknownNode(pub String);
+
 /// The part of a game's tree to draw: `tree` is a game's tree on which the
 /// `searches` ran (each an outcome and what its observer recorded); the
 /// `trace`'s ids are found (made) in it, everything made is snapshotted,
@@ -247,9 +252,9 @@ pub fn game_part(
     tree: &dyn GameTree,
     searches: &[(&SearchOutcome, &Recording)],
     trace: &[String],
-) -> Result<GamePart, String> {
+) -> Result<GamePart, UnknownNode> {
     if let Some(id) = trace.iter().find(|id| locate(tree, id).is_none()) {
-        return Err(format!("there is no node `{id}` in the game"));
+        return Err(UnknownNode(id.clone()));
     }
     let (snapshot, order) = Tree::snapshot_with_order(tree);
     let index: HashMap<NodeIndex, NodeIndex> =
