@@ -38,3 +38,8 @@ impl Drawable for PlannedTest {
         PlannedTest::served(self)
     }
 }
+
+/// The planned searches as the HTML report takes them.
+pub fn drawables<'a>(tests: impl IntoIterator<Item = &'a PlannedTest>) -> Vec<&'a dyn Drawable> {
+    tests.into_iter().map(|test| test as &dyn Drawable).collect()
+}

@@ -15,6 +15,8 @@ pub mod summary;
 
 mod drawing;
 
+pub use drawing::drawables;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

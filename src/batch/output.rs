@@ -28,7 +28,7 @@ use crate::grader::plan::Assignment;
 use crate::grader::plan::PlannedTest;
 use crate::grader::result::GradeReport;
 use crate::outdir::{read_json_files, write_atomically};
-use crate::report::{Drawable, Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
+use crate::report::{Format, Offer, Rendering, render, render_prairielearn_not_gradable, student_view};
 
 /// A student's reports, rendered (by the worker that graded them): what the
 /// student may see, and what only the instructor may.
@@ -65,7 +65,7 @@ pub const INSTRUCTOR_REPORT: &str = "instructor-report.json";
 /// report. HTML draws the failed searches on the trees of `tests`.
 pub fn render_reports(report: &GradeReport, tests: &[PlannedTest]) -> RenderedReports {
     let shown = student_view(report);
-    let tests: Vec<&dyn Drawable> = tests.iter().map(|test| test as &dyn Drawable).collect();
+    let tests = super::drawables(tests);
     let rendering = Rendering { tests: &tests, ..Rendering::plain(&shown) };
     let student = Format::offered_by(Offer::Batch).map(|format| (format.file(), format.render(&rendering))).collect();
     RenderedReports { student, instructor: vec![(INSTRUCTOR_REPORT, render(report, Format::Json, false))] }

@@ -15,7 +15,7 @@ use crate::grader::prepare::{self, PlanningError};
 use crate::grader::sandbox::SandboxMode;
 use crate::grader::{self, Target, submission};
 use crate::load::assignment::load_assignment_with_hidden;
-use crate::report::{self, Drawable, Format, Offer, Rendering};
+use crate::report::{self, Format, Offer, Rendering};
 
 /// Flags of `treegrade check`.
 #[derive(Debug, Args)]
@@ -119,7 +119,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
         _ => report::Detail::Failures,
     };
     // HTML draws each failed test's tree, so it needs the planned searches.
-    let searches: Vec<&dyn Drawable> = plan.searches().map(|test| test as &dyn Drawable).collect();
+    let searches = crate::batch::drawables(plan.searches());
     let render =
         |format: Format, color: bool| format.render(&Rendering { report: &shown, tests: &searches, color, detail });
     for (format, path) in &args.reports {

@@ -25,27 +25,3 @@ pub trait Drawable {
     /// where the reference's nodes keep their indices).
     fn served(&self) -> AnyTree<'_>;
 }
-
-impl<T: Drawable + ?Sized> Drawable for &T {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-    fn path(&self) -> &std::path::Path {
-        (**self).path()
-    }
-    fn settings(&self) -> SearchSettings {
-        (**self).settings()
-    }
-    fn reference(&self) -> &SearchOutcome {
-        (**self).reference()
-    }
-    fn recording(&self) -> &Recording {
-        (**self).recording()
-    }
-    fn written(&self) -> Option<&Tree> {
-        (**self).written()
-    }
-    fn served(&self) -> AnyTree<'_> {
-        (**self).served()
-    }
-}

@@ -28,7 +28,7 @@ pub(super) const FORMAT: super::Format = super::Format::of(&super::Entry {
 /// Renders `report` as an HTML page; `tests` are the planned tests the report
 /// graded (matched by name and path), whose trees give the pictures. With no
 /// tests the page has no pictures.
-pub fn render_html<D: Drawable>(report: &GradeReport, tests: &[D]) -> String {
+pub fn render_html(report: &GradeReport, tests: &[&dyn Drawable]) -> String {
     let mut body = String::new();
     let mark = if report.all_passed() { "pass" } else { "fail" };
     let _ = writeln!(
@@ -91,7 +91,7 @@ fn summary_table(out: &mut String, report: &GradeReport) {
 }
 
 /// A question: its tests in a table, then the details of each failure.
-fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, tests: &[D]) {
+fn question_section(out: &mut String, question: &QuestionResult, tests: &[&dyn Drawable]) {
     let _ = writeln!(
         out,
         "<section id=\"{}\">\n<h2>Question {}: {} <span class=\"score\">{} / {}</span></h2>",
@@ -114,7 +114,7 @@ fn question_section<D: Drawable>(out: &mut String, question: &QuestionResult, te
     }
     let _ = writeln!(out, "</tbody>\n</table>");
     for test in question.tests.iter().filter(|t| t.header.status != TestStatus::Passed) {
-        failure(out, test, planned_for(test, tests).map(|planned| planned as &dyn Drawable));
+        failure(out, test, planned_for(test, tests));
     }
     // A passed test's games (a play test's, a Pacman test's) are worth a look too.
     for test in question
@@ -324,10 +324,10 @@ fn picture(out: &mut String, test: &TestResult, planned: &dyn Drawable) {
 }
 
 /// The planned test a result came from: same name, and same path when names repeat.
-fn planned_for<'t, D: Drawable>(test: &TestResult, tests: &'t [D]) -> Option<&'t D> {
-    let mut named = tests.iter().filter(|planned| planned.name() == test.header.name);
+fn planned_for<'t>(test: &TestResult, tests: &[&'t dyn Drawable]) -> Option<&'t dyn Drawable> {
+    let mut named = tests.iter().copied().filter(|planned| planned.name() == test.header.name);
     let first = named.next()?;
-    let same_path = |planned: &&D| planned.path().display().to_string() == test.header.path;
+    let same_path = |planned: &&dyn Drawable| planned.path().display().to_string() == test.header.path;
     if same_path(&first) { Some(first) } else { named.find(same_path).or(Some(first)) }
 }
 

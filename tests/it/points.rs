@@ -172,7 +172,7 @@ fn text_markdown_html_and_gradebook_show_the_same_exact_numbers() {
     assert!(text.contains(&format!("Total: {total}/20")), "{text}");
     let markdown = render(&report, Format::Markdown, false);
     assert!(markdown.contains(&format!("{total}/20")), "{markdown}");
-    let html = treegrade::report::render_html::<treegrade::grader::plan::PlannedTest>(&report, &[]);
+    let html = treegrade::report::render_html(&report, &[]);
     assert!(html.contains(&format!("{total} / 20")) || html.contains(&format!("{total}/20")), "{html}");
     let stored = StoredResult::from_report("student", "f", &report, Duration::ZERO);
     let mut csv = Vec::new();

@@ -109,7 +109,7 @@ fn the_markdown_diff_has_its_signs_at_the_margin() {
 #[test]
 fn the_html_report_has_its_structure() {
     let (report, tests) = mixed_run();
-    let html = treegrade::report::render_html(&report, &tests);
+    let html = treegrade::report::render_html(&report, &treegrade::batch::drawables(&tests));
     insta::assert_snapshot!("html_outline", common::html_outline(&html));
 }
 
@@ -254,7 +254,7 @@ fn student_text_is_shown_never_interpreted() {
     }
     let text = render(&report, Format::Text, false);
     assert!(text.contains("you chose \\u{1b}[31mA\\u{0}"), "{text}");
-    let html = treegrade::report::render_html::<treegrade::grader::plan::PlannedTest>(&report, &[]);
+    let html = treegrade::report::render_html(&report, &[]);
     assert!(!html.contains('\u{1b}') && html.contains("\\u{1b}[2J"), "{html}");
 }
 
@@ -369,7 +369,7 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         assert!(!rendered.contains("HIDDEN"), "{format:?} leaks the hidden tree:\n{rendered}");
         assert!(!rendered.contains(hidden_dir.path().to_str().unwrap()), "{format:?} names the instructor's folder");
     }
-    let html = treegrade::report::render_html(&view, &tests);
+    let html = treegrade::report::render_html(&view, &treegrade::batch::drawables(&tests));
     assert!(!html.contains("HIDDEN"), "HTML leaks the hidden tree");
     assert!(view.tests().any(|t| t.header.stderr.contains("seen so far: A q2/aima-fig5-2")), "public output is kept");
 }
