@@ -9,9 +9,15 @@ pub use crate::outdir::{Shard, ShardError};
 /// A marker file that could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum MarkerError {
-    /// It holds no shard.
-    #[error(transparent)]
-    Bad(#[from] ShardError),
+    /// It holds something else than a shard.
+    #[error("{}: {error}", path.display())]
+    Bad {
+        /// The marker file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        error: ShardError,
+    },
     /// It could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Unreadable {
@@ -27,7 +33,7 @@ impl MarkerError {
     /// The kind of the system's error behind this one (`InvalidData` for a marker holding no shard).
     pub fn kind(&self) -> std::io::ErrorKind {
         match self {
-            MarkerError::Bad(_) => std::io::ErrorKind::InvalidData,
+            MarkerError::Bad { .. } => std::io::ErrorKind::InvalidData,
             MarkerError::Unreadable { source, .. } => source.kind(),
         }
     }
@@ -66,9 +72,7 @@ pub fn write_marker(out: &Path, shard: Option<Shard>) -> std::io::Result<()> {
 pub fn read_marker(out: &Path) -> Result<Option<Shard>, MarkerError> {
     let path = out.join(SHARD_FILE);
     match std::fs::read_to_string(&path) {
-        Ok(text) => {
-            Ok(Some(text.trim().parse().map_err(|error| ShardError::BadMarker { path, error: Box::new(error) })?))
-        }
+        Ok(text) => Ok(Some(text.trim().parse().map_err(|error| MarkerError::Bad { path, error })?)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(MarkerError::Unreadable { path, source }),
     }

@@ -26,21 +26,12 @@ impl Shard {
     }
 }
 
-/// Why a shard, or an output folder's shard marker, could not be read.
+/// Why text could not be read as a shard.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ShardError {
     /// Text that is not `K/N`.
     #[error("`{0}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4")]
     NotAShard(String),
-    /// A marker file holding something else than a shard.
-    #[error("{}: {error}", path.display())]
-    BadMarker {
-        /// The marker file.
-        path: std::path::PathBuf,
-        /// What is wrong with it.
-        #[source]
-        error: Box<ShardError>,
-    },
 }
 
 impl FromStr for Shard {
