@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use super::super::{Context, Failure, emit};
 use crate::assignment::{ChildOrder, Language, Scoring};
 use crate::engine::Algorithm;
-use crate::grader::runner::{Interrupted, RunningProgram};
-use crate::grader::sandbox::{RunPlan, Sandbox, SandboxMode};
-use crate::grader::submission::program_spec;
+use crate::grader::rules_program::{SandboxedProgram, StartError, last_lines, start_sandboxed};
+use crate::grader::runner::Interrupted;
+use crate::grader::sandbox::{Sandbox, SandboxMode};
 use crate::import::mit6034::{self, Converted, Lab, LabError, SEARCHES, SearchTest};
 use crate::load::load_tree_str;
 use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
@@ -72,20 +72,14 @@ fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
         LabError::Copy { .. } => Failure::runtime("cannot read the lab", error),
         other => Failure::Usage(other.to_string()),
     })?;
-    let kits = tempfile::tempdir().map_err(folder)?;
-    let plan = RunPlan {
-        submission: copy.path(),
-        kits: kits.path(),
-        tests: 1,
-        per_test: mit6034::READ_LIMIT,
-        build_time_limit: None,
-    };
-    let prepared = sandbox.prepare(&plan).map_err(|e| Failure::runtime("the lab reader could not be sandboxed", e))?;
     let command: Vec<String> = ["python3", "-S", "-W", "ignore", "-u", "read_lab.py"].map(String::from).to_vec();
-    let spec =
-        program_spec(&command, &prepared.submission, None, &prepared.kits, prepared.run.as_ref(), &prepared.home);
-    let mut program = RunningProgram::start(&spec)
-        .map_err(|e| Failure::runtime("python3 could not be started to read the lab", e))?;
+    let started =
+        start_sandboxed(sandbox, &command, copy.path(), mit6034::READ_LIMIT).map_err(|error| match error {
+            StartError::Folder(error) => folder(error),
+            StartError::Sandbox(error) => Failure::runtime("the lab reader could not be sandboxed", error),
+            StartError::Start(error) => Failure::runtime("python3 could not be started to read the lab", error),
+        })?;
+    let SandboxedProgram { mut program, .. } = started;
     let deadline = Instant::now() + mit6034::READ_LIMIT;
     let mut text = String::new();
     loop {
@@ -102,11 +96,8 @@ fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
         }
     }
     let stderr = program.finish(Duration::from_secs(1)).text();
-    mit6034::parse_lab(&text).map_err(|error| {
-        let tail: Vec<&str> = stderr.trim().lines().rev().take(3).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        Failure::Usage(format!("{error} (the lab reader's stderr: {})", tail.join(" / ")))
-    })
+    mit6034::parse_lab(&text)
+        .map_err(|error| Failure::Usage(format!("{error} (the lab reader's stderr: {})", last_lines(stderr.trim()))))
 }
 
 /// Checks a converted tree with the reference, writes it, prints one line.
