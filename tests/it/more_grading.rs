@@ -261,23 +261,11 @@ fn reports_of_the_new_searches() {
 
 /// The assignment's tests, planned as `check` plans them.
 fn planned_more_searches() -> Vec<treegrade::grader::plan::PlannedTest> {
-    use std::sync::Arc;
-    use treegrade::grader::plan::{GameTest, TestTree, plan_tests};
-    use treegrade::load::{Loaded, load_file};
     let assignment =
         treegrade::load::assignment::load_assignment(&common::repo().join("assignments/more-searches")).unwrap();
     let selected: Vec<usize> = (0..assignment.questions.len()).collect();
-    plan_tests(&assignment, &selected, |test| match load_file(&test.path).unwrap() {
-        Loaded::Written(written) => TestTree::Written(Arc::new(written.tree)),
-        Loaded::Game(game) => TestTree::Game(Arc::new(GameTest {
-            name: game.name().to_string(),
-            description: game.description().map(str::to_string),
-            game: Arc::clone(&game.game),
-            defaults: game.defaults().search,
-            options: game.unfold_options(),
-        })),
-    })
-    .unwrap()
+    let plan = treegrade::grader::prepare::prepare(&assignment, &selected).unwrap();
+    plan.searches().cloned().collect()
 }
 
 /// Every mistake the diagnosis knows for a search fails at least one of
