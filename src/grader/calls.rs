@@ -183,12 +183,13 @@ pub fn check_words(check: &CallCheck) -> String {
             Ok(value) => format!("equal to {}", value.repr()),
             Err(_) => format!("equal to {value}"),
         },
-        CallCheck::EqualsText(text) => format!("{} (as text)", python_string(text)),
+        // A multiple-choice answer is never shown: the student would read it off the report.
+        CallCheck::EqualsText(_) => "the right answer (compared as text, so '4' and 4 are alike)".to_string(),
         CallCheck::Boards { boards, compare: BoardCompare::Cells } => {
             format!("a list of {} boards with the expected pieces, in order", boards.len())
         }
         CallCheck::Boards { boards, compare: BoardCompare::Whole } => format!(
-            "a list of {} boards equal to the expected ones (pieces, players, whose turn), in order",
+            "a list of {} boards equal to the expected ones in pieces, players and whose turn, in order",
             boards.len()
         ),
         CallCheck::Numbers { bounds, order, .. } => {
