@@ -393,8 +393,12 @@ pub fn grid(board: &BoardSpec) -> Vec<String> {
             row.iter().map(|cell| ["_", "1", "2"].get(usize::from(*cell)).copied().unwrap_or("?")).collect();
         lines.push(cells.join(" "));
     }
-    lines.push(format!("to move: {}", board.to_move().map_or_else(|| "?".to_string(), player_text)));
     lines
+}
+
+/// Who is to move on a board, as a line under its grid.
+fn to_move_line(board: &BoardSpec) -> String {
+    format!("to move: {}", board.to_move().map_or_else(|| "?".to_string(), player_text))
 }
 
 fn player_text(player: &serde_json::Value) -> String {
@@ -405,7 +409,9 @@ fn player_text(player: &serde_json::Value) -> String {
 }
 
 fn drawn(label: &str, board: &BoardSpec) -> Board {
-    Board { label: label.to_string(), text: grid(board).join("\n") }
+    let mut lines = grid(board);
+    lines.push(to_move_line(board));
+    Board { label: label.to_string(), text: lines.join("\n") }
 }
 
 /// The expected board and the returned one, side by side.
@@ -413,6 +419,10 @@ fn side_by_side(index: usize, expected: &BoardSpec, actual: &BoardSpec, compare:
     let (mut left, mut right) = (grid(expected), grid(actual));
     left.insert(0, "expected".to_string());
     right.insert(0, "yours".to_string());
+    if compare == BoardCompare::Whole {
+        left.push(to_move_line(expected));
+        right.push(to_move_line(actual));
+    }
     if compare == BoardCompare::Whole && expected.rows == actual.rows {
         let players = |board: &BoardSpec| board.players.iter().map(player_text).collect::<Vec<_>>().join(", ");
         left.push(format!("players: {}", players(expected)));

@@ -16,7 +16,9 @@ pub fn text_lines(test: &TestResult) -> Vec<String> {
     }
     // The test's words, with the check's when they say more ("equal to True" after "True" does not).
     let mut lines = vec![match &call.expected {
-        Some(expected) if call.check.trim() == format!("equal to {}", expected.trim()) => format!("expected: {expected}"),
+        Some(expected) if call.check.trim() == format!("equal to {}", expected.trim()) => {
+            format!("expected: {expected}")
+        }
         Some(expected) => format!("expected: {expected} ({})", call.check),
         None => format!("expected: {}", call.check),
     }];
