@@ -106,6 +106,11 @@ fn validate_reads_the_call_files_and_refuses_a_broken_one() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("3 questions, 10 test files"), "{stdout}");
+    let output = validate(&course().join("tests"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("call: endgame_score_connectfour_faster, 2 calls; check: numbers"), "{stdout}");
+    assert!(stdout.contains("call: the value of ANSWER_1; check: equals_text"), "{stdout}");
     let scratch = crate::common::Scratch::new();
     scratch.write("assignment.yaml", "questions:\n  - {id: rules, points: 1, calls: [01-f.yaml]}\n");
     scratch.write("01-f.yaml", "call: {function: f}\ncheck:\n  numbers: [{above: 0}]\n  order: upward\n");
