@@ -202,3 +202,30 @@ fn a_program_that_breaks_the_protocol_fails_that_test_alone() {
     assert_eq!(status("FINE").0, "passed", "a fresh program answers the last test: {all:?}");
     assert_eq!(report["score"].as_f64(), Some(1.0));
 }
+
+/// The Gradescope zip carries a calls question's files where its
+/// `tests_dir` says, so that the autograder finds them.
+#[test]
+fn the_gradescope_zip_carries_the_call_files() {
+    let glibc = std::process::Command::new("getconf").arg("GNU_LIBC_VERSION").output().expect("getconf runs");
+    let glibc = String::from_utf8_lossy(&glibc.stdout).split_whitespace().nth(1).expect("`glibc 2.NN`").to_string();
+    let scratch = crate::common::Scratch::new();
+    let zip_path = scratch.path().join("autograder.zip");
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .arg("gradescope")
+        .arg("--assignment")
+        .arg(course())
+        .args(["--glibc", &glibc, "--out"])
+        .arg(&zip_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+    for file in std::fs::read_dir(course().join("tests")).unwrap() {
+        let name = format!("assignment/tests/{}", file.unwrap().file_name().to_string_lossy());
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+}
