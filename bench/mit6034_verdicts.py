@@ -14,7 +14,8 @@ is recorded too, for the speed comparison.
 
 The output is one JSON object: ``{"lab": DIR, "python": VERSION, "files":
 {FILE: {"verdicts": {"1": ..., ..., "44": ...}, "passed": N, "seconds": S,
-"status": EXIT or "timeout"}}}``. ``treegrade import mit6034`` names its
+"status": EXIT or "timeout", "cannot_run": null or why, "details": {N: what
+the tester printed for a test it did not pass}}}}``. ``treegrade import mit6034`` names its
 tests ``NN-function`` after these numbers, so a treegrade report compares
 one to one.
 """
@@ -27,11 +28,16 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 
 TESTS = 44
 TIME_LIMIT = 300  # seconds per file: MIT's tester takes 3-20 s on a correct one
 _LINE = re.compile(r"^Test (\d+)/(\d+): (Correct|Incorrect|Error)\.")
 _NOT_IMPLEMENTED = re.compile(r"^(\d+): \(.*not yet implemented")
+_STUDENT_LINE = re.compile(r'File ".*lab[23]\.py", line (\d+)')
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+_LAB_MODULES = ("game_api", "boards", "toytree", "lab2", "lab3", "tests", "tester")
+_DETAIL_CHARS = 600  # enough for MIT's "Got:" and "Expected:" lines
 
 
 def verdicts(output):
@@ -48,7 +54,55 @@ def verdicts(output):
     return dict((str(number), found.get(number, "missing")) for number in range(1, TESTS + 1))
 
 
-def run_one(lab, path):
+def details(output):
+    """Test number to what the tester printed under a test it did not pass."""
+    found, number, lines = {}, None, []
+    for line in output.splitlines() + ["Test 0/0: Correct."]:
+        match = _LINE.match(line)
+        if match:
+            if number is not None and lines:
+                found[str(number)] = "\n".join(lines).strip()[:_DETAIL_CHARS]
+            number = int(match.group(1)) if match.group(3) != "Correct" else None
+            lines = [line] if number is not None else []
+        elif number is not None:
+            lines.append(line)
+    return found
+
+
+def cannot_run(path, output):
+    """Why MIT's tester could not run the file at all, or None.
+
+    ``{"kind": "syntax", "environment" or "import", "message": ...}``. A
+    file Python 3 cannot compile (a Python 2 ``print`` statement) stops the
+    tester before its first test: an accident of the tester's Python
+    version, not a verdict on the student's searches; so is a package the
+    file imports that this machine lacks (``numpy``). A file that raises on
+    import for a reason of its own (a name the tester imports is missing)
+    fails every test.
+    """
+    try:
+        with open(path, "rb") as source, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # compiled only, never run here
+            compile(source.read(), path, "exec")
+    except SyntaxError as error:
+        why = "MIT's tester cannot run this file under Python 3: %s at line %s" % (type(error).__name__, error.lineno)
+        return {"kind": "syntax", "message": why}
+    if _LINE.search(output) or "Traceback" not in output:
+        return None
+    lines = [line for line in output.splitlines() if line.strip()]
+    where = _STUDENT_LINE.findall(output)
+    at = " at line %s" % where[-1] if where else ""
+    error = lines[-1].strip()
+    missing = _MISSING_MODULE.match(error)
+    if missing and missing.group(1) not in _LAB_MODULES:
+        # A package the student used and this machine lacks: not a verdict either.
+        why = "MIT's tester cannot import this file here: %s%s (not installed on this machine)" % (error, at)
+        return {"kind": "environment", "message": why}
+    why = "MIT's tester cannot import this file under Python 3: %s%s" % (error, at)
+    return {"kind": "import", "message": why}
+
+
+def run_one(lab, path, time_limit=TIME_LIMIT):
     with tempfile.TemporaryDirectory(prefix="mit6034-") as scratch:
         copy = os.path.join(scratch, "lab")
         shutil.copytree(lab, copy)
@@ -64,7 +118,7 @@ def run_one(lab, path):
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                timeout=TIME_LIMIT,
+                timeout=time_limit,
             )
             output, status = done.stdout.decode("utf-8", "replace"), done.returncode
         except subprocess.TimeoutExpired as expired:
@@ -72,7 +126,14 @@ def run_one(lab, path):
         seconds = round(time.monotonic() - start, 3)
     found = verdicts(output)
     passed = sum(1 for verdict in found.values() if verdict == "correct")
-    return {"verdicts": found, "passed": passed, "seconds": seconds, "status": status}
+    return {
+        "verdicts": found,
+        "passed": passed,
+        "seconds": seconds,
+        "status": status,
+        "cannot_run": cannot_run(path, output),
+        "details": details(output),
+    }
 
 
 def main(argv):
