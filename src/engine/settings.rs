@@ -312,6 +312,15 @@ pub struct SearchSettings {
     /// Where the search [`Algorithm::draws_random`]: UCT's exploration
     /// constant c (8.4).
     pub exploration: f64,
+    /// Where the search [`Algorithm::deepens`]: each iteration searches
+    /// first the root child the previous one chose (`true`, 8.2), or every
+    /// iteration keeps the tree's order (`false`, MIT 6.034's progressive
+    /// deepening).
+    pub reorder_root: bool,
+    /// Where the search [`Algorithm::deepens`]: no deeper iteration runs
+    /// once one saw the whole tree (`true`, 8.2), or every depth to D runs
+    /// (`false`).
+    pub stop_when_complete: bool,
 }
 
 impl SearchSettings {
@@ -328,6 +337,8 @@ impl SearchSettings {
             iterations: None,
             seed: 0,
             exploration: DEFAULT_EXPLORATION,
+            reorder_root: true,
+            stop_when_complete: true,
         }
     }
 
@@ -394,7 +405,9 @@ impl SearchSettings {
             Algorithm::IterativeDeepening => {
                 let deepest = self.depth.map_or("no depth".to_string(), |d| format!("depths 1 to {d}"));
                 let budget = self.budget.map_or("no budget".to_string(), |b| format!("a budget of {b} nodes"));
-                format!("iterative-deepening ({rule}, {deepest}, {budget})")
+                let root = if self.reorder_root { "" } else { ", the tree's order at the root" };
+                let every = if self.stop_when_complete { "" } else { ", every depth run" };
+                format!("iterative-deepening ({rule}, {deepest}, {budget}{root}{every})")
             }
             Algorithm::Maxn => format!("maxn ({depth})"),
             Algorithm::Mcts => format!(
@@ -555,7 +568,7 @@ pub struct Setting {
 
 /// Every setting of searches, in the order a file's `search:` block is
 /// written (and the protocol and `solve`'s JSON list what they carry).
-pub const SETTINGS: [Setting; 8] = [
+pub const SETTINGS: [Setting; 10] = [
     Setting {
         key: SearchDefaults::PRUNE_ON_EQUAL,
         kind: Kind::Flag,
@@ -782,6 +795,49 @@ pub const SETTINGS: [Setting; 8] = [
             parse: FlagParse::Plain,
         }),
     },
+    Setting {
+        key: "reorder_root",
+        kind: Kind::Flag,
+        doc: "false: every iteration of iterative deepening searches the root's children in the tree's order, \
+              not the previous choice first (8.2)",
+        takes: Algorithm::deepens,
+        refused: None,
+        check: accept,
+        get: |s| Some(SettingValue::Flag(s.reorder_root)),
+        set: |s, v| s.reorder_root = flag(v).unwrap_or(s.reorder_root),
+        wire: Some(|s| (s.algorithm.deepens() && !s.reorder_root).then_some(SettingValue::Flag(false))),
+        shown: Some(|s| (s.algorithm.deepens() && !s.reorder_root).then_some(SettingValue::Flag(false))),
+        solve: Some(Flag {
+            rank: 34,
+            long: "reorder-root",
+            value_name: "true|false",
+            help: "Iterative deepening: search the previous iteration's choice first at the root (true, \
+                   docs/format.md 8.2) or keep the tree's order (false); overrides the file's `search.reorder_root`",
+            parse: FlagParse::Plain,
+        }),
+        generate: None,
+    },
+    Setting {
+        key: "stop_when_complete",
+        kind: Kind::Flag,
+        doc: "false: iterative deepening runs every depth to D, even after an iteration saw the whole tree (8.2)",
+        takes: Algorithm::deepens,
+        refused: None,
+        check: accept,
+        get: |s| Some(SettingValue::Flag(s.stop_when_complete)),
+        set: |s, v| s.stop_when_complete = flag(v).unwrap_or(s.stop_when_complete),
+        wire: Some(|s| (s.algorithm.deepens() && !s.stop_when_complete).then_some(SettingValue::Flag(false))),
+        shown: Some(|s| (s.algorithm.deepens() && !s.stop_when_complete).then_some(SettingValue::Flag(false))),
+        solve: Some(Flag {
+            rank: 35,
+            long: "stop-when-complete",
+            value_name: "true|false",
+            help: "Iterative deepening: stop once an iteration saw the whole tree (true, docs/format.md 8.2) or \
+                   run every depth to --depth (false); overrides the file's `search.stop_when_complete`",
+            parse: FlagParse::Plain,
+        }),
+        generate: None,
+    },
 ];
 
 impl Setting {
@@ -943,6 +999,8 @@ mod tests {
             iterations: Some(9),
             seed: 7,
             exploration: 0.5,
+            reorder_root: false,
+            stop_when_complete: false,
             ..SearchSettings::new(Algorithm::AlphaBeta)
         };
         let mut defaults = SearchDefaults::default();

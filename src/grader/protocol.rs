@@ -617,6 +617,24 @@ mod tests {
             players: None,
         });
         assert!(clocked.ends_with(",\"root\":\"A\",\"budget\":40}\n"), "{clocked}");
+        // MIT 6.034's progressive deepening: each setting carried only when false.
+        let progressive = SearchSettings {
+            depth: Some(3),
+            reorder_root: false,
+            stop_when_complete: false,
+            ..SearchSettings::new(crate::engine::Algorithm::IterativeDeepening)
+        };
+        let line = encode(&ToProgram::Search {
+            test: "q4/t",
+            algorithm: "iterative-deepening",
+            depth: Some(3),
+            prune_on_equal: true,
+            root: "A",
+            agents: None,
+            settings: WireSettings(&progressive),
+            players: None,
+        });
+        assert!(line.ends_with(",\"root\":\"A\",\"reorder_root\":false,\"stop_when_complete\":false}\n"), "{line}");
         assert_eq!(
             encode(&ToProgram::Timeup { node: "B.2", budget: 40 }),
             "{\"type\":\"timeup\",\"node\":\"B.2\",\"budget\":40}\n"
