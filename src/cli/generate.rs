@@ -2,18 +2,29 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{ArgMatches, Args, FromArgMatches};
 
-use super::{Failure, emit};
-use crate::engine::Algorithm;
+use super::{Failure, emit, setting_flags};
+use crate::engine::settings::{Flag, Setting};
+use crate::engine::{Algorithm, SearchSettings};
 use crate::game::DEFAULT_MAX_NODES;
 use crate::generator::{DISCRIMINATING_ATTEMPTS, GenOptions, generate, mistakes_passing, most_nodes};
 use crate::load::write::tree_to_yaml;
-use crate::tree::NodeKind;
+use crate::tree::{NodeKind, SearchDefaults};
 
-/// Flags of `treegrade gen`.
-#[derive(Debug, Args)]
+/// Flags of `treegrade gen`: its own, and a flag for each setting of the
+/// engine's table that `gen` writes into each file's `search:` block
+/// (`--cut`, `--prune-on-equal`, `--budget`, ...).
+#[derive(Debug)]
 pub struct GenArgs {
+    own: GenOwn,
+    /// The settings the flags gave, by key.
+    given: SearchDefaults,
+}
+
+/// The flags of `gen` that are not settings of searches.
+#[derive(Debug, Args)]
+struct GenOwn {
     /// The seed: the same seed always gives the same trees.
     #[arg(long)]
     seed: u64,
@@ -35,12 +46,6 @@ pub struct GenArgs {
     /// Give every internal node an `eval`.
     #[arg(long)]
     evals: bool,
-    /// Write a depth limit into each file's `search` block (implies --evals).
-    #[arg(long, value_name = "PLIES")]
-    cut: Option<u32>,
-    /// Write a pruning convention into each file's `search` block.
-    #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
-    prune_on_equal: Option<bool>,
     /// Keep only trees on which every known mistake (no pruning, reversed
     /// children, the other pruning convention, ...) changes the result: up
     /// to 200 are drawn for each; when none does, the mistakes the closest
@@ -55,23 +60,6 @@ pub struct GenArgs {
     /// (repeatable): iterative-deepening (up to --cut), maxn, mcts (needs --iterations).
     #[arg(long = "algorithm", value_name = "NAME", value_parser = super::algorithm_parser())]
     algorithms: Vec<Algorithm>,
-    /// Iterative deepening's node budget, written into each file's `search` block.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
-    budget: Option<u64>,
-    /// MCTS's iterations, written into each file's `search` block.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
-    iterations: Option<u32>,
-    /// MCTS's seed (the draws' stream, not the trees'), written into each file's `search` block.
-    #[arg(long, value_name = "S")]
-    search_seed: Option<u64>,
-    /// MCTS's exploration constant, written into each file's `search` block.
-    #[arg(long, value_name = "C")]
-    exploration: Option<f64>,
-    /// Forward pruning's N (docs/format.md 8.5), written into each file's
-    /// `search` block (implies --evals): minimax, alphabeta and expectimax
-    /// are expected with only the N best children searched.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
-    forward_pruning: Option<u32>,
     /// How many trees.
     #[arg(long, default_value = "1")]
     count: u64,
@@ -85,22 +73,73 @@ pub struct GenArgs {
     out: PathBuf,
 }
 
+/// Where `gen`'s own flags stand among the table's (whose ranks are in each
+/// entry's `generate` flag).
+const OWN_RANKS: [(&str, u8); 13] = [
+    ("seed", 0),
+    ("depth", 1),
+    ("branching", 2),
+    ("kinds", 3),
+    ("values", 4),
+    ("ties", 5),
+    ("evals", 6),
+    ("discriminating", 20),
+    ("players", 21),
+    ("algorithms", 22),
+    ("count", 40),
+    ("max_nodes", 41),
+    ("out", 42),
+];
+
+/// The table's flags `gen` offers.
+fn gen_flag(setting: &Setting) -> Option<Flag> {
+    setting.generate
+}
+
+impl FromArgMatches for GenArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<GenArgs, clap::Error> {
+        Ok(GenArgs { own: GenOwn::from_arg_matches(matches)?, given: setting_flags::given(matches, gen_flag) })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = GenArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for GenArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let own = GenOwn::augment_args(clap::Command::new("gen"));
+        setting_flags::augment(cmd, own, &OWN_RANKS, gen_flag)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        GenArgs::augment_args(cmd)
+    }
+}
+
 /// Ply kinds as parsed from the command line.
 #[derive(Clone, Debug)]
 struct Kinds(Vec<NodeKind>);
 
 pub fn run(args: &GenArgs) -> Result<(), Failure> {
+    let (args, given) = (&args.own, &args.given);
     if !(0.0..=1.0).contains(&args.ties) {
         return Err(Failure::Usage(format!("--ties {}: give a probability between 0 and 1", args.ties)));
     }
-    if let Some(exploration) = args.exploration {
-        crate::load::check_exploration(exploration)
-            .map_err(|message| Failure::Usage(format!("--exploration: {message}")))?;
+    for (setting, flag) in setting_flags::given_flags(given, gen_flag) {
+        if let Some(value) = given.get(setting.key) {
+            setting.check_flag(flag.long, value).map_err(Failure::Usage)?;
+        }
     }
+    // Settings that searches refuse beside those that do not take them (8.5).
+    let refusable: Vec<(&Setting, Flag)> =
+        setting_flags::given_flags(given, gen_flag).filter(|(setting, _)| setting.refused.is_some()).collect();
     for &algorithm in &args.algorithms {
-        let missing = if algorithm.deepens() && args.cut.is_none() {
+        let resolved = SearchSettings::resolve(algorithm, *given, None, None);
+        let missing = if algorithm.deepens() && resolved.depth.is_none() {
             Some("--cut (its deepest depth)")
-        } else if algorithm.takes_iterations() && args.iterations.is_none() {
+        } else if algorithm.takes_iterations() && resolved.iterations.is_none() {
             Some("--iterations")
         } else {
             None
@@ -108,10 +147,12 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         if let Some(missing) = missing {
             return Err(Failure::Usage(format!("--algorithm {algorithm} needs {missing}")));
         }
-        if args.forward_pruning.is_some() && !algorithm.forward_prunes() {
+        if let Some((setting, flag)) = refusable.iter().find(|(setting, _)| !(setting.takes)(algorithm)) {
             return Err(Failure::Usage(format!(
-                "--forward-pruning is a setting of minimax, alphabeta and expectimax (docs/format.md 8.5); \
-                 --algorithm {algorithm} does not take it"
+                "--{} is a setting of {} (docs/format.md {}); --algorithm {algorithm} does not take it",
+                flag.long,
+                setting.searches(),
+                setting.refused.unwrap_or("8")
             )));
         }
         if args.players.is_some() && !algorithm.vector_values() {
@@ -120,11 +161,14 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
             )));
         }
     }
-    if args.players.is_some() && args.forward_pruning.is_some() {
-        return Err(Failure::Usage(
-            "--forward-pruning is not a setting of maxn (docs/format.md 8.5), which --players draws trees for"
-                .to_string(),
-        ));
+    if args.players.is_some()
+        && let Some((setting, flag)) = refusable.iter().find(|(setting, _)| !(setting.takes)(Algorithm::Maxn))
+    {
+        return Err(Failure::Usage(format!(
+            "--{} is not a setting of maxn (docs/format.md {}), which --players draws trees for",
+            flag.long,
+            setting.refused.unwrap_or("8")
+        )));
     }
     let options = GenOptions {
         seed: args.seed,
@@ -134,16 +178,12 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
         values: args.values,
         ties: args.ties,
         evals: args.evals,
-        cut: args.cut,
-        prune_on_equal: args.prune_on_equal,
+        cut: given.depth(),
+        prune_on_equal: given.prune_on_equal(),
         discriminating: args.discriminating,
         players: args.players,
         more: args.algorithms.clone(),
-        budget: args.budget,
-        iterations: args.iterations,
-        search_seed: args.search_seed,
-        exploration: args.exploration,
-        forward_pruning: args.forward_pruning,
+        settings: *given,
     };
     check_size(&options, args.max_nodes.unwrap_or(DEFAULT_MAX_NODES))?;
     std::fs::create_dir_all(&args.out)

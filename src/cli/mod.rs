@@ -22,6 +22,7 @@ mod play;
 mod render;
 mod report_format;
 mod sandbox_exec;
+mod setting_flags;
 mod solve;
 mod source;
 mod tournament;

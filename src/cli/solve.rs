@@ -4,39 +4,36 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{ArgMatches, Args, FromArgMatches};
 use serde::Serialize;
 
-use super::{Failure, TextOrJson, algorithm_parser, emit};
+use super::{Failure, TextOrJson, algorithm_parser, emit, setting_flags};
 use crate::compare::format_value;
 use crate::compare::format_vector;
-use crate::engine::{self, Algorithm, MoveOrdering, SearchOutcome, SearchSettings, SearchStats, SettingOverrides};
+use crate::engine::settings::{Flag, Setting};
+use crate::engine::{self, Algorithm, SETTINGS, SearchOutcome, SearchSettings, SearchStats};
 use crate::load::{Loaded, load_file};
-use crate::tree::GameTree;
+use crate::tree::{GameTree, SearchDefaults};
 
-/// Flags of `treegrade solve` (docs/format.md sections 4 and 8).
-#[derive(Debug, Args)]
+/// Flags of `treegrade solve` (docs/format.md sections 4 and 8): its own,
+/// and a flag for each setting of the engine's table that `solve` offers
+/// (`--depth`, `--prune-on-equal`, `--budget`, ...), each overriding the
+/// file's `search:` key.
+#[derive(Debug)]
 pub struct SolveArgs {
+    own: SolveOwn,
+    /// The settings the flags gave, by key.
+    given: SearchDefaults,
+}
+
+/// The flags of `solve` that are not settings of searches.
+#[derive(Debug, Args)]
+struct SolveOwn {
     /// The tree file.
     file: PathBuf,
     /// Which search to run.
     #[arg(long, short, value_parser = algorithm_parser())]
     algorithm: Algorithm,
-    /// Depth limit in plies (root = ply 0); overrides the file's `search.depth`.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Alpha-beta pruning on equality; overrides the file's `search.prune_on_equal`.
-    #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
-    prune_on_equal: Option<bool>,
-    /// Search children by static value (`eval`, docs/format.md 8.1) or in
-    /// the tree's order (`tree`); overrides the file's `search.move_ordering`.
-    #[arg(long, value_name = "eval|tree")]
-    move_ordering: Option<MoveOrdering>,
-    /// Forward pruning: search only the N best children of each max or min
-    /// node by static value (docs/format.md 8.5; minimax, alphabeta and
-    /// expectimax); overrides the file's `search.forward_pruning`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
-    forward_pruning: Option<u32>,
     /// The game's evaluation for depth cuts (`lines`, `score`); overrides the
     /// file's `search.eval`. Games only.
     #[arg(long, value_name = "NAME")]
@@ -45,46 +42,48 @@ pub struct SolveArgs {
     /// (default 2,000,000). Games only.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
-    /// Iterative deepening's node budget: the most nodes its iterations may
-    /// enter in all (docs/format.md 8.2); overrides the file's `search.budget`.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
-    budget: Option<u64>,
-    /// MCTS's number of iterations (8.4); overrides the file's `search.iterations`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
-    iterations: Option<u32>,
-    /// The seed of MCTS's SplitMix64 draws, 0 to 2^64 - 1 (8.4); overrides
-    /// the file's `search.seed` (default 0).
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
-    seed: Option<u64>,
-    /// UCT's exploration constant c (8.4); overrides the file's
-    /// `search.exploration` (default sqrt(2)).
-    #[arg(long, value_name = "C", value_parser = parse_exploration, allow_negative_numbers = true)]
-    exploration: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: TextOrJson,
 }
 
-/// The JSON of docs/format.md section 4 after the visited list (which is
-/// written first, id by id); the first four keys never change meaning.
+/// Where `solve`'s own flags stand among the table's (whose ranks are in
+/// each entry's `solve` flag): the file and the search, the settings of
+/// section 3's searches, the game's, the settings of section 8's, the format.
+const OWN_RANKS: [(&str, u8); 5] = [("file", 0), ("algorithm", 1), ("eval", 20), ("max_nodes", 21), ("format", 40)];
+
+/// The table's flags `solve` offers.
+fn solve_flag(setting: &Setting) -> Option<Flag> {
+    setting.solve
+}
+
+impl FromArgMatches for SolveArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<SolveArgs, clap::Error> {
+        Ok(SolveArgs { own: SolveOwn::from_arg_matches(matches)?, given: setting_flags::given(matches, solve_flag) })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = SolveArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for SolveArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let own = SolveOwn::augment_args(clap::Command::new("solve"));
+        setting_flags::augment(cmd, own, &OWN_RANKS, solve_flag)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        SolveArgs::augment_args(cmd)
+    }
+}
+
+/// The JSON of docs/format.md section 4 after the settings (which are
+/// written first, `depth`, `prune_on_equal`, then each of the table's that
+/// the search shows); the first four keys never change meaning.
 #[derive(Debug, Serialize)]
 struct SolveTail {
-    depth: Option<u32>,
-    prune_on_equal: bool,
-    /// Written only when the search ordered children by static value (8.1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    move_ordering: Option<&'static str>,
-    /// Forward pruning's N (8.5), when the search cut forward.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    forward_pruning: Option<u32>,
-    /// Iterative deepening's node budget (8.2), when it has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    budget: Option<u64>,
-    /// MCTS's settings (8.4).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    exploration: Option<f64>,
     /// MCTS's root children (8.4): action, N and W, in the tree's order.
     #[serde(skip_serializing_if = "Option::is_none")]
     children: Option<Vec<ChildJson>>,
@@ -115,18 +114,14 @@ struct StatsJson {
 }
 
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    let (args, given) = (&args.own, &args.given);
     let loaded = load_file(&args.file).map_err(|error| Failure::Input(vec![error]))?;
-    let defaults = loaded.search_defaults();
-    let overrides = SettingOverrides {
-        budget: args.budget,
-        iterations: args.iterations,
-        seed: args.seed,
-        exploration: args.exploration,
-        move_ordering: args.move_ordering,
-        forward_pruning: args.forward_pruning,
-    };
-    let settings =
-        SearchSettings::resolve(args.algorithm, defaults, args.depth, args.prune_on_equal).with_overrides(&overrides);
+    // The flags' settings over the file's.
+    let mut defaults = loaded.search_defaults();
+    for (key, value) in given.iter() {
+        defaults.set(key, value);
+    }
+    let settings = SearchSettings::resolve(args.algorithm, defaults, None, None);
     let input = |error| Failure::Input(vec![error]);
     let game_tree: Box<dyn GameTree + Send>;
     let (tree, outcome): (&dyn GameTree, SearchOutcome) = match &loaded {
@@ -215,16 +210,13 @@ fn json_in_pieces(
         out.push_str("],");
     }
     let mcts = outcome.mcts();
-    let is_mcts = settings.algorithm.draws_random();
+    let _ = write!(out, "\"depth\":{},\"prune_on_equal\":{}", json(&settings.depth), settings.prune_on_equal);
+    for setting in &SETTINGS {
+        if let Some(value) = setting.shown.and_then(|shown| shown(settings)) {
+            let _ = write!(out, ",\"{}\":{}", setting.key, json(&value));
+        }
+    }
     let tail = SolveTail {
-        depth: settings.depth,
-        prune_on_equal: settings.prune_on_equal,
-        move_ordering: (settings.move_ordering == MoveOrdering::Eval || settings.forward_pruning.is_some())
-            .then_some("eval"),
-        forward_pruning: settings.forward_pruning,
-        budget: settings.budget.filter(|_| settings.algorithm.takes_budget()),
-        seed: is_mcts.then_some(settings.seed),
-        exploration: is_mcts.then_some(settings.exploration),
         children: mcts.map(|summary| {
             summary
                 .children
@@ -242,6 +234,7 @@ fn json_in_pieces(
         },
     };
     let tail = serde_json::to_string(&tail).expect("plain data serialises");
+    out.push(',');
     out.push_str(&tail[1..]);
     out.push('\n');
     flush(out);
@@ -288,7 +281,7 @@ pub fn text(loaded: &Loaded, tree: &dyn GameTree, settings: &SearchSettings, out
     let stats = engine::stats(tree, settings, outcome);
     let mut out = String::new();
     let _ = writeln!(out, "tree       {} ({})", tree.name(), loaded.path().display());
-    let _ = writeln!(out, "algorithm  {}", describe_settings(settings));
+    let _ = writeln!(out, "algorithm  {}", settings.describe());
     let value = outcome.vector().map_or_else(|| format_value(outcome.value), format_vector);
     let _ = writeln!(out, "value      {value}");
     let action = outcome.action.map_or("none (the root does not choose)".into(), |child| tree.action(child));
@@ -365,32 +358,6 @@ fn push_cutoffs(
     }
 }
 
-fn describe_settings(settings: &SearchSettings) -> String {
-    let depth = settings.depth.map_or("no depth limit".to_string(), |d| format!("depth limit {d}"));
-    let ordering = match (settings.forward_pruning, settings.move_ordering) {
-        (Some(n), _) => format!(", forward pruning: the {n} best children by static value"),
-        (None, MoveOrdering::Eval) => ", children by static value".to_string(),
-        (None, MoveOrdering::Tree) => String::new(),
-    };
-    let rule = if settings.prune_on_equal { "prunes on equality" } else { "prunes only on strict inequality" };
-    match settings.algorithm {
-        Algorithm::AlphaBeta => format!("alphabeta ({rule}, {depth}{ordering})"),
-        Algorithm::IterativeDeepening => {
-            let deepest = settings.depth.map_or("no depth".to_string(), |d| format!("depths 1 to {d}"));
-            let budget = settings.budget.map_or("no budget".to_string(), |b| format!("a budget of {b} nodes"));
-            format!("iterative-deepening ({rule}, {deepest}, {budget})")
-        }
-        Algorithm::Maxn => format!("maxn ({depth})"),
-        Algorithm::Mcts => format!(
-            "mcts ({} iterations, seed {}, exploration {}, {depth})",
-            settings.iterations.unwrap_or(0),
-            settings.seed,
-            settings.exploration
-        ),
-        algorithm @ (Algorithm::Minimax | Algorithm::Expectimax) => format!("{algorithm} ({depth}{ordering})"),
-    }
-}
-
 fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &SearchStats) -> String {
     let (Some(tree_nodes), Some(within_depth), Some(pruned)) = (stats.tree_nodes, stats.within_depth, stats.pruned)
     else {
@@ -414,8 +381,7 @@ fn describe_stats(tree: &dyn GameTree, settings: &SearchSettings, stats: &Search
     line
 }
 
-/// `--exploration`: a finite number, 0 or more.
-fn parse_exploration(text: &str) -> Result<f64, String> {
-    let value: f64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
-    crate::load::check_exploration(value).map(|()| value).map_err(|error| error.to_string())
+/// A value in JSON.
+fn json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("plain data serialises")
 }

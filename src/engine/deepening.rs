@@ -1,6 +1,8 @@
 //! Iterative deepening (docs/format.md 8.2): alpha-beta at depth 1, 2, ...,
-//! D, the previous iteration's choice searched first at the root, on a
-//! budget of node entries counted over all iterations.
+//! D, the previous iteration's choice searched first at the root (unless
+//! `reorder_root: false`), on a budget of node entries counted over all
+//! iterations, stopping once an iteration saw the whole tree (unless
+//! `stop_when_complete: false`: MIT 6.034's progressive deepening).
 
 use super::fragile::{Bounds, FragileComparison};
 use super::variant::BeyondSlip;
@@ -35,7 +37,8 @@ pub(super) fn watched<T: GameTree + ?Sized, O: SearchObserver>(
     let mut answer: Option<(f64, Option<NodeIndex>)> = None;
     let mut fragile = None;
     for depth in 1..=deepest {
-        let previous_choice = answer.and_then(|(_, action)| action).filter(|_| slip != BeyondSlip::NoPreviousFirst);
+        let previous_first = settings.reorder_root && slip != BeyondSlip::NoPreviousFirst;
+        let previous_choice = answer.and_then(|(_, action)| action).filter(|_| previous_first);
         observer.iteration_began(depth);
         let mut search = Search::watched(tree, &SearchSettings { depth: Some(depth), ..*settings }, &mut *observer);
         search.root_first = previous_choice.map(|child| child.0);
@@ -78,7 +81,7 @@ pub(super) fn watched<T: GameTree + ?Sized, O: SearchObserver>(
             break;
         }
         answer = Some((value, action));
-        if !search.cut_inside && slip != BeyondSlip::NoEarlyStop {
+        if !search.cut_inside && settings.stop_when_complete && slip != BeyondSlip::NoEarlyStop {
             break; // this iteration saw the whole tree
         }
     }
@@ -126,6 +129,51 @@ mod tests {
 
     fn ids(tree: &Tree, nodes: &[NodeIndex]) -> Vec<String> {
         tree.ids_of(nodes)
+    }
+
+    /// max(B eval 1, C eval 5) over min nodes: depth 1 prefers C, the
+    /// second child, so that its being searched first shows.
+    fn second_best_first() -> Tree {
+        let mut builder = TreeBuilder::new("second", "A");
+        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
+        let min = |id: &str, eval: f64, leaves: &[f64]| NodeSpec {
+            id: id.into(),
+            body: NodeBody::Internal {
+                kind: NodeKind::Min,
+                children: leaves.iter().map(|&v| ChildSpec::leaf(v)).collect(),
+                probs: None,
+                eval: Some(eval),
+            },
+        };
+        builder.add(min("B", 1.0, &[4.0, 6.0]));
+        builder.add(min("C", 5.0, &[2.0, 8.0]));
+        builder.build().unwrap()
+    }
+
+    #[test]
+    fn without_reordering_every_iteration_keeps_the_trees_order_and_every_depth_runs() {
+        let tree = second_best_first();
+        let reordered = search(&tree, &settings(3, None), Keep::Values, BeyondSlip::None).unwrap().0;
+        let orders = |outcome: &SearchOutcome| -> Vec<Vec<String>> {
+            outcome.iterations_with_visits().map(|(_, visits)| ids(&tree, visits)).collect()
+        };
+        // 8.2: C (depth 1's choice) first at depth 2, which saw the whole tree: no depth 3.
+        assert_eq!(orders(&reordered), [vec!["A", "B", "C"], vec!["A", "C", "C.1", "C.2", "B", "B.1", "B.2"]]);
+        let mit = SearchSettings { reorder_root: false, stop_when_complete: false, ..settings(3, None) };
+        let outcome = search(&tree, &mit, Keep::Values, BeyondSlip::None).unwrap().0;
+        // The tree's order: B = 4, then C.1 = 2 <= 4 prunes C.2; and depth 3 runs all the same.
+        let in_order = vec!["A", "B", "B.1", "B.2", "C", "C.1"];
+        assert_eq!(orders(&outcome), [vec!["A", "B", "C"], in_order.clone(), in_order]);
+        let values: Vec<_> = outcome.iterations().iter().map(|i| (i.value, i.action.map(|a| tree.id(a)))).collect();
+        assert_eq!(values, [(Some(5.0), Some("C")), (Some(4.0), Some("B")), (Some(4.0), Some("B"))]);
+        assert_eq!((outcome.value, outcome.action.map(|a| tree.id(a))), (4.0, Some("B")));
+        // Each flag alone.
+        let unordered = SearchSettings { reorder_root: false, ..settings(3, None) };
+        let outcome = search(&tree, &unordered, Keep::Values, BeyondSlip::None).unwrap().0;
+        assert_eq!(orders(&outcome).len(), 2);
+        let every = SearchSettings { stop_when_complete: false, ..settings(3, None) };
+        let outcome = search(&tree, &every, Keep::Values, BeyondSlip::None).unwrap().0;
+        assert_eq!(orders(&outcome)[2], ["A", "B", "B.1", "B.2", "C", "C.1"], "depth 2 chose B: B first");
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod mcts;
 pub mod mistakes;
 mod observe;
 pub mod random;
-mod settings;
+pub mod settings;
 pub mod variant;
 
 pub use fragile::FragileComparison;
@@ -22,7 +22,8 @@ pub use mcts::{MctsTrace, Selection, trace as mcts_trace};
 pub use observe::{Cut, Entry, Pass, PrunedChildren, Recorder, Recording, SearchObserver, Unobserved, Window};
 
 pub use settings::{
-    Algorithm, DEFAULT_EXPLORATION, MoveOrdering, ParseAlgorithmError, SearchSettings, SettingOverrides,
+    Algorithm, BadExploration, DEFAULT_EXPLORATION, MoveOrdering, ParseAlgorithmError, SETTINGS, SearchSettings,
+    Setting, SettingBeside, SettingOverrides, check_exploration,
 };
 
 use thiserror::Error;
@@ -214,12 +215,10 @@ pub enum SearchError {
         /// Whether forward pruning (not move ordering alone) sorted it.
         forward: bool,
     },
-    /// `forward_pruning` beside a search that does not take it (8.5).
-    #[error("`forward_pruning` is a setting of {} only (docs/format.md 8.5), not of {algorithm}", forward_searches())]
-    ForwardPruningBeside {
-        /// The search that does not take it.
-        algorithm: Algorithm,
-    },
+    /// A setting beside a search that does not take it and refuses it
+    /// (forward pruning, 8.5).
+    #[error(transparent)]
+    SettingBeside(#[from] SettingBeside),
     /// Iterative deepening needs its deepest depth (8.2).
     #[error(
         "iterative deepening needs its deepest iteration's depth, at least 1: set `search: {{depth: N}}` or --depth"
@@ -280,20 +279,9 @@ impl SearchError {
             | SearchError::DeepeningWithoutDepth
             | SearchError::MctsWithoutIterations
             | SearchError::BudgetTooSmall { .. }
-            | SearchError::ForwardPruningBeside { .. }
+            | SearchError::SettingBeside(_)
             | SearchError::PlayersUnderTwoPlayerSearch { .. } => NodeIndex::ROOT,
         }
-    }
-}
-
-/// The searches that take `forward_pruning`, in words: "minimax, alphabeta
-/// and expectimax".
-fn forward_searches() -> String {
-    let names: Vec<&str> =
-        Algorithm::ALL.into_iter().filter(|algorithm| algorithm.forward_prunes()).map(Algorithm::name).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.concat(),
     }
 }
 
@@ -405,8 +393,8 @@ pub fn check<T: GameTree + ?Sized>(tree: &T, settings: &SearchSettings) -> Resul
     if settings.algorithm.takes_iterations() && settings.iterations.is_none_or(|iterations| iterations == 0) {
         return Err(SearchError::MctsWithoutIterations);
     }
-    if settings.forward_pruning.is_some() && !settings.algorithm.forward_prunes() {
-        return Err(SearchError::ForwardPruningBeside { algorithm: settings.algorithm });
+    if let Some(refused) = settings.refused_setting() {
+        return Err(SearchError::SettingBeside(refused));
     }
     if tree.unbounded() && settings.depth.is_none() {
         return Err(SearchError::Unbounded { game: tree.game_name().unwrap_or(tree.name()).to_string() });
@@ -1130,7 +1118,10 @@ mod tests {
         assert!(error.to_string().starts_with("forward pruning needs the static value of node `B`"), "{error}");
         let error =
             search(&aima(), &SearchSettings { iterations: Some(3), ..forward(Algorithm::Mcts, 2) }).unwrap_err();
-        assert_eq!(error, SearchError::ForwardPruningBeside { algorithm: Algorithm::Mcts });
+        assert_eq!(
+            error,
+            SearchError::SettingBeside(SettingBeside { key: "forward_pruning", algorithm: Algorithm::Mcts })
+        );
         assert_eq!(
             error.to_string(),
             "`forward_pruning` is a setting of minimax, alphabeta and expectimax only (docs/format.md 8.5), not of mcts"

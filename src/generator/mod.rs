@@ -52,18 +52,11 @@ pub struct GenOptions {
     /// Searches of section 8 whose answers the `expect` block also holds
     /// (iterative deepening at depth `cut`, MCTS with `iterations`).
     pub more: Vec<Algorithm>,
-    /// Iterative deepening's node budget, written into the `search` block.
-    pub budget: Option<u64>,
-    /// MCTS's iterations, seed and exploration, written into the `search` block.
-    pub iterations: Option<u32>,
-    /// MCTS's seed.
-    pub search_seed: Option<u64>,
-    /// MCTS's exploration constant.
-    pub exploration: Option<f64>,
-    /// Forward pruning's N (docs/format.md 8.5), written into the `search`
-    /// block (implies evals): the expectations of minimax, alphabeta and
-    /// expectimax are then those of forward pruning.
-    pub forward_pruning: Option<u32>,
+    /// The other settings written into each file's `search` block, as
+    /// `gen`'s flags give them (a node budget, MCTS's iterations, seed and
+    /// exploration, forward pruning's N, ...); `cut` and `prune_on_equal`
+    /// stand over their keys here.
+    pub settings: SearchDefaults,
 }
 
 impl Default for GenOptions {
@@ -81,11 +74,7 @@ impl Default for GenOptions {
             discriminating: false,
             players: None,
             more: Vec::new(),
-            budget: None,
-            iterations: None,
-            search_seed: None,
-            exploration: None,
-            forward_pruning: None,
+            settings: SearchDefaults::default(),
         }
     }
 }
@@ -93,16 +82,21 @@ impl Default for GenOptions {
 impl GenOptions {
     /// The `search:` block the options write into each tree.
     pub fn search_defaults(&self) -> SearchDefaults {
-        SearchDefaults {
-            prune_on_equal: self.prune_on_equal,
-            depth: self.cut,
-            budget: self.budget,
-            iterations: self.iterations,
-            seed: self.search_seed,
-            exploration: self.exploration,
-            forward_pruning: self.forward_pruning,
-            ..SearchDefaults::default()
+        let mut defaults = self.settings;
+        for (key, value) in SearchDefaults::of(self.cut, self.prune_on_equal).iter() {
+            defaults.set(key, value);
         }
+        defaults
+    }
+
+    /// Whether every internal node needs an `eval`: with `evals`, a depth
+    /// cut, or a setting that searches children by static value (forward
+    /// pruning, 8.5).
+    fn needs_evals(&self) -> bool {
+        let defaults = self.search_defaults();
+        self.evals
+            || defaults.depth().is_some()
+            || SearchSettings::resolve(Algorithm::Minimax, defaults, None, None).orders_by_static_value()
     }
 
     /// Every search whose answer a generated tree's `expect` block holds:
@@ -225,8 +219,7 @@ fn draw(options: &GenOptions, rng: &mut ChaCha8Rng, name: &str) -> Tree {
     let mut builder = TreeBuilder::new(name, "n0");
     let mut queue = std::collections::VecDeque::from([("n0".to_string(), 0u32)]);
     let mut next_id = 1;
-    // Forward pruning sorts children by static value: every node needs one.
-    let evals = options.evals || options.cut.is_some() || options.forward_pruning.is_some();
+    let evals = options.needs_evals();
     let width = options.players.unwrap_or(1) as usize;
     let mut players = options.players.map(|count| PlayerSpecs { count, ..PlayerSpecs::default() });
     let (low, high) = (options.values.0, options.values.1.max(options.values.0));
@@ -372,7 +365,7 @@ mod tests {
         assert_eq!(tree.height(), 4);
         assert!(tree.nodes().iter().filter(|n| n.ply == 1).all(|n| n.kind == NodeKind::Chance));
         assert!(tree.nodes().iter().filter(|n| n.kind != NodeKind::Terminal).all(|n| n.eval.is_some()));
-        assert_eq!(tree.search_defaults().depth, Some(2));
+        assert_eq!(tree.search_defaults().depth(), Some(2));
         assert!(tree.expectations().contains_key("expectimax") && !tree.expectations().contains_key("minimax"));
     }
 

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::{SETTINGS, SearchSettings};
+
 /// The protocol version this grader speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -39,29 +41,16 @@ pub enum ToProgram<'a> {
         /// (CS188-style kits); absent otherwise.
         #[serde(skip_serializing_if = "Option::is_none")]
         agents: Option<u32>,
-        /// `"eval"` when children are searched by static value
-        /// (docs/format.md 8.1); absent for the tree's order.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        move_ordering: Option<&'static str>,
-        /// Forward pruning's N (docs/format.md 8.5): search only the first
-        /// N children by static value at each max or min node above the
-        /// depth cut; absent when every child is searched.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        forward_pruning: Option<u32>,
-        /// The most nodes the program may enter in this search (a clock
-        /// counted in nodes); absent when only the wall clock bounds it.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        budget: Option<u32>,
+        /// The settings of the engine's table that the search reads, each
+        /// under its key when the table's `wire` gives it a value
+        /// (docs/protocol.md): `move_ordering`, a node `budget`, MCTS's
+        /// `iterations` and `exploration`, ...
+        #[serde(flatten)]
+        settings: WireSettings<'a>,
         /// The number of players of a max^n search (docs/format.md 8.3):
         /// 2 for a tree of MAX and MIN; absent for other searches.
         #[serde(skip_serializing_if = "Option::is_none")]
         players: Option<u32>,
-        /// MCTS's number of iterations (8.4); absent for other searches.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        iterations: Option<u32>,
-        /// MCTS's exploration constant c (8.4); absent for other searches.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        exploration: Option<f64>,
     },
     /// The reply to `random`: the next draw of the search's SplitMix64
     /// stream (docs/format.md 8.4).
@@ -144,6 +133,25 @@ pub enum ToProgram<'a> {
     },
     /// No more tests.
     Bye,
+}
+
+/// The settings a `search` message carries beyond section 1's `depth` and
+/// `prune_on_equal`: each entry of [`SETTINGS`] whose `wire` gives a value,
+/// in the table's order.
+#[derive(Clone, Copy, Debug)]
+pub struct WireSettings<'a>(pub &'a SearchSettings);
+
+impl Serialize for WireSettings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        for setting in &SETTINGS {
+            if let Some(value) = setting.wire.and_then(|wire| wire(self.0)) {
+                map.serialize_entry(setting.key, &value)?;
+            }
+        }
+        map.end()
+    }
 }
 
 /// What the grader tells about one node.
@@ -594,6 +602,8 @@ mod tests {
 
     #[test]
     fn search_messages_carry_the_settings() {
+        let plain = SearchSettings::new(crate::engine::Algorithm::AlphaBeta);
+        let clocked_settings = SearchSettings { budget: Some(40), ..plain };
         let line = encode(&ToProgram::Search {
             test: "q1/t",
             algorithm: "alphabeta",
@@ -601,12 +611,8 @@ mod tests {
             prune_on_equal: false,
             root: "A",
             agents: None,
-            move_ordering: None,
-            forward_pruning: None,
-            budget: None,
+            settings: WireSettings(&plain),
             players: None,
-            iterations: None,
-            exploration: None,
         });
         assert_eq!(
             line,
@@ -619,12 +625,8 @@ mod tests {
             prune_on_equal: false,
             root: "a",
             agents: Some(3),
-            move_ordering: None,
-            forward_pruning: None,
-            budget: None,
+            settings: WireSettings(&plain),
             players: None,
-            iterations: None,
-            exploration: None,
         });
         assert!(game.ends_with(",\"root\":\"a\",\"agents\":3}\n"), "{game}");
         let clocked = encode(&ToProgram::Search {
@@ -634,14 +636,28 @@ mod tests {
             prune_on_equal: true,
             root: "A",
             agents: None,
-            move_ordering: None,
-            forward_pruning: None,
-            budget: Some(40),
+            settings: WireSettings(&clocked_settings),
             players: None,
-            iterations: None,
-            exploration: None,
         });
         assert!(clocked.ends_with(",\"root\":\"A\",\"budget\":40}\n"), "{clocked}");
+        // MIT 6.034's progressive deepening: each setting carried only when false.
+        let progressive = SearchSettings {
+            depth: Some(3),
+            reorder_root: false,
+            stop_when_complete: false,
+            ..SearchSettings::new(crate::engine::Algorithm::IterativeDeepening)
+        };
+        let line = encode(&ToProgram::Search {
+            test: "q4/t",
+            algorithm: "iterative-deepening",
+            depth: Some(3),
+            prune_on_equal: true,
+            root: "A",
+            agents: None,
+            settings: WireSettings(&progressive),
+            players: None,
+        });
+        assert!(line.ends_with(",\"root\":\"A\",\"reorder_root\":false,\"stop_when_complete\":false}\n"), "{line}");
         assert_eq!(
             encode(&ToProgram::Timeup { node: "B.2", budget: 40 }),
             "{\"type\":\"timeup\",\"node\":\"B.2\",\"budget\":40}\n"

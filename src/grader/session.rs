@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::oracle::{IdIndex, Oracle, StudentAnswer, Violation};
 use super::plan::{PlannedTest, Served};
-use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, decode, encode};
+use super::protocol::{FromProgram, PROTOCOL_VERSION, ToProgram, WireSettings, decode, encode};
 use super::runner::{Interrupted, ProgramSpec, RunningProgram};
 use crate::engine::SearchSettings;
 use crate::tree::NodeIndex;
@@ -330,6 +330,8 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
     };
     let mut oracle = oracle.with_budget(job.budget);
     let root = job.tree.id(NodeIndex::ROOT);
+    // The budget served is the job's (the grader's clock), as the oracle counts it.
+    let wired = SearchSettings { budget: job.budget.map(u64::from), ..job.settings };
     let search = encode(&ToProgram::Search {
         test: job.name,
         algorithm: job.settings.algorithm.name(),
@@ -337,12 +339,8 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
         prune_on_equal: job.settings.prune_on_equal,
         root: &root,
         agents,
-        move_ordering: job.settings.orders_by_static_value().then_some("eval"),
-        forward_pruning: job.settings.forward_pruning,
-        budget: job.budget,
+        settings: WireSettings(&wired),
         players: job.settings.algorithm.vector_values().then(|| job.tree.players().unwrap_or(2)),
-        iterations: job.settings.iterations.filter(|_| job.settings.algorithm.takes_iterations()),
-        exploration: job.settings.algorithm.draws_random().then_some(job.settings.exploration),
     });
     let result = converse(program, &mut oracle, &search, deadline).map_err(|stop| match stop {
         Stop::Failure(failure) => failure,

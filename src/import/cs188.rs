@@ -886,7 +886,7 @@ pub fn convert(test: &Cs188Test, solution: Option<&Cs188Solution>, name: &str) -
             Expectation { action: Some(Some(solution.action.clone())), ..Expectation::default() },
         );
     }
-    let search = SearchDefaults { prune_on_equal: Some(false), depth: Some(limit), ..SearchDefaults::default() };
+    let search = SearchDefaults::of(Some(limit), Some(false));
     let tree = tree.with_metadata(Some(describe(test, repeats > 0)), search, expect);
     let game = game_rules(test, &graph, &tree, &instances, &ids);
     let tree = tree.with_game(Some(game));
@@ -1144,10 +1144,7 @@ D 2
         let actions: Vec<&str> = tree.children(NodeIndex::ROOT).map(|c| tree.action(c)).collect();
         assert_eq!(actions, ["Left", "Right"]);
         assert_eq!(tree.node(NodeIndex(1)).kind, NodeKind::Min);
-        assert_eq!(
-            tree.search_defaults(),
-            SearchDefaults { prune_on_equal: Some(false), depth: Some(4), ..SearchDefaults::default() }
-        );
+        assert_eq!(tree.search_defaults(), SearchDefaults::of(Some(4), Some(false)));
         assert!(tree.expectations().is_empty());
         assert!(tree.description().unwrap().ends_with("\n\n      max   # not a comment here"));
         let outcome = engine::search(tree, &import.settings()).unwrap();

@@ -638,7 +638,7 @@ pub struct Reference {
 /// Searches a converted tree with the reference, as the test grades it.
 pub fn reference(tree: &crate::tree::Tree, algorithm: Algorithm) -> Result<Reference, engine::SearchError> {
     let mut settings = SearchSettings::new(algorithm);
-    settings.depth = tree.search_defaults().depth;
+    settings.depth = tree.search_defaults().depth();
     settings.prune_on_equal = true;
     let outcome = engine::search(tree, &settings)?;
     let evaluated = |node: &NodeIndex| {

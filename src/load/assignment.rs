@@ -603,8 +603,6 @@ fn read_overrides(raw: &RawQuestion, diagnostics: &mut Vec<Diagnostic>) -> Optio
         iterations: raw.iterations.as_ref().map(|iterations| iterations.value),
         seed: raw.seed,
         exploration: raw.exploration.as_ref().map(|exploration| exploration.value),
-        move_ordering: None,
-        forward_pruning: None,
     })
 }
 

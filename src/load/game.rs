@@ -14,11 +14,12 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::raw::RawExpectMap;
+use super::raw::{RawExpectMap, RawSearch};
 use super::{
-    Diagnostic, LoadError, MoreSettings, Position, check_forward_beside, parser_options, read_move_ordering,
-    spanned_position, translate_expectations, yaml_diagnostic,
+    Diagnostic, LoadError, Position, check_refused_beside, parser_options, read_settings, spanned_position,
+    translate_expectations, yaml_diagnostic,
 };
+use crate::engine::Setting;
 use crate::engine::{self, Algorithm, SearchError, SearchOutcome, SearchSettings};
 use crate::game::program::ProgramArgs;
 use crate::game::{ArgError, ArgSite, DEFAULT_MAX_NODES, Game, GameArgs, UnfoldOptions};
@@ -41,19 +42,14 @@ struct RawGameFile {
     game: Option<Spanned<serde_json::Value>>,
 }
 
-/// The `search:` block of a game file.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGameSearch {
-    prune_on_equal: Option<bool>,
-    depth: Option<u32>,
-    eval: Option<Spanned<String>>,
-    move_ordering: Option<Spanned<String>>,
-    forward_pruning: Option<Spanned<serde_json::Value>>,
-    budget: Option<Spanned<u64>>,
-    iterations: Option<Spanned<u32>>,
-    seed: Option<u64>,
-    exploration: Option<Spanned<f64>>,
+/// The `search:` block of a game file: the settings of written trees, and `eval`.
+#[derive(Debug, Default)]
+struct RawGameSearch(RawSearch);
+
+impl<'de> Deserialize<'de> for RawGameSearch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawGameSearch, D::Error> {
+        RawSearch::read(deserializer, "RawGameSearch").map(RawGameSearch)
+    }
 }
 
 /// `rules: NAME` or `rules: {game: NAME, PARAM: VALUE, ...}`.
@@ -309,10 +305,9 @@ fn translate(raw: RawGameFile, stem: &str, path: &Path) -> Result<LoadedGame, Ve
         }
     };
     let search_at = raw.search.as_ref().and_then(spanned_position);
-    let forward_at = raw.search.as_ref().and_then(|s| s.value.forward_pruning.as_ref()).and_then(spanned_position);
-    let defaults = read_search(raw.search.map(|s| s.value), game.as_deref(), &mut diagnostics);
+    let (defaults, refusable) = read_search(raw.search.map(|s| s.value.0), game.as_deref(), &mut diagnostics);
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
-    check_forward_beside(forward_at, &expect, false, &mut diagnostics);
+    check_refused_beside(&refusable, &expect, false, &mut diagnostics);
     match game {
         Some(game) if diagnostics.is_empty() => Ok(LoadedGame {
             game,
@@ -420,13 +415,16 @@ fn locate(
     }
 }
 
+/// The `search:` block: its settings as defaults (checked as a written
+/// tree's are), `eval` checked against the game's evaluations, and where
+/// each setting a search may refuse is written.
 fn read_search(
-    raw: Option<RawGameSearch>,
+    raw: Option<RawSearch>,
     game: Option<&dyn Game>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> GameSearchDefaults {
+) -> (GameSearchDefaults, Vec<(&'static Setting, Option<Position>)>) {
     let raw = raw.unwrap_or_default();
-    let move_ordering = read_move_ordering(raw.move_ordering, diagnostics);
+    let (search, refusable) = read_settings(raw.settings, diagnostics);
     let eval = raw.eval.and_then(|eval| {
         let known = game.map(|game| game.evaluations()).unwrap_or_default();
         if game.is_some() && !known.contains(&eval.value) {
@@ -438,23 +436,7 @@ fn read_search(
         }
         Some(eval.value)
     });
-    let more = MoreSettings {
-        forward_pruning: raw.forward_pruning,
-        budget: raw.budget,
-        iterations: raw.iterations,
-        seed: raw.seed,
-        exploration: raw.exploration,
-    };
-    let search = more.read(
-        SearchDefaults {
-            prune_on_equal: raw.prune_on_equal,
-            depth: raw.depth,
-            move_ordering,
-            ..SearchDefaults::default()
-        },
-        diagnostics,
-    );
-    GameSearchDefaults { search, eval }
+    (GameSearchDefaults { search, eval }, refusable)
 }
 
 /// The file's own settings must be searchable for every algorithm it

@@ -27,12 +27,13 @@ use std::path::{Path, PathBuf};
 
 use serde_saphyr::{Location, Spanned};
 
+use crate::engine::settings::{Kind, SETTINGS, Setting, SettingBeside};
 use crate::engine::{self, Algorithm, SearchError, SearchSettings};
 use crate::tree::{
     AnyTree, BuildError, BuildErrorKind, ChildSpec, ChildTarget, Expectation, GameRules, MoveOrdering, NodeBody,
-    NodeIndex, NodeKind, NodeSpec, Outcome, PlayerSpecs, SearchDefaults, Site, Tree, TreeBuilder,
+    NodeIndex, NodeKind, NodeSpec, Outcome, PlayerSpecs, SearchDefaults, SettingValue, Site, Tree, TreeBuilder,
 };
-use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawKind, RawNode, RawNodeFields, RawNumbers};
+use raw::{RawChild, RawExpectMap, RawFile, RawGame, RawKind, RawNode, RawNodeFields, RawNumbers, RawSetting};
 
 /// A tree together with where its nodes are written, for later errors.
 #[derive(Clone, Debug)]
@@ -335,25 +336,11 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         diagnostics.push(Diagnostic::at(nodes_position, "`nodes` is empty: a tree needs at least its root"));
         return Err(diagnostics);
     }
-    let forward_at = raw.search.as_ref().and_then(|search| search.forward_pruning.as_ref()).and_then(spanned_position);
-    let (search, search_eval) = match raw.search {
-        None => (SearchDefaults::default(), None),
+    let (search, refusable, search_eval) = match raw.search {
+        None => (SearchDefaults::default(), Vec::new(), None),
         Some(search) => {
-            let move_ordering = read_move_ordering(search.move_ordering, &mut diagnostics);
-            let more = MoreSettings {
-                forward_pruning: search.forward_pruning,
-                budget: search.budget,
-                iterations: search.iterations,
-                seed: search.seed,
-                exploration: search.exploration,
-            };
-            let defaults = SearchDefaults {
-                prune_on_equal: search.prune_on_equal,
-                depth: search.depth,
-                move_ordering,
-                ..SearchDefaults::default()
-            };
-            (more.read(defaults, &mut diagnostics), search.eval)
+            let (defaults, refusable) = read_settings(search.settings, &mut diagnostics);
+            (defaults, refusable, search.eval)
         }
     };
     if let Some(eval) = search_eval {
@@ -363,7 +350,7 @@ fn translate(raw: RawFile, stem: &str, fast: Option<fast::FastNodes>) -> Result<
         ));
     }
     let expect = translate_expectations(raw.expect.unwrap_or_default(), &mut diagnostics);
-    check_forward_beside(forward_at, &expect, player_specs.is_some(), &mut diagnostics);
+    check_refused_beside(&refusable, &expect, player_specs.is_some(), &mut diagnostics);
     if let Some(table) = player_specs {
         builder.set_players(table);
     }
@@ -452,113 +439,92 @@ impl PlayerSpecs {
     }
 }
 
-/// The `search:` keys of docs/format.md 8.2 to 8.4 as written, in
-/// written trees and games alike.
-pub(crate) struct MoreSettings {
-    /// `forward_pruning` (8.5), as written: checked to be a YAML integer.
-    pub(crate) forward_pruning: Option<Spanned<serde_json::Value>>,
-    pub(crate) budget: Option<Spanned<u64>>,
-    pub(crate) iterations: Option<Spanned<u32>>,
-    pub(crate) seed: Option<u64>,
-    pub(crate) exploration: Option<Spanned<f64>>,
+/// A `search:` block's settings (each of the engine's table, read by its
+/// kind) as defaults, with a diagnostic at each value out of range, in the
+/// table's order (written trees and games alike); and where each setting
+/// that a search may refuse is written.
+pub(crate) fn read_settings(
+    raw: Vec<(&'static Setting, Spanned<RawSetting>)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (SearchDefaults, Vec<(&'static Setting, Option<Position>)>) {
+    let mut defaults = SearchDefaults::default();
+    let mut refusable = Vec::new();
+    for setting in &SETTINGS {
+        let Some((_, written)) = raw.iter().find(|(given, _)| given.key == setting.key) else { continue };
+        let at = spanned_position(written);
+        match read_setting(setting, &written.value) {
+            Ok(value) => {
+                if let Err(message) = (setting.check)(value) {
+                    diagnostics.push(Diagnostic::at(at, format!("in `search`: {message}")));
+                }
+                defaults.set(setting.key, value);
+            }
+            Err(message) => diagnostics.push(Diagnostic::at(at, format!("in `search`: {message}"))),
+        }
+        if setting.refused.is_some() {
+            refusable.push((setting, at));
+        }
+    }
+    (defaults, refusable)
 }
 
-impl MoreSettings {
-    /// Adds the keys to `defaults`, with a diagnostic at each value out of range.
-    fn read(self, mut defaults: SearchDefaults, diagnostics: &mut Vec<Diagnostic>) -> SearchDefaults {
-        if let Some(raw) = self.forward_pruning {
-            match read_forward_pruning(&raw.value) {
-                Ok(n) => defaults.forward_pruning = Some(n),
-                Err(message) => diagnostics.push(Diagnostic::at(spanned_position(&raw), message)),
-            }
+/// One setting's value as written, by its kind; a value the setting cannot
+/// take at all (an unknown move ordering, `2.0` for a YAML integer) is an error.
+fn read_setting(setting: &Setting, written: &RawSetting) -> Result<SettingValue, String> {
+    match (setting.kind, written) {
+        (Kind::Ordering, RawSetting::Name(name)) => {
+            name.parse::<MoveOrdering>().map(SettingValue::Ordering).map_err(|error| error.to_string())
         }
-        if let Some(budget) = self.budget {
-            if budget.value == 0 {
-                let message = "in `search`: `budget` is the most nodes a search may enter, at least 1";
-                diagnostics.push(Diagnostic::at(spanned_position(&budget), message));
-            }
-            defaults.budget = Some(budget.value);
+        (Kind::Integer { min, meaning }, RawSetting::Written(value)) => {
+            read_integer(value, min).map_err(|what| format!("`{}` is {what}, but it is {meaning}", setting.key))
         }
-        if let Some(iterations) = self.iterations {
-            if iterations.value == 0 {
-                let message = "in `search`: `iterations` (of MCTS) must be at least 1";
-                diagnostics.push(Diagnostic::at(spanned_position(&iterations), message));
-            }
-            defaults.iterations = Some(iterations.value);
-        }
-        defaults.seed = self.seed;
-        if let Some(exploration) = self.exploration {
-            if let Err(error) = check_exploration(exploration.value) {
-                diagnostics.push(Diagnostic::at(spanned_position(&exploration), format!("in `search`: {error}")));
-            }
-            defaults.exploration = Some(exploration.value);
-        }
-        defaults
+        (_, RawSetting::Flag(flag)) => Ok(SettingValue::Flag(*flag)),
+        (_, RawSetting::Whole(n)) => Ok(SettingValue::Whole(*n)),
+        (_, RawSetting::Real(x)) => Ok(SettingValue::Real(*x)),
+        (_, RawSetting::Name(name)) => Err(format!("`{}` is `{name}`, not a name", setting.key)),
+        (_, RawSetting::Written(value)) => Err(format!("`{}` is {value}", setting.key)),
     }
 }
 
-/// `forward_pruning`'s N (docs/format.md 8.5): a YAML integer, at least 1
-/// (`2`, not `2.0` or `"2"`).
-fn read_forward_pruning(raw: &serde_json::Value) -> Result<u32, String> {
-    let wrong = |what: String| {
-        format!(
-            "in `search`: `forward_pruning` is {what}, but it is how many children forward pruning searches at \
-             each max or min node: a whole number, at least 1, written as a YAML integer (docs/format.md 8.5)"
-        )
-    };
+/// A whole number of at least `min` (and at most `u32::MAX`) written as a
+/// YAML integer (`2`, not `2.0` or `"2"`), or what was written instead.
+fn read_integer(raw: &serde_json::Value, min: u64) -> Result<SettingValue, String> {
     match raw {
         serde_json::Value::Number(number) => match number.as_u64() {
-            Some(n) if n >= 1 => u32::try_from(n).map_err(|_| wrong(format!("{n}, too large"))),
-            _ => Err(wrong(number.to_string())),
+            Some(n) if n >= min => match u32::try_from(n) {
+                Ok(_) => Ok(SettingValue::Whole(n)),
+                Err(_) => Err(format!("{n}, too large")),
+            },
+            _ => Err(number.to_string()),
         },
-        serde_json::Value::String(text) => Err(wrong(format!("the string \"{text}\""))),
-        other => Err(wrong(other.to_string())),
+        serde_json::Value::String(text) => Err(format!("the string \"{text}\"")),
+        other => Err(other.to_string()),
     }
 }
 
-/// `forward_pruning` beside a search that does not take it (docs/format.md
-/// 8.5: iterative deepening, max^n, MCTS) is invalid input, located at the
-/// key: a search the file expects, or max^n for a tree with `players`.
-fn check_forward_beside(
-    at: Option<Position>,
+/// A setting beside a search that does not take it and refuses it (its
+/// table entry's `refused`: forward pruning beside iterative deepening,
+/// max^n or MCTS, docs/format.md 8.5) is invalid input, located at the key:
+/// a search the file expects, or max^n for a tree with `players`.
+fn check_refused_beside(
+    refusable: &[(&'static Setting, Option<Position>)],
     expect: &BTreeMap<String, Expectation>,
     players: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    if at.is_none() {
-        return;
-    }
     let mut beside: Vec<Algorithm> = expect.keys().filter_map(|name| name.parse::<Algorithm>().ok()).collect();
     if players {
         beside.push(Algorithm::Maxn);
     }
-    if let Some(algorithm) = beside.into_iter().find(|algorithm| !algorithm.forward_prunes()) {
-        let error = SearchError::ForwardPruningBeside { algorithm };
-        diagnostics.push(Diagnostic::at(at, format!("in `search`: {error}")));
-    }
-}
-
-/// An exploration constant UCT cannot use.
-#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[error("`exploration` is {0}, but UCT's constant c must be a finite number, 0 or more")]
-pub struct BadExploration(pub f64);
-
-/// UCT's exploration constant must be a finite number, 0 or more (0: no exploration).
-pub fn check_exploration(exploration: f64) -> Result<(), BadExploration> {
-    if exploration.is_finite() && exploration >= 0.0 { Ok(()) } else { Err(BadExploration(exploration)) }
-}
-
-/// A `search.move_ordering` value, or a diagnostic at it (written trees and games alike).
-fn read_move_ordering(raw: Option<Spanned<String>>, diagnostics: &mut Vec<Diagnostic>) -> Option<MoveOrdering> {
-    let raw = raw?;
-    match raw.value.parse::<MoveOrdering>() {
-        Ok(ordering) => Some(ordering),
-        Err(message) => {
-            diagnostics.push(Diagnostic::at(spanned_position(&raw), format!("in `search`: {message}")));
-            None
+    for &(setting, at) in refusable {
+        if let Some(&algorithm) = beside.iter().find(|&&algorithm| !(setting.takes)(algorithm)) {
+            let error = SearchError::SettingBeside(SettingBeside { key: setting.key, algorithm });
+            diagnostics.push(Diagnostic::at(at, format!("in `search`: {error}")));
         }
     }
 }
+
+pub use crate::engine::{BadExploration, check_exploration};
 
 fn build_diagnostic(error: BuildError, positions: &SpecPositions) -> Diagnostic {
     let mut message = error.kind.to_string();
@@ -777,7 +743,7 @@ fn check_own_settings(loaded: &LoadedTree) -> Result<(), LoadError> {
     let defaults = loaded.tree.search_defaults();
     let mut algorithms: Vec<Algorithm> =
         loaded.tree.expectations().keys().filter_map(|name| name.parse().ok()).collect();
-    if algorithms.is_empty() && defaults.depth.is_some() {
+    if algorithms.is_empty() && defaults.depth().is_some() {
         let players = crate::tree::GameTree::players(&loaded.tree);
         algorithms.push(if players.is_some() { Algorithm::Maxn } else { Algorithm::Expectimax });
     }
@@ -993,9 +959,9 @@ mod tests {
             "{base}search: {{budget: 9, iterations: 40, seed: 18446744073709551615, exploration: 0.5}}\n"
         ))
         .unwrap();
-        let defaults = loaded.tree.search_defaults();
-        assert_eq!((defaults.budget, defaults.iterations, defaults.seed), (Some(9), Some(40), Some(u64::MAX)));
-        assert_eq!(defaults.exploration, Some(0.5));
+        let settings = SearchSettings::resolve(Algorithm::Mcts, loaded.tree.search_defaults(), None, None);
+        assert_eq!((settings.budget, settings.iterations, settings.seed), (Some(9), Some(40), u64::MAX));
+        assert_eq!(settings.exploration, 0.5);
         assert!(error(&format!("{base}search: {{budget: 0}}\n")).contains("at least 1"));
         assert!(error(&format!("{base}search: {{iterations: 0}}\n")).contains("at least 1"));
         let message = error(&format!("{base}search: {{exploration: -1}}\n"));

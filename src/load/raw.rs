@@ -10,6 +10,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_saphyr::{Location, Spanned};
 
+use crate::engine::settings::{Kind, SETTINGS, Setting};
+
 /// A whole tree file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -283,19 +285,99 @@ impl<'de> de::DeserializeSeed<'de> for LabelTarget {
     }
 }
 
-/// The `search:` block.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The `search:` block: each key of the engine's table of settings
+/// ([`SETTINGS`]), read by its kind, and a game's `eval`.
+#[derive(Debug, Default)]
 pub struct RawSearch {
-    pub prune_on_equal: Option<bool>,
-    pub depth: Option<u32>,
-    pub move_ordering: Option<Spanned<String>>,
-    pub forward_pruning: Option<Spanned<serde_json::Value>>,
+    /// The settings given, in the file's order.
+    pub settings: Vec<(&'static Setting, Spanned<RawSetting>)>,
+    /// `eval`: a game's evaluation (docs/format.md 7); refused in a written tree.
     pub eval: Option<Spanned<String>>,
-    pub budget: Option<Spanned<u64>>,
-    pub iterations: Option<Spanned<u32>>,
-    pub seed: Option<u64>,
-    pub exploration: Option<Spanned<f64>>,
+}
+
+/// One setting's value as written, read by its [`Kind`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawSetting {
+    /// [`Kind::Flag`].
+    Flag(bool),
+    /// [`Kind::Whole32`] and [`Kind::Whole64`].
+    Whole(u64),
+    /// [`Kind::Real`].
+    Real(f64),
+    /// [`Kind::Ordering`]: the name as written.
+    Name(String),
+    /// [`Kind::Integer`]: the value as written, checked to be a YAML integer.
+    Written(serde_json::Value),
+}
+
+/// The keys `search:` takes, as an unknown key's error lists them: the
+/// settings of section 3's searches, `eval`, then the others.
+pub fn search_keys() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let classic = SETTINGS.iter().filter(|setting| setting.of_classic_searches());
+        let others = SETTINGS.iter().filter(|setting| !setting.of_classic_searches());
+        let keys = classic.map(|setting| setting.key).chain(["eval"]);
+        keys.chain(others.map(|setting| setting.key)).collect()
+    })
+}
+
+impl RawSearch {
+    /// Reads a `search:` block; `name` is the block's name in a type error
+    /// (`struct RawSearch`).
+    pub fn read<'de, D: Deserializer<'de>>(deserializer: D, name: &'static str) -> Result<RawSearch, D::Error> {
+        struct SearchVisitor(&'static str);
+        impl<'de> Visitor<'de> for SearchVisitor {
+            type Value = RawSearch;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "struct {}", self.0)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawSearch, A::Error> {
+                let mut search = RawSearch::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "eval" {
+                        if search.eval.is_some() {
+                            return Err(de::Error::duplicate_field("eval"));
+                        }
+                        search.eval = Some(map.next_value()?);
+                        continue;
+                    }
+                    let Some(setting) = Setting::named(&key) else {
+                        return Err(de::Error::unknown_field(&key, search_keys()));
+                    };
+                    if search.settings.iter().any(|(known, _)| known.key == setting.key) {
+                        return Err(de::Error::duplicate_field(setting.key));
+                    }
+                    let value = match setting.kind {
+                        Kind::Flag => map.next_value::<Spanned<bool>>().map(|v| respan(v, RawSetting::Flag))?,
+                        Kind::Whole32 => {
+                            map.next_value::<Spanned<u32>>().map(|v| respan(v, |n| RawSetting::Whole(n.into())))?
+                        }
+                        Kind::Whole64 => map.next_value::<Spanned<u64>>().map(|v| respan(v, RawSetting::Whole))?,
+                        Kind::Integer { .. } => {
+                            map.next_value::<Spanned<serde_json::Value>>().map(|v| respan(v, RawSetting::Written))?
+                        }
+                        Kind::Real => map.next_value::<Spanned<f64>>().map(|v| respan(v, RawSetting::Real))?,
+                        Kind::Ordering => map.next_value::<Spanned<String>>().map(|v| respan(v, RawSetting::Name))?,
+                    };
+                    search.settings.push((setting, value));
+                }
+                Ok(search)
+            }
+        }
+        deserializer.deserialize_struct(name, search_keys(), SearchVisitor(name))
+    }
+}
+
+impl<'de> Deserialize<'de> for RawSearch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawSearch, D::Error> {
+        RawSearch::read(deserializer, "RawSearch")
+    }
+}
+
+/// The same value at the same place, in another type.
+fn respan<T, U>(spanned: Spanned<T>, f: impl FnOnce(T) -> U) -> Spanned<U> {
+    Spanned { value: f(spanned.value), referenced: spanned.referenced, defined: spanned.defined }
 }
 
 /// The `game:` block (docs/format.md section 6).

@@ -76,32 +76,20 @@ pub fn tree_to_yaml(tree: &Tree) -> String {
     out
 }
 
-/// The `search:` block, with the keys the file sets.
+/// The `search:` block, with the keys the file sets, in the order of the
+/// engine's table of settings.
 fn push_search(out: &mut String, search: crate::tree::SearchDefaults) {
+    use crate::tree::{MoveOrdering, SettingValue};
     let mut lines = Vec::new();
-    if let Some(prune_on_equal) = search.prune_on_equal {
-        lines.push(format!("prune_on_equal: {prune_on_equal}"));
-    }
-    if let Some(depth) = search.depth {
-        lines.push(format!("depth: {depth}"));
-    }
-    if let Some(ordering) = search.move_ordering.filter(|o| *o != crate::tree::MoveOrdering::Tree) {
-        lines.push(format!("move_ordering: {}", ordering.name()));
-    }
-    if let Some(n) = search.forward_pruning {
-        lines.push(format!("forward_pruning: {n}"));
-    }
-    if let Some(budget) = search.budget {
-        lines.push(format!("budget: {budget}"));
-    }
-    if let Some(iterations) = search.iterations {
-        lines.push(format!("iterations: {iterations}"));
-    }
-    if let Some(seed) = search.seed {
-        lines.push(format!("seed: {seed}"));
-    }
-    if let Some(exploration) = search.exploration {
-        lines.push(format!("exploration: {}", yaml_number(exploration)));
+    for setting in &crate::engine::SETTINGS {
+        let written = match search.get(setting.key) {
+            None | Some(SettingValue::Ordering(MoveOrdering::Tree)) => continue,
+            Some(SettingValue::Flag(flag)) => flag.to_string(),
+            Some(SettingValue::Whole(n)) => n.to_string(),
+            Some(SettingValue::Real(x)) => yaml_number(x),
+            Some(SettingValue::Ordering(ordering)) => ordering.name().to_string(),
+        };
+        lines.push(format!("{}: {written}", setting.key));
     }
     if !lines.is_empty() {
         out.push_str("search:\n");
@@ -802,7 +790,7 @@ mod tests {
         }
         let tree = builder.build().expect("a valid tree").with_metadata(
             Some("two\nlines: [x] # not a comment\n".to_string()),
-            SearchDefaults { prune_on_equal: Some(false), depth: None, ..SearchDefaults::default() },
+            SearchDefaults::of(None, Some(false)),
             [(
                 "minimax".to_string(),
                 Expectation {
@@ -935,7 +923,7 @@ mod tests {
         ] {
             let tree = load("root: A\nnodes:\n  A: 1\n").with_metadata(
                 Some(description.to_string()),
-                SearchDefaults { prune_on_equal: None, depth: Some(0), ..SearchDefaults::default() },
+                SearchDefaults::of(Some(0), None),
                 Default::default(),
             );
             round_trip(&tree);

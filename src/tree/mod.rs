@@ -126,25 +126,107 @@ impl FromStr for MoveOrdering {
     }
 }
 
-/// Search defaults a tree file may carry (docs/format.md sections 1 and 8, `search:`).
+/// One setting's value as a file's `search:` block gives it (docs/format.md
+/// sections 1 and 8); which settings exist, and of which kind, is the
+/// engine's table (`engine::settings::SETTINGS`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SettingValue {
+    /// `true` or `false`.
+    Flag(bool),
+    /// A whole number, 0 or more.
+    Whole(u64),
+    /// A number.
+    Real(f64),
+    /// A move ordering (8.1).
+    Ordering(MoveOrdering),
+}
+
+/// Search defaults a tree file may carry (docs/format.md sections 1 and 8,
+/// `search:`): each setting the file gives, by its key; a setting the file
+/// leaves out is absent, and the search takes its default.
+///
+/// The keys are those of the engine's table of settings, which this layer
+/// does not know; the entries are kept sorted by key, so two defaults with
+/// the same settings are equal whatever order they were set in.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchDefaults {
-    /// Alpha-beta pruning on equality; `None` means the default (true).
-    pub prune_on_equal: Option<bool>,
-    /// Depth limit in plies; `None` means no limit.
-    pub depth: Option<u32>,
-    /// Move ordering (8.1); `None` means the tree's order.
-    pub move_ordering: Option<MoveOrdering>,
-    /// Forward pruning's N (8.5); `None` means every child is searched.
-    pub forward_pruning: Option<u32>,
-    /// Iterative deepening's node budget (8.2); `None` means none.
-    pub budget: Option<u64>,
-    /// MCTS's iterations (8.4).
-    pub iterations: Option<u32>,
-    /// MCTS's seed (8.4); `None` means 0.
-    pub seed: Option<u64>,
-    /// MCTS's exploration constant (8.4); `None` means sqrt(2).
-    pub exploration: Option<f64>,
+    entries: [Option<(&'static str, SettingValue)>; SearchDefaults::CAPACITY],
+}
+
+impl SearchDefaults {
+    /// The most settings a file may carry (the engine's table holds fewer:
+    /// a test checks it).
+    pub const CAPACITY: usize = 16;
+    /// Section 1's depth limit (in plies), which every search reads.
+    pub const DEPTH: &'static str = "depth";
+    /// Section 1's pruning convention (3.2).
+    pub const PRUNE_ON_EQUAL: &'static str = "prune_on_equal";
+
+    /// Defaults of section 1's two keys only: a depth limit and a pruning
+    /// convention, each when given.
+    pub fn of(depth: Option<u32>, prune_on_equal: Option<bool>) -> SearchDefaults {
+        let mut defaults = SearchDefaults::default();
+        if let Some(depth) = depth {
+            defaults.set(SearchDefaults::DEPTH, SettingValue::Whole(u64::from(depth)));
+        }
+        if let Some(prune_on_equal) = prune_on_equal {
+            defaults.set(SearchDefaults::PRUNE_ON_EQUAL, SettingValue::Flag(prune_on_equal));
+        }
+        defaults
+    }
+
+    /// The value the file gives `key`, if any.
+    pub fn get(&self, key: &str) -> Option<SettingValue> {
+        self.iter().find(|(known, _)| *known == key).map(|(_, value)| value)
+    }
+
+    /// Sets `key` to `value`, replacing what was there.
+    ///
+    /// # Panics
+    /// With more than [`SearchDefaults::CAPACITY`] keys (the engine's table
+    /// has fewer).
+    pub fn set(&mut self, key: &'static str, value: SettingValue) {
+        let taken = self.iter().count();
+        let slot = self.entries[..taken].iter().position(|entry| entry.is_some_and(|(known, _)| known >= key));
+        match slot {
+            Some(at) if self.entries[at].is_some_and(|(known, _)| known == key) => {
+                self.entries[at] = Some((key, value));
+            }
+            _ => {
+                assert!(taken < SearchDefaults::CAPACITY, "more search settings than SearchDefaults::CAPACITY");
+                let at = slot.unwrap_or(taken);
+                self.entries[at..=taken].rotate_right(1);
+                self.entries[at] = Some((key, value));
+            }
+        }
+    }
+
+    /// These defaults with `key` set to `value`.
+    pub fn with(mut self, key: &'static str, value: SettingValue) -> SearchDefaults {
+        self.set(key, value);
+        self
+    }
+
+    /// Every setting given, by key in alphabetical order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, SettingValue)> + '_ {
+        self.entries.iter().map_while(|entry| *entry)
+    }
+
+    /// The depth limit given, if any.
+    pub fn depth(&self) -> Option<u32> {
+        match self.get(SearchDefaults::DEPTH) {
+            Some(SettingValue::Whole(depth)) => u32::try_from(depth).ok(),
+            _ => None,
+        }
+    }
+
+    /// The pruning convention given, if any.
+    pub fn prune_on_equal(&self) -> Option<bool> {
+        match self.get(SearchDefaults::PRUNE_ON_EQUAL) {
+            Some(SettingValue::Flag(flag)) => Some(flag),
+            _ => None,
+        }
+    }
 }
 
 /// How a terminal ended a multi-agent game (the `game:` block), for kits
@@ -430,6 +512,18 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_defaults_are_the_same_whatever_order_they_are_set_in() {
+        let one = SearchDefaults::default().with("seed", SettingValue::Whole(3)).with("depth", SettingValue::Whole(2));
+        let other = SearchDefaults::of(Some(2), None).with("seed", SettingValue::Whole(3));
+        assert_eq!(one, other);
+        assert_eq!(one.iter().map(|(key, _)| key).collect::<Vec<_>>(), ["depth", "seed"]);
+        assert_eq!((one.depth(), one.prune_on_equal()), (Some(2), None));
+        let replaced = one.with("depth", SettingValue::Whole(5));
+        assert_eq!((replaced.depth(), replaced.iter().count()), (Some(5), 2));
+        assert_eq!(replaced.get("budget"), None);
+    }
 
     fn leaf(value: f64) -> ChildSpec {
         ChildSpec { action: None, target: ChildTarget::Leaf(value) }

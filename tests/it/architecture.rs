@@ -749,3 +749,60 @@ fn upward_imports_are_found_however_they_are_written() {
     let os: ModulePath = ["crate", "middle", "os"].map(String::from).to_vec();
     assert!(krate.outside_names(&os).contains("clap"));
 }
+
+/// The `.rs` files under `src/`, as paths relative to the repository, with their text.
+fn source_texts() -> Vec<(String, String)> {
+    let root = repo();
+    sources(&root.join("src"))
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let relative = path.strip_prefix(&root).expect("under the repository").to_string_lossy().replace('\\', "/");
+            (relative, text)
+        })
+        .collect()
+}
+
+/// The files of `src/` (relative paths, sorted) whose text passes `test`.
+fn files_where(test: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut files: Vec<String> =
+        source_texts().into_iter().filter(|(_, text)| test(text)).map(|(path, _)| path).collect();
+    files.sort();
+    files
+}
+
+/// A file's code without its comments and its unit tests (the
+/// `#[cfg(test)] mod tests` each file ends with).
+fn code_only(text: &str) -> String {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    code.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// Whether `code` has `word` as an identifier.
+fn names(code: &str, word: &str) -> bool {
+    code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|token| token == word)
+}
+
+#[test]
+fn a_setting_of_searches_is_an_entry_of_the_table_and_the_engine() {
+    // Forward pruning (docs/format.md 8.5) is read, checked, written,
+    // carried to programs and offered as flags through the engine's table of
+    // settings (`engine/settings.rs`); only the search that runs it and the
+    // mistakes students make with it name it, in code or in comments.
+    let words = ["forward_pruning", "forward-pruning", "ForwardPruning", "forward_prunes"];
+    let named = files_where(|text| words.iter().any(|word| text.contains(word)));
+    assert_eq!(
+        named,
+        ["src/engine/mistakes.rs", "src/engine/mod.rs", "src/engine/settings.rs", "src/engine/variant.rs"],
+        "forward pruning is named outside the registry, the engine and the diagnosis's mistakes"
+    );
+}
+
+#[test]
+fn mcts_exploration_goes_through_the_table_too() {
+    // Outside the engine, MCTS's `exploration` (8.4) is named in code only
+    // by the assignment, whose questions may set it (a question's own key).
+    let named = files_where(|text| names(&code_only(text), "exploration"));
+    let outside: Vec<&String> = named.iter().filter(|path| !path.starts_with("src/engine/")).collect();
+    assert_eq!(outside, ["src/load/assignment.rs"]);
+}

@@ -96,10 +96,7 @@ fn minimax_with_a_state_reached_along_two_paths() {
     assert_eq!(import.repeated_states(), 3);
     assert_eq!(import.state_of("s~2"), Some("s"));
     assert_eq!(import.state_of("w3~2"), Some("w3"));
-    assert_eq!(
-        tree.search_defaults(),
-        SearchDefaults { prune_on_equal: Some(false), depth: Some(4), ..SearchDefaults::default() }
-    );
+    assert_eq!(tree.search_defaults(), SearchDefaults::of(Some(4), Some(false)));
     let expect = &tree.expectations()["minimax"];
     assert_eq!((expect.value, &expect.action, &expect.visited), (None, &Some(Some("Left".to_string())), &None));
     // s = max(3, 7) = 7; b1 = min(7, 5) = 5; b2 = min(-1, 7) = -1; a = 5 by Left.
@@ -173,7 +170,7 @@ fn expectimax_with_two_ghosts_uses_uniform_chance_nodes() {
         ]
     );
     // 3 agents, depth 1 = 3 plies: the leaves at ply 3 are win/lose states, valued as terminals.
-    assert_eq!(tree.search_defaults().depth, Some(3));
+    assert_eq!(tree.search_defaults().depth(), Some(3));
     let g2a = tree.find("g2a").unwrap();
     assert!(tree.children(g2a).all(|c| tree.node(c).probability == 0.5));
     // g1 = (0.5 * 10 + 0.5 * -2) / 2 + 4 / 2 = 4, h1 = (3 + 4) / 2 = 3.5: Left.
@@ -206,7 +203,7 @@ fn a_depth_limit_cuts_at_depth_times_agents_plies() {
             "d3 terminal x = 8",
         ]
     );
-    assert_eq!(tree.search_defaults().depth, Some(2));
+    assert_eq!(tree.search_defaults().depth(), Some(2));
     assert_eq!(import.dropped_subtrees(), 0, "the subtrees below the cut are kept");
     // At 2 plies: b1 = min(6, 7) = 6, w0 = 2, b2 = min(-3, 8) = -3: Left.
     let outcome = run(&import, &import.settings());

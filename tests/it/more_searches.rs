@@ -750,3 +750,37 @@ fn a_max_n_picture_shows_players_and_vectors() {
     assert!(svg.contains(">[7, 3, 8]<") && svg.contains(">[5, 5, 1]<"), "the vectors are drawn");
     assert!(svg.contains(">p3<") && svg.contains(">p2<"), "the players are named");
 }
+
+/// MIT 6.034's progressive deepening (test 39 of its games lab): with
+/// `reorder_root` and `stop_when_complete` false, `solve`'s iterations give
+/// the lab's scores and counts of static evaluations (the terminals and the
+/// nodes at the iteration's cut that it entered).
+#[test]
+fn solve_reproduces_mit_progressive_deepening_depth_by_depth() {
+    let file = crate::common::repo().join("test-cases/more-searches/id-mit-static-all-levels.yaml");
+    let loaded = treegrade::load::load_file(&file).unwrap_or_else(|error| panic!("{error}"));
+    let treegrade::load::Loaded::Written(written) = &loaded else { panic!("a written tree") };
+    let tree = &written.tree;
+    let output = treegrade(&["solve", file.to_str().unwrap(), "-a", "iterative-deepening", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!((json["reorder_root"].as_bool(), json["stop_when_complete"].as_bool()), (Some(false), Some(false)));
+    let iterations = json["iterations"].as_array().expect("iterations");
+    let scores: Vec<f64> = iterations.iter().map(|i| i["value"].as_f64().unwrap()).collect();
+    let evaluations: Vec<usize> = iterations
+        .iter()
+        .map(|iteration| {
+            let depth = iteration["depth"].as_u64().unwrap() as u32;
+            let visited = iteration["visited"].as_array().unwrap();
+            let node = |id: &serde_json::Value| tree.find(id.as_str().unwrap()).expect("a node of the tree");
+            let static_value = |n| tree.node(n).kind == NodeKind::Terminal || tree.ply(n) == depth;
+            visited.iter().map(node).filter(|&n| static_value(n)).count()
+        })
+        .collect();
+    assert_eq!((scores, evaluations), (vec![11.0, 10.0, 10.0], vec![4, 5, 6]));
+    // Under 8.2's defaults the same tree gives the same three iterations
+    // (depth 1's choice is the first child, and depth 2 cuts inside), so the
+    // curated tree id-mit-tree-order shows where the two part.
+    let defaults = treegrade(&["solve", file.to_str().unwrap(), "-a", "iterative-deepening", "--reorder-root", "true"]);
+    assert!(text(&defaults.stdout).contains("every depth run"), "{}", text(&defaults.stdout));
+}

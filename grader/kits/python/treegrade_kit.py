@@ -357,6 +357,13 @@ class Game(object):
         iteration_depth (Optional[int]): in iterative deepening, the depth
             limit of the iteration started last (``game.start_iteration``);
             ``game.depth`` is the deepest iteration's.
+        reorder_root (bool): in iterative deepening, whether each iteration
+            searches first the root child the previous one chose (``True``,
+            docs/format.md 8.2) or keeps ``game.children``'s order at the
+            root too (``False``: MIT 6.034's progressive deepening).
+        stop_when_complete (bool): in iterative deepening, whether to stop
+            once an iteration saw the whole tree (``True``) or to run every
+            depth up to ``game.depth`` (``False``).
 
     Every method that takes a node *enters* it the first time it is called
     with it: the grader records that your search entered the node, in that
@@ -403,6 +410,9 @@ class Game(object):
         )  # type: Optional[int]
         budget = search.get("budget")
         self.budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None  # type: Optional[int]
+        # Absent unless false: the default is 8.2's iterative deepening.
+        self.reorder_root = search.get("reorder_root") is not False  # type: bool
+        self.stop_when_complete = search.get("stop_when_complete") is not False  # type: bool
         if search.get("type") == "move":
             self.test = str(search.get("label", ""))
         side = search.get("player")

@@ -342,6 +342,8 @@ pub struct Game {
     players: Option<u32>,
     iterations: Option<u32>,
     exploration: Option<f64>,
+    reorder_root: bool,
+    stop_when_complete: bool,
     iteration_depth: Cell<Option<u32>>,
     /// An iteration started once the budget was spent (a search that
     /// thought every iteration had a budget of its own).
@@ -691,6 +693,20 @@ impl Game {
     /// every child is searched; [`Game::move_ordering`] is then true.
     pub fn forward_pruning(&self) -> Option<u32> {
         self.forward_pruning
+    }
+
+    /// In iterative deepening: whether each iteration searches first the
+    /// root child the previous one chose (true, docs/format.md 8.2) or keeps
+    /// the tree's order at the root too (false: MIT 6.034's progressive
+    /// deepening).
+    pub fn reorder_root(&self) -> bool {
+        self.reorder_root
+    }
+
+    /// In iterative deepening: whether to stop once an iteration saw the
+    /// whole tree (true) or to run every depth up to [`Game::depth`] (false).
+    pub fn stop_when_complete(&self) -> bool {
+        self.stop_when_complete
     }
 
     /// The static value of each child of `node`, in the order of
@@ -1202,6 +1218,9 @@ fn run_search(channel: Channel, search: &Json, solutions: &Solutions, more: &Mor
         players: count("players"),
         iterations: count("iterations"),
         exploration: search.get("exploration").and_then(Json::as_f64),
+        // Absent unless false: the default is 8.2's iterative deepening.
+        reorder_root: search.get("reorder_root").and_then(Json::as_bool) != Some(false),
+        stop_when_complete: search.get("stop_when_complete").and_then(Json::as_bool) != Some(false),
         iteration_depth: Cell::new(None),
         iteration_after_time_up: Cell::new(None),
         time_up: Cell::new(false),
@@ -1306,6 +1325,8 @@ fn run_move(channel: Channel, message: &Json, choose_move: Option<ChooseMove>) -
         players: None,
         iterations: None,
         exploration: None,
+        reorder_root: true,
+        stop_when_complete: true,
         iteration_depth: Cell::new(None),
         iteration_after_time_up: Cell::new(None),
         time_up: Cell::new(false),
