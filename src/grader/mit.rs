@@ -215,8 +215,8 @@ pub fn judge(
             declared.len(),
             expected_count
         );
-        findings.summary.push(format!("your evaluations: {}", declared_ids.join(" ")));
-        findings.summary.push(format!("the reference's:  {}", expected_ids.join(" ")));
+        findings.summary.push(format!("your evaluations: {}", shortened(&declared_ids, divergence.step)));
+        findings.summary.push(format!("the reference's:  {}", shortened(&expected_ids, divergence.step)));
         if verdict == Verdict::Strict {
             findings.failures.push(sentence);
         } else {
@@ -224,6 +224,19 @@ pub fn judge(
         }
     }
     findings
+}
+
+/// Evaluations to show: a dozen from a little before where the two lists
+/// part, and how many there are in all when some are left out.
+fn shortened(ids: &[String], step: usize) -> String {
+    const SHOWN: usize = 12;
+    let start = step.saturating_sub(4).min(ids.len());
+    let end = (start + SHOWN).min(ids.len());
+    let mut text = if start > 0 { format!("... {}", ids[start..end].join(" ")) } else { ids[start..end].join(" ") };
+    if start > 0 || end < ids.len() {
+        text.push_str(&format!(" ... ({} in all)", ids.len()));
+    }
+    text
 }
 
 /// The count the search returned, when it is a whole number.
@@ -382,7 +395,9 @@ fn rules_claim(
             }
         }
     };
-    let text = tree.board(node).or_else(|| drawn(&claim["board"]));
+    // The root's board is drawn already, as the start position.
+    let start = node == NodeIndex::ROOT && tree.board(node).is_some();
+    let text = if start { None } else { tree.board(node).or_else(|| drawn(&claim["board"])) };
     let board = text.map(|text| Board { label: format!("the position, {id}"), text });
     Some((told, function, tests, board))
 }
