@@ -419,3 +419,85 @@ fn drawn(board: &Value) -> Option<String> {
     let fits = |row: &&str| row.len() <= 16 && row.chars().all(|c| matches!(c, '.' | 'x' | 'o'));
     (!rows.is_empty() && rows.len() <= 16 && rows.iter().all(fits)).then(|| rows.join("\n"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::SearchSettings;
+    use crate::grader::plan::TestTree;
+    use std::sync::Arc;
+
+    /// A planned test of `text`, as the grader plans one.
+    fn planned(text: &str, algorithm: Algorithm) -> PlannedTest {
+        let tree = Arc::new(crate::load::load_tree_str(text.to_string(), std::path::Path::new("t.yaml")).unwrap().tree);
+        let mut settings = SearchSettings::new(algorithm);
+        settings.prune_on_equal = true;
+        PlannedTest {
+            question: 0,
+            name: "q/31-minimax_search_alphabeta".into(),
+            path: "t.yaml".into(),
+            hidden: false,
+            reference: crate::engine::search(&*tree, &settings).unwrap(),
+            recording: Default::default(),
+            settings,
+            child_order: crate::assignment::ChildOrder::Given,
+            tree: TestTree::Written(tree),
+        }
+    }
+
+    const TIES: &str = "root: R\nnodes:\n  R: {max: [P, Q]}\n  P: {min: [3, 5]}\n  Q: {min: [3, 9]}\n";
+
+    fn ids(tree: &Tree, nodes: &[NodeIndex]) -> Vec<String> {
+        nodes.iter().map(|&n| tree.id(n).to_string()).collect()
+    }
+
+    use crate::tree::Tree;
+
+    #[test]
+    fn mits_path_keeps_the_first_best_child_and_alpha_beta_stops_on_equality() {
+        // P and Q tie at 3: the first keeps the path; alpha-beta cuts Q after its first leaf.
+        let test = planned(TIES, Algorithm::AlphaBeta);
+        let tree = test.tree.written().unwrap();
+        let (path, evaluated) = reference_answer(&test, tree).unwrap();
+        assert_eq!(ids(tree, &path), ["R", "P", "P.1"]);
+        assert_eq!(ids(tree, &evaluated), ["P.1", "P.2", "Q.1"]);
+        assert_eq!(function_of(&test), "minimax_search_alphabeta");
+    }
+
+    #[test]
+    fn the_count_decides_in_mits_mode_and_the_evaluations_in_the_strict_one() {
+        let test = planned(TIES, Algorithm::AlphaBeta);
+        let tree = test.tree.written().unwrap();
+        let (path, evaluated) = reference_answer(&test, tree).unwrap();
+        let report =
+            MitReport { path: ids(tree, &path).into_iter().map(Some).collect(), returned: Value::from(3), rules: None };
+        // The right count, the wrong leaves: P.1, P.2 and Q.2.
+        let q = tree.parent(evaluated[2]).unwrap();
+        let wrong = [evaluated[0], evaluated[1], tree.children(q).nth(1).unwrap()];
+        let mit = judge(&test, tree, &report, &[], &wrong, Verdict::Mit6034, (Some(3.0), Some(3.0)));
+        assert!(mit.failures.is_empty(), "{:?}", mit.failures);
+        assert!(mit.warnings[0].contains("at evaluation 3: the reference evaluates Q.1, you evaluated Q.2"));
+        let strict = judge(&test, tree, &report, &[], &wrong, Verdict::Strict, (Some(3.0), Some(3.0)));
+        assert_eq!(strict.failures.len(), 1, "{:?}", strict.failures);
+        let counted = MitReport { returned: Value::from(4), ..report };
+        let mit = judge(&test, tree, &counted, &[], &evaluated, Verdict::Mit6034, (Some(3.0), Some(3.0)));
+        assert!(mit.failures[0].starts_with("number of static evaluations: MIT's test expects 3, you returned 4"));
+    }
+
+    #[test]
+    fn a_rule_claim_is_told_only_when_the_graders_tree_bears_it_out() {
+        let test = planned(TIES, Algorithm::AlphaBeta);
+        let tree = test.tree.written().unwrap();
+        let root = [NodeIndex::ROOT];
+        let claim = |connect_four: usize| {
+            serde_json::json!({"function": "next_boards_connectfour", "node": "R",
+                "connect_four": vec![Value::Null; connect_four], "yours": [null]})
+        };
+        let (told, function, tests, _) = rules_claim(tree, &claim(2), &root).unwrap();
+        assert_eq!((function, tests), ("next_boards_connectfour", "tests 7-12"));
+        assert_eq!(told, "your next_boards_connectfour gives 1 board for this position where Connect Four has 2");
+        // R has two children, not three; and a node the search never entered is no evidence.
+        assert!(rules_claim(tree, &claim(3), &root).is_none());
+        assert!(rules_claim(tree, &claim(2), &[]).is_none());
+    }
+}

@@ -270,10 +270,12 @@ fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
          pass. Your search gets an `AbstractGameState` as in the lab; every state it looks at comes from treegrade, \
          which records the states your search enters, in order, and its static evaluations (each \
          `get_endgame_score` at a game-over state and each `heuristic_fn` call at the depth limit). A test checks \
-         the score you return, the first move of your path, the order in which your search enters states (so \
-         ties keep the first best move, and alpha-beta prunes as soon as alpha >= beta), and that the number of \
-         static evaluations you return is the number you made. On a Connect Four test treegrade's own rules \
-         give the moves, so your search is graded apart from your rule functions.\n",
+         what MIT's tester checks: the path you return (so ties keep the first best move), the score, and the \
+         number of static evaluations you return (so alpha-beta prunes as soon as alpha >= beta, and counts no \
+         pruned state). When your search looks at states in another order than the reference's, the report \
+         says where, as a warning. On a Connect Four test treegrade's own rules give the moves; as MIT's test \
+         runs the search on your own rule functions, a rule function that disagrees with Connect Four's on a \
+         position your search reaches fails the test, and the report names that function.\n",
         draft.title,
         questions.join("\n"),
     );
