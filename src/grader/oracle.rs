@@ -651,6 +651,25 @@ mod tests {
         assert_eq!(tree.ids_of(oracle.visited()), ["A", "C", "B"]);
     }
 
+    /// `static` answers a terminal's utility and a cut node's evaluation,
+    /// records every one in order (again when asked again), and is refused
+    /// where `evaluate` would be.
+    #[test]
+    fn static_evaluations_are_recorded_in_order() {
+        let tree = tree();
+        let ids = IdIndex::new(&tree);
+        let mut settings = SearchSettings::new(Algorithm::Minimax);
+        settings.depth = Some(1);
+        let mut oracle = Oracle::new(&tree, &ids, settings);
+        oracle.visit("A").unwrap();
+        assert_eq!(oracle.static_eval("C").unwrap(), "{\"type\":\"eval\",\"node\":\"C\",\"value\":5.0}\n");
+        assert!(oracle.static_eval("B").unwrap().contains("\"value\":2.0"));
+        oracle.static_eval("C").unwrap();
+        assert_eq!(tree.ids_of(oracle.statics()), ["C", "B", "C"]);
+        assert_eq!(tree.ids_of(oracle.visited()), ["A", "C", "B"]);
+        assert!(matches!(oracle.static_eval("A"), Err(Violation::EvalAboveCut { .. })));
+    }
+
     #[test]
     fn unknown_and_unlisted_nodes_are_violations() {
         let tree = tree();
