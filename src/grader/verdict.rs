@@ -96,7 +96,7 @@ pub fn judge_with(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord,
                 }
                 None => super::mit::MitFindings::default(),
             };
-            let (mut reasons, mut warnings) = judge_answer(&mut search, test, tree, mode, findings.path_judged);
+            let (mut reasons, mut warnings) = judge_answer(&mut search, test, tree, findings.path_judged);
             reasons.splice(0..0, findings.failures.drain(..));
             warnings.append(&mut findings.warnings);
             if !reasons.is_empty() {
@@ -149,14 +149,15 @@ fn boards(
     boards
 }
 
-/// The value, action and order checks: the reasons the test fails, and (in
-/// MIT's modes, where the order only warns) the warnings.
+/// The value, action and order checks: the reasons the test fails, and the
+/// warnings. `mit` when the MIT kit's path and count were judged in MIT's
+/// modes: then the order only warns, and a wrong first move is told with
+/// the path.
 fn judge_answer(
     result: &mut SearchDetail,
     test: &PlannedTest,
     tree: &dyn GameTree,
-    mode: Verdict,
-    path_judged: bool,
+    mit: bool,
 ) -> (Vec<String>, Vec<String>) {
     // The action is compared as the program sent it, and shown escaped.
     let action_ok = result.expected.action == result.actual.action;
@@ -187,7 +188,7 @@ fn judge_answer(
         });
     }
     // In MIT's modes a wrong first move is told with the whole path.
-    if !action_ok && !(mode.is_mit() && path_judged) {
+    if !action_ok && !mit {
         let expected_action = describe_action(expected.action.as_deref(), test, tree);
         let chosen = describe_choice(result.actual.action.as_deref(), test, tree);
         reasons.push(format!("action: expected {expected_action}, you chose {chosen}"));
@@ -208,7 +209,7 @@ fn judge_answer(
                  and search each node's children in the order they are given, without reordering or shuffling them)"
             });
         }
-        if mode.is_mit() {
+        if mit {
             warnings.push(format!("{reason} (MIT's tester does not check the visited order)"));
         } else {
             reasons.push(reason);
@@ -216,7 +217,7 @@ fn judge_answer(
     }
     if result.divergence.is_none() && !iterations_ok {
         let difference = explain::iterations_difference(&result.expected, &result.actual);
-        if mode.is_mit() { warnings.push(difference) } else { reasons.push(difference) }
+        if mit { warnings.push(difference) } else { reasons.push(difference) }
     }
     let counts =
         test.settings.algorithm.draws_random().then(|| explain::counts_difference(&result.expected, &result.actual));
