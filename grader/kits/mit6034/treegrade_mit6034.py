@@ -506,34 +506,58 @@ def _rows(board):
 
 
 class _Boards(object):
-    """The Connect Four board of each served node: the root's, then each move played on it.
+    """The Connect Four position of each served node: the root's, then each move played on it.
 
     The root's is the grader's (or the lab's board the course gives); a
     child's is made from its parent's by the move on the edge (its column),
-    so that no node is asked about, and none entered, for the check.
+    so that no node is asked about, and none entered, for the check. Kept
+    as cells and players (cheap to copy), made into a fresh
+    ``ConnectFourBoard`` for each call of a student's function.
     """
 
     def __init__(self, served, root):
-        import copy
-
         self.served = served
         self.known = {}
+        if root is None and served.boards:
+            snapshot = served.snapshot(served.game.root)
+            root = {"rows": snapshot.board_array, "players": [snapshot.whose_turn] + [
+                p for p in snapshot.players if p != snapshot.whose_turn]}
         if root is not None:
-            rows = [[cell or None for cell in row] for row in root.get("rows") or []]
-            players = root.get("players") or ["Player One", "Player Two"]
-            self.known[served.game.root] = game_api.ConnectFourBoard(rows, players, players[0])
-        elif served.boards:
-            self.known[served.game.root] = copy.deepcopy(served.snapshot(served.game.root))
+            cells = tuple(tuple(cell or None for cell in row) for row in root.get("rows") or [])
+            players = tuple(root.get("players") or ("Player One", "Player Two"))
+            self.known[served.game.root] = (cells, players)
 
-    def of(self, node):
-        if node in self.known:
-            return self.known[node]
+    def position(self, node):
+        """The cells (rows, top first) and the players (to move first) at ``node``."""
+        known = self.known.get(node)
+        if known is not None:
+            return known
         served = self.served
         parent = served.parents[node]
         action = dict((child, action) for action, child in served.game.successors(parent))[node]
-        board = self.of(parent).add_piece(ord(str(action)[:1]) - ord("a"))
-        self.known[node] = board
-        return board
+        cells, players = self.position(parent)
+        column = ord(str(action)[:1]) - ord("a")
+        pieces = sum(1 for row in cells for cell in row if cell)
+        rows = [list(row) for row in cells]
+        for row in reversed(rows):
+            if not row[column]:
+                row[column] = 1 if pieces % 2 == 0 else 2
+                break
+        else:
+            raise IndexError("column %d is full" % column)
+        known = (tuple(tuple(row) for row in rows), (players[1], players[0]))
+        self.known[node] = known
+        return known
+
+    def of(self, node):
+        """A fresh board of ``node``, for a student's function."""
+        cells, players = self.position(node)
+        return game_api.ConnectFourBoard([list(row) for row in cells], list(players), players[0])
+
+    def key(self, node):
+        """What ``_key`` gives for the board of ``node``."""
+        cells, players = self.position(node)
+        return (tuple("".join(_PIECES.get(cell, "?") for cell in row) for row in cells), players[0])
 
 
 def _call(function, *args):
@@ -554,26 +578,27 @@ def _rules_claim(served):
     module = _STUDENT.module
     game = served.game
     positions = _Boards(served, boards[served.test])
+    scored = set(node for node, kind in served.evaluated if kind == "endgame")
+    seen = set()
     for node in list(game._nodes):
         try:
             board = positions.of(node)
         except Exception:  # a board the kit cannot make: no claim
             return None
         over = game.is_terminal(node)
-        claim = {"node": node, "board": _rows(board)}
-        theirs = _call(getattr(module, "is_game_over_connectfour", None), board)
+        key = positions.key(node)
+        claim = {"node": node, "board": list(key[0])}
+        # A position reached again by other moves (a transposition) is checked once for each use.
+        if ("over", key) not in seen:
+            seen.add(("over", key))
+            theirs = _call(getattr(module, "is_game_over_connectfour", None), board)
+        else:
+            theirs = over
         if theirs is not over and (isinstance(theirs, dict) or bool(theirs) != over):
             claim.update(function="is_game_over_connectfour", connect_four=over, yours=_json_answer(theirs))
             return claim
-        expected = [] if over else [_rows(positions.of(child)) for child in served.children(node)]
-        theirs = _call(getattr(module, "next_boards_connectfour", None), board)
-        mine = _json_answer(theirs)
-        if isinstance(theirs, (list, tuple)):
-            mine = [_rows(b) if game_api.is_class_instance(b, "ConnectFourBoard") else _base._describe(b) for b in theirs]
-        if mine != expected:
-            claim.update(function="next_boards_connectfour", connect_four=expected, yours=mine)
-            return claim
-        if over:
+        if over and node in scored and ("score", key, served.is_max(node)) not in seen:
+            seen.add(("score", key, served.is_max(node)))
             maximize = served.is_max(node)
             theirs = _call(getattr(module, "endgame_score_connectfour", None), board, maximize)
             value = game.utility(node)
@@ -582,6 +607,18 @@ def _rules_claim(served):
                     function="endgame_score_connectfour", connect_four=value, yours=_json_answer(theirs), maximize=maximize
                 )
                 return claim
+        # The lab's is_game_over() asks for the next states too: MIT's run uses them at every state.
+        if ("next", key) in seen:
+            continue
+        seen.add(("next", key))
+        expected = [] if over else [list(positions.key(child)[0]) for child in served.children(node)]
+        theirs = _call(getattr(module, "next_boards_connectfour", None), board)
+        mine = _json_answer(theirs)
+        if isinstance(theirs, (list, tuple)):
+            mine = [_rows(b) if game_api.is_class_instance(b, "ConnectFourBoard") else _base._describe(b) for b in theirs]
+        if mine != expected:
+            claim.update(function="next_boards_connectfour", connect_four=expected, yours=mine)
+            return claim
     return None
 
 
@@ -605,9 +642,8 @@ def _same_on_student_rules(served, answer, rerun):
     values = {}
     for node in list(game._nodes):
         info = game._nodes[node]
-        key = _key(positions.of(node))
         if info.get("eval") is not None:
-            values[key] = (node, info["eval"])
+            values[positions.key(node)] = (node, info["eval"])
 
     def heuristic(board, maximize=True):
         found = values.get(_key(board)) if game_api.is_class_instance(board, "ConnectFourBoard") else None
@@ -634,7 +670,7 @@ def _same_on_student_rules(served, answer, rerun):
         return False
     path, score, count = answer
     try:
-        boards = [_key(positions.of(getattr(getattr(s, "snapshot", None), "_node", None))) for s in path]
+        boards = [positions.key(getattr(getattr(s, "snapshot", None), "_node", None)) for s in path]
     except KeyError:
         return None
     return (
