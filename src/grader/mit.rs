@@ -113,31 +113,16 @@ pub fn judge(
     scores: (Option<f64>, Option<f64>),
 ) -> MitFindings {
     let mut findings = MitFindings::default();
-    let function = function_of(test).to_string();
-    if let Some(claim) = &report.rules
-        && let Some((told, function, tests, board)) = rules_claim(tree, claim, visited)
-    {
-        // The kit ran the search again as MIT does, on the student's rules: the same answer passes there.
-        if claim["same_answer"] == Value::Bool(true) {
-            findings.warnings.push(format!(
-                "{told}; MIT's test still passes, as your search returns the same on your rules here, but fix \
-                 {function} ({tests})"
-            ));
-        } else {
-            findings.failures.push(format!(
-                "{told}: the search test fails because MIT's test runs the search on your rules; fix {function} \
-                 ({tests}) first"
-            ));
-            findings.boards.extend(board);
-        }
+    if let Some(claim) = &report.rules {
+        judge_rules(&mut findings, tree, claim, visited);
     }
-    let returned = count_of(&report.returned);
     if !verdict.is_mit() {
         // The count returned is the count made (progressive deepening's, one per depth, the kit checks).
-        if !test.settings.algorithm.deepens() && returned != Some(declared.len()) {
+        if !test.settings.algorithm.deepens() && count_of(&report.returned) != Some(declared.len()) {
             findings.failures.push(format!(
-                "{function} returned {} as its number of static evaluations, but it made {} (one per \
-                 get_endgame_score at a game-over state and one per heuristic_fn call at depth 0)",
+                "{} returned {} as its number of static evaluations, but it made {} (one per get_endgame_score at a \
+                 game-over state and one per heuristic_fn call at depth 0)",
+                function_of(test),
                 count_text(&report.returned),
                 declared.len()
             ));
@@ -148,40 +133,8 @@ pub fn judge(
     findings.path_judged = true;
     let connect_four = is_connect_four(test, tree);
     let actual_path = walk(tree, &report.path);
-    if actual_path.as_deref() != Some(expected_path.as_slice()) {
-        let yours = match &actual_path {
-            Some(path) => describe_path(tree, path, connect_four),
-            None => format!(
-                "{}, which is not a path of the tree from its root (each state must be one that \
-                 generate_next_states() gave for the one before it)",
-                report.path.iter().map(|id| id.as_deref().unwrap_or("?")).collect::<Vec<_>>().join(" ")
-            ),
-        };
-        findings.failures.push(format!(
-            "path: MIT's test expects {}, you returned {yours}: the path goes from the root to the state whose \
-             static value is the score, taking at each state the first of its equally good moves",
-            describe_path(tree, &expected_path, connect_four)
-        ));
-        if let Some(path) = &actual_path {
-            findings.boards.extend(path_boards(tree, &expected_path, path));
-        }
-    }
-    let expected_count = expected_evaluated.len();
-    if returned != Some(expected_count) {
-        let made = if returned == Some(declared.len()) {
-            String::new()
-        } else {
-            format!(" (your search made {})", counted(declared.len(), "static evaluation"))
-        };
-        findings.failures.push(format!(
-            "number of static evaluations: MIT's test expects {expected_count}, you returned {}{made}; count one \
-             per get_endgame_score at a game-over state and one per heuristic_fn call at depth 0, and none for \
-             states you prune",
-            count_text(&report.returned)
-        ));
-    }
-    let expected_ids: Vec<String> = expected_evaluated.iter().map(|&n| tree.id(n).into_owned()).collect();
-    let declared_ids: Vec<String> = declared.iter().map(|&n| tree.id(n).into_owned()).collect();
+    judge_path(&mut findings, tree, &expected_path, actual_path.as_deref(), &report.path, connect_four);
+    judge_count(&mut findings, &report.returned, expected_evaluated.len(), declared.len());
     let score = |value: Option<f64>| value.map_or_else(|| "none".to_string(), format_value);
     let yours = match &actual_path {
         Some(path) => describe_path(tree, path, connect_four),
@@ -192,7 +145,7 @@ pub fn judge(
             "MIT's answer: path {}, score {}, {}",
             describe_path(tree, &expected_path, connect_four),
             score(scores.0),
-            counted(expected_count, "static evaluation")
+            counted(expected_evaluated.len(), "static evaluation")
         ),
         format!(
             "your answer:  path {yours}, score {}, {} static evaluations returned ({} made)",
@@ -201,29 +154,110 @@ pub fn judge(
             declared.len()
         ),
     ];
-    if let Some(divergence) = first_divergence(&expected_ids, &declared_ids) {
-        let sentence = format!(
-            "evaluated states: your static evaluations left the reference's at evaluation {}: {} ({} in all, \
-             the reference {})",
-            divergence.step + 1,
-            match (&divergence.expected, &divergence.actual) {
-                (Some(expected), Some(actual)) => format!("the reference evaluates {expected}, you evaluated {actual}"),
-                (Some(expected), None) => format!("the reference evaluates {expected} next, and you stopped"),
-                (None, Some(actual)) => format!("the reference had stopped, and you evaluated {actual}"),
-                (None, None) => String::new(),
-            },
-            declared.len(),
-            expected_count
-        );
-        findings.summary.push(format!("your evaluations: {}", shortened(&declared_ids, divergence.step)));
-        findings.summary.push(format!("the reference's:  {}", shortened(&expected_ids, divergence.step)));
-        if verdict == Verdict::Strict {
-            findings.failures.push(sentence);
-        } else {
-            findings.warnings.push(format!("{sentence} (MIT's tester does not check this)"));
-        }
-    }
+    judge_evaluations(&mut findings, tree, &expected_evaluated, declared, verdict);
     findings
+}
+
+/// The kit's claim about the student's rules, once checked: a failure when
+/// the search run on those rules (as MIT's test runs it) answers otherwise,
+/// else a warning.
+fn judge_rules(findings: &mut MitFindings, tree: &dyn GameTree, claim: &Value, visited: &[NodeIndex]) {
+    let Some((told, function, tests, board)) = rules_claim(tree, claim, visited) else { return };
+    if claim["same_answer"] == Value::Bool(true) {
+        findings.warnings.push(format!(
+            "{told}; MIT's test still passes, as your search returns the same on your rules here, but fix \
+             {function} ({tests})"
+        ));
+    } else {
+        findings.failures.push(format!(
+            "{told}: the search test fails because MIT's test runs the search on your rules; fix {function} \
+             ({tests}) first"
+        ));
+        findings.boards.extend(board);
+    }
+}
+
+/// The returned path against MIT's, with the boards at both ends.
+fn judge_path(
+    findings: &mut MitFindings,
+    tree: &dyn GameTree,
+    expected: &[NodeIndex],
+    actual: Option<&[NodeIndex]>,
+    returned: &[Option<String>],
+    connect_four: bool,
+) {
+    if actual == Some(expected) {
+        return;
+    }
+    let yours = match actual {
+        Some(path) => describe_path(tree, path, connect_four),
+        None => format!(
+            "{}, which is not a path of the tree from its root (each state must be one that \
+             generate_next_states() gave for the one before it)",
+            returned.iter().map(|id| id.as_deref().unwrap_or("?")).collect::<Vec<_>>().join(" ")
+        ),
+    };
+    findings.failures.push(format!(
+        "path: MIT's test expects {}, you returned {yours}: the path goes from the root to the state whose \
+         static value is the score, taking at each state the first of its equally good moves",
+        describe_path(tree, expected, connect_four)
+    ));
+    if let Some(path) = actual {
+        findings.boards.extend(path_boards(tree, expected, path));
+    }
+}
+
+/// The returned count against the reference's count of static evaluations.
+fn judge_count(findings: &mut MitFindings, returned: &Value, expected: usize, made: usize) {
+    let count = count_of(returned);
+    if count == Some(expected) {
+        return;
+    }
+    let made = if count == Some(made) {
+        String::new()
+    } else {
+        format!(" (your search made {})", counted(made, "static evaluation"))
+    };
+    findings.failures.push(format!(
+        "number of static evaluations: MIT's test expects {expected}, you returned {}{made}; count one per \
+         get_endgame_score at a game-over state and one per heuristic_fn call at depth 0, and none for states \
+         you prune",
+        count_text(returned)
+    ));
+}
+
+/// The static evaluations the grader recorded against the reference's, in
+/// order: a failure in the strict mode, a warning in MIT's.
+fn judge_evaluations(
+    findings: &mut MitFindings,
+    tree: &dyn GameTree,
+    expected: &[NodeIndex],
+    declared: &[NodeIndex],
+    verdict: Verdict,
+) {
+    let expected_ids: Vec<String> = expected.iter().map(|&n| tree.id(n).into_owned()).collect();
+    let declared_ids: Vec<String> = declared.iter().map(|&n| tree.id(n).into_owned()).collect();
+    let Some(divergence) = first_divergence(&expected_ids, &declared_ids) else { return };
+    let sentence = format!(
+        "evaluated states: your static evaluations left the reference's at evaluation {}: {} ({} in all, the \
+         reference {})",
+        divergence.step + 1,
+        match (&divergence.expected, &divergence.actual) {
+            (Some(expected), Some(actual)) => format!("the reference evaluates {expected}, you evaluated {actual}"),
+            (Some(expected), None) => format!("the reference evaluates {expected} next, and you stopped"),
+            (None, Some(actual)) => format!("the reference had stopped, and you evaluated {actual}"),
+            (None, None) => String::new(),
+        },
+        declared.len(),
+        expected.len()
+    );
+    findings.summary.push(format!("your evaluations: {}", shortened(&declared_ids, divergence.step)));
+    findings.summary.push(format!("the reference's:  {}", shortened(&expected_ids, divergence.step)));
+    if verdict == Verdict::Strict {
+        findings.failures.push(sentence);
+    } else {
+        findings.warnings.push(format!("{sentence} (MIT's tester does not check this)"));
+    }
 }
 
 /// Evaluations to show: a dozen from a little before where the two lists
