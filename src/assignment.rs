@@ -29,6 +29,34 @@ pub struct Assignment {
     pub languages: Vec<Language>,
     /// The questions, in report order.
     pub questions: Vec<Question>,
+    /// What a search test must match to pass (`verdict:`).
+    pub verdict: Verdict,
+}
+
+/// What a search test must match to pass (`verdict:` in `assignment.yaml`).
+/// The two MIT modes are for courses graded through the MIT 6.034 kit,
+/// which reports the lab's `(path, score, evaluations)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Value, action and the exact visited order (the default).
+    #[default]
+    Order,
+    /// What MIT 6.034's own tester checks (`verdict: mit6034`): the path,
+    /// the score and the returned count of static evaluations; a visited
+    /// or evaluation order unlike the reference's is a warning.
+    Mit6034,
+    /// MIT's checks, and the states evaluated, in order, must be the
+    /// reference's (`verdict: strict`).
+    Strict,
+}
+
+impl Verdict {
+    /// Whether the path, score and count are judged as MIT's tester does
+    /// (and the visited order only warned about).
+    pub fn is_mit(self) -> bool {
+        matches!(self, Verdict::Mit6034 | Verdict::Strict)
+    }
 }
 
 /// How submissions in one language are recognised, built and run.

@@ -181,6 +181,7 @@ fn assignment(ws: &Workspace) -> Assignment {
         dir: ws.assignment.clone(),
         time_limit: TIME_LIMIT,
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),

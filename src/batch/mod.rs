@@ -358,6 +358,7 @@ mod tests {
             dir: dir.path().to_path_buf(),
             time_limit: std::time::Duration::from_secs(1),
             languages: Vec::new(),
+            verdict: Default::default(),
             questions: Vec::new(),
         };
         let before =

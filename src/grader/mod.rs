@@ -16,6 +16,7 @@ pub mod diagnosis;
 mod explain;
 mod fsmode;
 mod interpreter;
+mod mit;
 pub mod oracle;
 pub mod pacman;
 pub mod plan;
@@ -226,11 +227,11 @@ fn grade_searches(run: &Run<'_>, tests: &[PlannedTest]) -> Vec<TestResult> {
     let earlier: Vec<usize> = records.iter().map(|record| record.earlier_in_program).collect();
     let mut results: Vec<_> = (tests.iter().zip(&served))
         .zip(records)
-        .map(|((test, tree), record)| verdict::judge(test, &**tree, record))
+        .map(|((test, tree), record)| verdict::judge_with(test, &**tree, record, run.assignment.verdict))
         .collect();
     diagnosis::diagnose_submission(tests, &served, &mut results);
     if let Ok(spec) = &run.staged.program {
-        recheck_alone(spec, tests, &earlier, &mut results, limits);
+        recheck_alone(spec, tests, &earlier, &mut results, limits, run.assignment.verdict);
     }
     results
 }
@@ -279,6 +280,7 @@ fn recheck_alone(
     earlier: &[usize],
     results: &mut [TestResult],
     limits: SessionLimits,
+    mode: crate::assignment::Verdict,
 ) {
     let suspects = (0..tests.len())
         .filter(|&index| earlier[index] > 0 && results[index].diagnosis().is_none())
@@ -303,7 +305,7 @@ fn recheck_alone(
         }
         let tree = test.served();
         let Some(alone) = session::run_searches(spec, &[SearchJob::for_test(test, &tree)], limits).pop() else { break };
-        if verdict::judge(test, &*tree, alone).header.status != result::TestStatus::Passed {
+        if verdict::judge_with(test, &*tree, alone, mode).header.status != result::TestStatus::Passed {
             break;
         }
         confirmed += 1;

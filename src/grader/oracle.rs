@@ -43,6 +43,23 @@ pub struct StudentAnswer {
     /// MCTS: each root child's action, N and W as the program reported
     /// them (docs/format.md 8.4); `None` when it reported none.
     pub children: Option<Vec<ChildReport>>,
+    /// What the MIT 6.034 kit reported beside the answer; `None` from other kits.
+    pub mit: Option<MitReport>,
+}
+
+/// What the MIT 6.034 kit reports with a search's answer: the lab's
+/// `(path, score, evaluations)` as the search returned them, and where the
+/// student's own rules disagree with the grader's. The grader judges it
+/// (`verdict`); none of it is taken on trust.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MitReport {
+    /// The node ids of the returned path, root first (`None` for a state
+    /// that is not one the grader served).
+    pub path: Vec<Option<String>>,
+    /// The count of static evaluations the search returned, as it returned it.
+    pub returned: serde_json::Value,
+    /// The kit's claim about the student's Connect Four rules, unchecked.
+    pub rules: Option<serde_json::Value>,
 }
 
 /// A root child's counts as an MCTS program reported them.
@@ -242,6 +259,8 @@ pub struct Oracle<'t> {
     /// `visited`, and the depth of the current one (8.2).
     iteration_starts: Vec<usize>,
     iteration_depth: Option<u32>,
+    /// Every static evaluation the program declared (`static`), in order.
+    statics: Vec<NodeIndex>,
     /// What the program is asked for: a search's answer, or a move.
     purpose: Purpose,
 }
@@ -304,6 +323,7 @@ impl<'t> Oracle<'t> {
             draws: 0,
             iteration_starts: Vec::new(),
             iteration_depth: None,
+            statics: Vec::new(),
             purpose: Purpose::Search,
         }
     }
@@ -428,6 +448,28 @@ impl<'t> Oracle<'t> {
         Ok(encode(&ToProgram::Eval { node: &tree.id(node), value }))
     }
 
+    /// Answers `static`: the program scored `id` as a static evaluation (a
+    /// terminal's utility, or the evaluation of a node at the depth cut).
+    /// The grader records it and answers with the value, as `eval`.
+    pub fn static_eval(&mut self, id: &str) -> Result<String, Violation> {
+        let Entry::Node(node) = self.enter(id)? else {
+            return Ok(self.refusal(id));
+        };
+        if self.tree.kind(node) != NodeKind::Terminal || self.players().is_some() {
+            let reply = self.evaluate(id)?;
+            self.statics.push(node);
+            return Ok(reply);
+        }
+        self.statics.push(node);
+        let value = Numbers::One(self.tree.utility(node));
+        Ok(encode(&ToProgram::Eval { node: &self.tree.id(node), value }))
+    }
+
+    /// The static evaluations the program declared, in order.
+    pub fn statics(&self) -> &[NodeIndex] {
+        &self.statics
+    }
+
     /// Checks a `result` for shape: a finite number and a string or null.
     pub fn answer(&self, value: &serde_json::Value, action: Option<String>) -> Result<StudentAnswer, Violation> {
         self.answer_with(value, action, None)
@@ -449,18 +491,22 @@ impl<'t> Oracle<'t> {
                 .filter(|items| items.len() == players as usize)
                 .and_then(|items| items.iter().map(|item| item.as_f64().filter(|v| v.is_finite())).collect());
             return match vector {
-                Some(vector) => {
-                    Ok(StudentAnswer { value: vector.first().copied(), action, vector: Some(vector), children })
-                }
+                Some(vector) => Ok(StudentAnswer {
+                    value: vector.first().copied(),
+                    action,
+                    vector: Some(vector),
+                    children,
+                    mit: None,
+                }),
                 None => Err(Violation::BadVector { value: value.clone(), players }),
             };
         }
         match value.as_f64() {
             Some(number) if number.is_finite() => {
-                Ok(StudentAnswer { value: Some(number), action, vector: None, children })
+                Ok(StudentAnswer { value: Some(number), action, vector: None, children, mit: None })
             }
             None if value.is_null() && (from_cs188 || self.purpose == Purpose::Move) => {
-                Ok(StudentAnswer { value: None, action, vector: None, children })
+                Ok(StudentAnswer { value: None, action, vector: None, children, mit: None })
             }
             _ => Err(Violation::BadValue(value.clone())),
         }
@@ -603,6 +649,25 @@ mod tests {
         let reply = oracle.visit("B").unwrap();
         assert!(reply.contains("\"probs\":[0.25,0.75]"), "{reply}");
         assert_eq!(tree.ids_of(oracle.visited()), ["A", "C", "B"]);
+    }
+
+    /// `static` answers a terminal's utility and a cut node's evaluation,
+    /// records every one in order (again when asked again), and is refused
+    /// where `evaluate` would be.
+    #[test]
+    fn static_evaluations_are_recorded_in_order() {
+        let tree = tree();
+        let ids = IdIndex::new(&tree);
+        let mut settings = SearchSettings::new(Algorithm::Minimax);
+        settings.depth = Some(1);
+        let mut oracle = Oracle::new(&tree, &ids, settings);
+        oracle.visit("A").unwrap();
+        assert_eq!(oracle.static_eval("C").unwrap(), "{\"type\":\"eval\",\"node\":\"C\",\"value\":5.0}\n");
+        assert!(oracle.static_eval("B").unwrap().contains("\"value\":2.0"));
+        oracle.static_eval("C").unwrap();
+        assert_eq!(tree.ids_of(oracle.statics()), ["C", "B", "C"]);
+        assert_eq!(tree.ids_of(oracle.visited()), ["A", "C", "B"]);
+        assert!(matches!(oracle.static_eval("A"), Err(Violation::EvalAboveCut { .. })));
     }
 
     #[test]

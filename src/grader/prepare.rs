@@ -391,6 +391,7 @@ mod tests {
             dir: PathBuf::from("."),
             time_limit: std::time::Duration::from_secs(1),
             languages: Vec::new(),
+            verdict: Default::default(),
             questions: ids.iter().map(question).collect(),
         }
     }

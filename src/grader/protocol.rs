@@ -236,6 +236,14 @@ pub enum FromProgram {
         /// The node's id.
         node: String,
     },
+    /// A static evaluation as MIT 6.034's lab counts them (docs/protocol.md,
+    /// "MIT 6.034's games lab"): the search scored this terminal or this
+    /// node at the depth cut. Answered with `eval` (a terminal's utility);
+    /// the grader records every one, in order.
+    Static {
+        /// The node's id.
+        node: String,
+    },
     /// Ask for the next random draw (MCTS, docs/format.md 8.4).
     Random {},
     /// Iterative deepening starts its next iteration, with this depth limit (8.2).
@@ -254,6 +262,17 @@ pub enum FromProgram {
         /// MCTS: each root child's action, N and W (docs/format.md 8.4).
         #[serde(default)]
         children: Option<Vec<ReportedChild>>,
+        /// The MIT 6.034 kit: the node ids of the path the search returned, root first.
+        #[serde(default)]
+        path: Option<Vec<serde_json::Value>>,
+        /// The MIT 6.034 kit: the number of static evaluations the search
+        /// returned, as it returned it (any JSON value).
+        #[serde(default)]
+        returned: Option<serde_json::Value>,
+        /// The MIT 6.034 kit: the first position where the student's own
+        /// Connect Four rules disagree with what the grader served.
+        #[serde(default)]
+        rules: Option<serde_json::Value>,
     },
     /// A Pacman game's successor request (docs/protocol.md, "Pacman
     /// games"): the state after `agent` takes `action` in state `state`.

@@ -104,6 +104,9 @@ pub struct SearchSteps {
     pub iteration_starts: Vec<usize>,
     /// The random draws served.
     pub draws: u64,
+    /// The static evaluations the program declared, in order (the MIT
+    /// 6.034 kit's `static`; empty from other kits).
+    pub evaluated: Vec<NodeIndex>,
 }
 
 /// Limits applied to every search.
@@ -358,7 +361,11 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
         None => failure,
     });
     let time_up = oracle.time_up();
-    let steps = SearchSteps { iteration_starts: oracle.iteration_starts().to_vec(), draws: oracle.draws() };
+    let steps = SearchSteps {
+        iteration_starts: oracle.iteration_starts().to_vec(),
+        draws: oracle.draws(),
+        evaluated: oracle.statics().to_vec(),
+    };
     ServedSearch { answer: result, visited: oracle.into_visited(), time_up, steps }
 }
 
@@ -441,12 +448,15 @@ pub(super) fn converse(
         let reply = match decode(&line) {
             Ok(FromProgram::Visit { node }) => oracle.visit(&node),
             Ok(FromProgram::Evaluate { node }) => oracle.evaluate(&node),
+            Ok(FromProgram::Static { node }) => oracle.static_eval(&node),
             Ok(FromProgram::Random {}) => oracle.random(),
             Ok(FromProgram::Iteration { depth }) => oracle.start_iteration(&depth),
-            Ok(FromProgram::Result { value, action, children }) => {
-                return oracle
+            Ok(FromProgram::Result { value, action, children, path, returned, rules }) => {
+                let mut answer = oracle
                     .answer_with(&value, action, children.as_deref())
-                    .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())));
+                    .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())))?;
+                answer.mit = mit_report(path, returned, rules);
+                return Ok(answer);
             }
             Ok(FromProgram::Error { kind, message, details }) => {
                 return Err(Stop::Failure(student_error(&kind, message, details)));
@@ -472,6 +482,19 @@ pub(super) fn converse(
             }
         }
     }
+}
+
+/// What the MIT 6.034 kit sent beside a result, when it sent any of it.
+fn mit_report(
+    path: Option<Vec<serde_json::Value>>,
+    returned: Option<serde_json::Value>,
+    rules: Option<serde_json::Value>,
+) -> Option<super::oracle::MitReport> {
+    if path.is_none() && returned.is_none() && rules.is_none() {
+        return None;
+    }
+    let path = path.unwrap_or_default().into_iter().map(|id| id.as_str().map(str::to_string)).collect();
+    Some(super::oracle::MitReport { path, returned: returned.unwrap_or(serde_json::Value::Null), rules })
 }
 
 pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {

@@ -9,6 +9,7 @@ use super::result::{
     Board, Check, Checks, ChildCountView, SearchDetail, SearchView, TestDetail, TestHeader, TestResult, TestStatus,
 };
 use super::session::{FailureCause, SearchRecord};
+use crate::assignment::Verdict;
 use crate::compare::{
     Divergence, first_divergence, format_value, format_vector, same_search_in_another_child_order, values_match,
     vectors_match,
@@ -35,6 +36,13 @@ fn divergence(
 /// [`super::scoring::score`]); `tree` is the one the search was served (for a game, its own
 /// unfolding, where the reference's nodes have the same indices).
 pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> TestResult {
+    judge_with(test, tree, record, Verdict::Order)
+}
+
+/// [`judge`] in the course's verdict mode (`verdict:`): in MIT's modes the
+/// path, score and returned count the MIT 6.034 kit reports decide, and a
+/// visited order unlike the reference's is a warning.
+pub fn judge_with(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord, mode: Verdict) -> TestResult {
     let expected = explain::reference_view(test, tree);
     let visited = tree.ids_of(&record.visited);
     let mut search = SearchDetail {
@@ -71,7 +79,8 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
                 search.diagnosis = Some(super::diagnosis::budget_per_iteration(test.settings.budget));
             }
         }
-        Ok(answer) => {
+        Ok(mut answer) => {
+            let report = answer.mit.take();
             search.actual.value = answer.value;
             search.actual.action = answer.action;
             search.actual.vector = answer.vector;
@@ -80,11 +89,38 @@ pub fn judge(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord) -> T
             });
             // The diagnosis weighs every test of the question: see
             // `diagnosis::diagnose_submission`, which runs once all are judged.
-            judge_answer(&mut header, &mut search, test, tree);
+            let mut findings = match &report {
+                Some(report) => {
+                    let scores = (search.expected.value, search.actual.value);
+                    super::mit::judge(test, tree, report, &record.visited, &record.steps.evaluated, mode, scores)
+                }
+                None => super::mit::MitFindings::default(),
+            };
+            let (mut reasons, mut warnings) = judge_answer(&mut search, test, tree, findings.path_judged);
+            reasons.splice(0..0, findings.failures.drain(..));
+            warnings.append(&mut findings.warnings);
+            if !reasons.is_empty() {
+                header.status = TestStatus::Failed;
+                if !findings.summary.is_empty() {
+                    header.details = Some(findings.summary.join("\n"));
+                }
+                let mut reason = reasons.join("; ");
+                if !warnings.is_empty() {
+                    reason.push_str(&format!("; also: {}", warnings.join("; ")));
+                }
+                header.reason = Some(reason);
+            } else if !warnings.is_empty() {
+                header.reason = Some(format!("warning: {}", warnings.join("; ")));
+            }
+            search.boards = findings.boards;
         }
     }
     if header.status == TestStatus::Failed {
-        search.boards = boards(tree, &test.reference.visited, &record.visited, search.divergence.as_ref());
+        let mut drawn = boards(tree, &test.reference.visited, &record.visited, search.divergence.as_ref());
+        drawn.append(&mut search.boards);
+        search.boards = drawn;
+    } else {
+        search.boards.clear();
     }
     TestResult { header, detail: TestDetail::Search(Box::new(search)) }
 }
@@ -113,7 +149,16 @@ fn boards(
     boards
 }
 
-fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &PlannedTest, tree: &dyn GameTree) {
+/// The value, action and order checks: the reasons the test fails, and the
+/// warnings. `mit` when the MIT kit's path and count were judged in MIT's
+/// modes: then the order only warns, and a wrong first move is told with
+/// the path.
+fn judge_answer(
+    result: &mut SearchDetail,
+    test: &PlannedTest,
+    tree: &dyn GameTree,
+    mit: bool,
+) -> (Vec<String>, Vec<String>) {
     // The action is compared as the program sent it, and shown escaped.
     let action_ok = result.expected.action == result.actual.action;
     result.actual.action = result.actual.action.as_deref().map(shown_line);
@@ -129,6 +174,7 @@ fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &Plann
     let iterations_ok = expected.iteration_starts == actual.iteration_starts;
     let order_ok = result.divergence.is_none() && iterations_ok;
     let mut reasons = Vec::new();
+    let mut warnings = Vec::new();
     if !value_ok {
         reasons.push(match (&expected.vector, &actual.vector) {
             (Some(expected), Some(actual)) => {
@@ -141,7 +187,8 @@ fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &Plann
             ),
         });
     }
-    if !action_ok {
+    // In MIT's modes a wrong first move is told with the whole path.
+    if !action_ok && !mit {
         let expected_action = describe_action(expected.action.as_deref(), test, tree);
         let chosen = describe_choice(result.actual.action.as_deref(), test, tree);
         reasons.push(format!("action: expected {expected_action}, you chose {chosen}"));
@@ -162,10 +209,15 @@ fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &Plann
                  and search each node's children in the order they are given, without reordering or shuffling them)"
             });
         }
-        reasons.push(reason);
+        if mit {
+            warnings.push(format!("{reason} (MIT's tester does not check the visited order)"));
+        } else {
+            reasons.push(reason);
+        }
     }
     if result.divergence.is_none() && !iterations_ok {
-        reasons.push(explain::iterations_difference(&result.expected, &result.actual));
+        let difference = explain::iterations_difference(&result.expected, &result.actual);
+        if mit { warnings.push(difference) } else { reasons.push(difference) }
     }
     let counts =
         test.settings.algorithm.draws_random().then(|| explain::counts_difference(&result.expected, &result.actual));
@@ -175,11 +227,10 @@ fn judge_answer(header: &mut TestHeader, result: &mut SearchDetail, test: &Plann
     let check = |ok: bool| if ok { Check::Passed } else { Check::Failed };
     let value = if value_observed { check(value_ok) } else { Check::NotRun };
     let counts = counts.map(|difference| check(difference.is_none()));
-    result.checks = Checks { value, action: check(action_ok), order: check(order_ok), counts };
-    if !reasons.is_empty() {
-        header.status = TestStatus::Failed;
-        header.reason = Some(reasons.join("; "));
-    }
+    // In MIT's modes the order is not a check of the test (it only warns).
+    let order = if mit { Check::NotRun } else { check(order_ok) };
+    result.checks = Checks { value, action: check(action_ok), order, counts };
+    (reasons, warnings)
 }
 
 /// Whether two different visited orders enter exactly the same nodes: the

@@ -198,6 +198,10 @@ pub struct SearchTest {
     pub mit: MitAnswer,
     /// Whether the test's heuristic is the lab's `always_zero`, which takes anything.
     pub always_zero: bool,
+    /// The lab's board, when MIT builds the test's game from the student's
+    /// own rule functions (`rules: student`): the kit checks those rules on
+    /// the positions the search enters, from this board.
+    pub student_rules: Option<Value>,
 }
 
 /// A search's answer as MIT's tests check it: `(path, score, evaluations)`.
@@ -255,7 +259,22 @@ pub fn convert(test: &Value) -> Converted {
             let always_zero = test["args"].as_array().into_iter().flatten().any(|arg| {
                 arg.get("heuristic").and_then(|h| h.get("name")).and_then(Value::as_str) == Some("always_zero")
             });
-            Converted::Search(SearchTest { number, function, name, algorithm, yaml, mover, nodes, mit, always_zero })
+            let game = test["args"].as_array().and_then(|args| args.iter().find_map(|arg| arg.get("game")));
+            let student_rules = game
+                .filter(|game| game["rules"] == "student")
+                .map(|game| serde_json::json!({"rows": game["board"]["rows"], "players": game["board"]["players"]}));
+            Converted::Search(SearchTest {
+                number,
+                function,
+                name,
+                algorithm,
+                yaml,
+                mover,
+                nodes,
+                mit,
+                always_zero,
+                student_rules,
+            })
         }
         Err(reason) => not_graded(reason),
     }
@@ -718,6 +737,7 @@ mod tests {
         let found = reference(&load(&test), Algorithm::Minimax).unwrap();
         assert_eq!((found.value, found.action.as_deref(), found.evaluations), (1000.0, Some("c"), 2));
         assert_eq!(test.mit.path, ["root", "c"]);
+        assert_eq!(test.student_rules, Some(json!({"rows": null, "players": null})));
     }
 
     #[test]

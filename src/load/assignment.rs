@@ -22,6 +22,7 @@ use serde_saphyr::Spanned;
 use super::{Diagnostic, LoadError, Position, parser_options, spanned_position, yaml_diagnostic};
 use crate::assignment::{
     Assignment, ChildOrder, GameGeneration, Generated, Language, Question, QuestionKind, Scoring, Searches, TestFile,
+    Verdict,
 };
 use crate::engine::{Algorithm, SettingOverrides};
 use crate::generator::GenOptions;
@@ -41,6 +42,8 @@ struct RawAssignment {
     #[serde(default)]
     languages: Vec<RawLanguage>,
     questions: Vec<Spanned<RawQuestion>>,
+    /// `mit6034` or `strict` (docs/format.md, assignments); absent: value, action and order.
+    verdict: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -233,6 +236,17 @@ fn translate(
             .unwrap_or_default()
     });
     let tests_dir = dir.join(raw.tests_dir.as_ref().map_or(".", |spanned| spanned.value.as_str()));
+    let verdict = match raw.verdict.as_ref().map(|spelled| spelled.value.as_str()) {
+        None | Some("order") => Verdict::Order,
+        Some("mit6034") => Verdict::Mit6034,
+        Some("strict") => Verdict::Strict,
+        Some(other) => {
+            let at = raw.verdict.as_ref().and_then(spanned_position);
+            diagnostics
+                .push(Diagnostic::at(at, format!("unknown verdict `{other}` (expected order, mit6034 or strict)")));
+            Verdict::Order
+        }
+    };
     let folders = TestFolders { assignment: dir, public: &tests_dir, hidden: hidden_dir.unwrap_or(&tests_dir) };
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::new();
@@ -260,6 +274,7 @@ fn translate(
             raw.languages.into_iter().map(translate_language).collect()
         },
         questions,
+        verdict,
     }
 }
 
@@ -812,6 +827,16 @@ mod tests {
         assert!(missing.contains(":2:") && missing.contains("02-g.yaml does not exist"), "{missing}");
         let none = write("questions:\n  - {id: rules, points: 2}\n").unwrap_err().to_string();
         assert!(["`algorithm`", "`play:`", "`pacman:`", "`calls:`"].iter().all(|key| none.contains(key)), "{none}");
+    }
+
+    #[test]
+    fn the_verdict_is_order_unless_the_course_names_an_mit_mode() {
+        let question = "questions:\n  - {id: q1, points: 1, algorithm: minimax, generate: {seed: 1}}\n";
+        assert_eq!(load(question).unwrap().verdict, Verdict::Order);
+        assert_eq!(load(&format!("verdict: mit6034\n{question}")).unwrap().verdict, Verdict::Mit6034);
+        assert_eq!(load(&format!("verdict: strict\n{question}")).unwrap().verdict, Verdict::Strict);
+        let unknown = load(&format!("verdict: lenient\n{question}")).unwrap_err().to_string();
+        assert!(unknown.contains(":1:") && unknown.contains("unknown verdict `lenient`"), "{unknown}");
     }
 
     #[test]

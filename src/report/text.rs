@@ -94,6 +94,9 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             if let Some(line) = super::calls::passed_line(test).filter(|_| detail == Detail::Everything) {
                 let _ = writeln!(out, "        {}", paint.dim(&line));
             }
+        } else if let Some(warning) = test.header.reason.as_deref().filter(|_| !test.header.hidden) {
+            // A passed test with a reason: what differs but does not fail it (MIT's verdict mode).
+            let _ = writeln!(out, "        {warning}");
         } else if detail == Detail::Everything && !test.header.hidden {
             let action = test.actual().action.as_deref().unwrap_or("none");
             let value = match &test.actual().vector {

@@ -32,6 +32,7 @@ fn assignment(time_limit: Duration) -> Assignment {
         dir: test_cases(),
         time_limit,
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),

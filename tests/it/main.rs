@@ -28,6 +28,7 @@ mod gradescope;
 mod mit6034;
 mod mit6034_calls;
 mod mit6034_fixtures;
+mod mit6034_verdict;
 mod more_grading;
 mod more_searches;
 mod mutants;

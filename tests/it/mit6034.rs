@@ -72,7 +72,29 @@ fn expected(bug: &str) -> (&'static [&'static str], &'static str) {
         "maximize-not-flipped" => (&ALL[1..], "value: expected"),
         // Mistakes outside the searches these trees grade: the grader serves the
         // moves and the tree's `eval` values, so every search test passes.
-        "pd-cumulative" | "pd-depth-zero" | "wrong-next-boards" | "heuristic-wrong-sign" => (&[], ""),
+        "pd-cumulative" | "pd-depth-zero" | "heuristic-wrong-sign" => (&[], ""),
+        // The moves listed from the last column to the first: the rule check
+        // finds it on the Connect Four search tests.
+        "next-boards-reversed" => (
+            &["minimax/09-minimax_search", "alphabeta/10-minimax_search_alphabeta"],
+            "fix next_boards_connectfour (tests 7-12) first",
+        ),
+        // MIT's tester passes these four (tests/it/mit6034_verdict.rs); this course judges the visited order.
+        "eager-children" => (&ALL[1..], "visited order"),
+        "right-count-wrong-leaves" => (&ALL[1..5], "visited order"),
+        "peeks-pruned-leaf" => (
+            &[
+                "alphabeta/05-minimax_search_alphabeta",
+                "alphabeta/06-minimax_search_alphabeta",
+                "alphabeta/10-minimax_search_alphabeta",
+            ],
+            "",
+        ),
+        // Right searches, a wrong rule: as at MIT, the Connect Four search tests fail, blamed on the rule.
+        "wrong-next-boards" => (
+            &["minimax/09-minimax_search", "alphabeta/10-minimax_search_alphabeta"],
+            "fix next_boards_connectfour (tests 7-12) first",
+        ),
         "starter" => (ALL, "is not implemented yet"),
         "does-not-import" => (ALL, "lab2.py could not be imported: SyntaxError"),
         other => panic!("no expectation for the BUG `{other}`"),
@@ -99,7 +121,7 @@ fn lab_files_are_graded_unchanged_and_each_mistake_fails_where_it_shows() {
         .filter(|path| path.is_dir())
         .collect();
     students.sort();
-    assert!(students.len() >= 9, "{students:?}");
+    assert!(students.len() >= 13, "{students:?}");
     for dir in &students {
         let bug = std::fs::read_to_string(dir.join("BUG")).unwrap().trim().to_string();
         let (failing, said) = expected(&bug);
@@ -318,7 +340,7 @@ fn the_imported_course_grades_the_students_as_mits_tests_do() {
     let Some((dir, _)) = imported() else { return };
     const ALL_IMPORTED: &[&str] =
         &["23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"];
-    let cases: [(&str, &[&str], &str); 8] = [
+    let cases: [(&str, &[&str], &str); 12] = [
         ("correct", &[], ""),
         ("correct-lab3", &[], ""),
         ("starter", ALL_IMPORTED, "is not implemented yet"),
@@ -328,7 +350,13 @@ fn the_imported_course_grades_the_students_as_mits_tests_do() {
         // MIT's always_zero takes the state as well (27, 28); its other heuristics do not.
         ("state-to-heuristic", &["29", "30", "38"], "pass it the state's snapshot"),
         // 37 and 38 evaluate one node per child, so the count comes out right there, as at MIT.
-        ("count-one-per-child", &ALL_IMPORTED[..14], "as its number of static evaluations, but it made"),
+        ("count-one-per-child", &ALL_IMPORTED[..14], "number of static evaluations: MIT's test expects"),
+        // The course judges as MIT's tester (`verdict: mit6034`), which passes these three.
+        ("eager-children", &[], ""),
+        ("peeks-pruned-leaf", &[], ""),
+        ("right-count-wrong-leaves", &[], ""),
+        // MIT runs 26-30 on the student's rules: 29 and 30 fail there, 26 and 27 never meet the wrong column.
+        ("wrong-next-boards", &["29", "30"], "fix next_boards_connectfour (tests 7-12) first"),
     ];
     for (student, failing, said) in cases {
         let results = results(&crate::common::check_json(dir.path(), &fixture().join("students").join(student)));
@@ -343,5 +371,5 @@ fn the_imported_course_grades_the_students_as_mits_tests_do() {
     // A path that parts from MIT's below the first move is told where.
     let results = results(&crate::common::check_json(dir.path(), &fixture().join("students/ties-last")));
     let (_, reason) = &results["minimax_search/29-minimax_search"];
-    assert!(reason.contains("but MIT's test expects root e e-f: they part after e"), "{reason}");
+    assert!(reason.contains("path: MIT's test expects root e e-f (move_sequence [4, 5], columns e f)"), "{reason}");
 }

@@ -66,6 +66,7 @@ fn mixed_run() -> GradeReport {
         dir: cases.clone(),
         time_limit: Duration::from_secs(10),
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![
             question("q1", Algorithm::Minimax, Scoring::PerTest, &TREES),
             question("q2", Algorithm::AlphaBeta, Scoring::PerTest, &TREES),

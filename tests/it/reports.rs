@@ -40,6 +40,7 @@ fn mixed_run() -> (GradeReport, Vec<treegrade::grader::plan::PlannedTest>) {
         dir: cases.clone(),
         time_limit: Duration::from_secs(10),
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![Question {
             id: "q2".into(),
             title: "Alpha-beta".into(),
@@ -214,6 +215,7 @@ fn hostile_text_report() -> GradeReport {
         dir: cases.clone(),
         time_limit: Duration::from_secs(10),
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),
@@ -346,6 +348,7 @@ fn nothing_learnt_from_a_hidden_tree_reaches_the_student() {
         dir: cases.clone(),
         time_limit: Duration::from_secs(10),
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![
             // The hidden test comes first in the assignment; public tests follow it.
             question("q1", vec![TestFile { path: hidden_tree.clone(), hidden: true }]),
@@ -386,6 +389,7 @@ fn action_reason(action_expression: &str) -> String {
         dir: cases.clone(),
         time_limit: Duration::from_secs(10),
         languages: Vec::new(),
+        verdict: Default::default(),
         questions: vec![Question {
             id: "q1".into(),
             title: "Minimax".into(),

@@ -20,12 +20,21 @@ served lazily); of a Connect Four tree, a ``ConnectFourBoard`` built from
 the grader's position. The test's root is MAX's or MIN's by its kind,
 which gives ``maximize``.
 
-The kit sends back the search's answer as the protocol's ``result``: the
-score as ``value``, the action of the path's first move as ``action``, and
-for the record the path (node ids), the count the search returned
-(``evaluations``) and the states it evaluated, in order (``evaluated``).
-MIT's tests check the count a search returns; a search whose count is not
-the number of static evaluations it made fails here with both numbers.
+Each static evaluation is declared to the grader as it is made (the
+protocol's ``static``), so that the grader itself knows which states were
+evaluated, in order. The kit sends back the search's answer as the
+protocol's ``result``: the score as ``value``, the action of the path's
+first move as ``action``, the path (node ids) as ``path`` and the count the
+search returned as ``returned``; for the report, the evaluations it saw
+(``evaluations``, ``evaluated``). The grader judges them (the course's
+``verdict:``); the kit only refuses an answer that is not the lab's triple.
+
+On a test whose game MIT builds from the student's own rule functions
+(``TREEGRADE_MIT6034_RULES``), the kit also calls the student's
+``is_game_over_connectfour``, ``next_boards_connectfour`` and
+``endgame_score_connectfour`` on each position the search entered, and
+reports the first one where they disagree with what the grader served
+(``rules``), for the grader to check and tell.
 
 A calls question's test (``call``) calls a function of the student's
 file with the test's arguments (a board becomes the lab API's
@@ -77,8 +86,9 @@ _BY_ALGORITHM = {
 _MOVER_ENV = "TREEGRADE_MIT6034_MOVER"
 # The tests whose heuristic is the lab's always_zero (see _Heuristic).
 _ALWAYS_ZERO_ENV = "TREEGRADE_MIT6034_ALWAYS_ZERO"
-# The path each test expects (``NN-function=ROOT,CHILD,...``, space-separated; see _path_error).
-_PATHS_ENV = "TREEGRADE_MIT6034_PATHS"
+# The tests whose game MIT builds from the student's rules: JSON, test name to its root
+# board (the reader's ``{"rows", "players"}``), or null when the grader serves boards.
+_RULES_ENV = "TREEGRADE_MIT6034_RULES"
 _TEST_NAME = re.compile(r"(?:^|/)\d+-([A-Za-z_][A-Za-z0-9_]*)$")
 
 _base._KIT_FILES.update(
@@ -104,6 +114,7 @@ class _Served(object):
         self.evaluated = []
         self.iterations = []
         self.snapshots = {}
+        self.parents = {}
         self.test = ""  # the test's name, NN-function
 
     def snapshot(self, node):
@@ -131,22 +142,35 @@ class _Served(object):
         children = self.game.children(node)
         for child in children:
             self.ply.setdefault(child, self.ply.get(node, 0) + 1)
+            self.parents.setdefault(child, node)
         return children
+
+    def declare(self, node):
+        """Tells the grader that ``node`` is statically evaluated now (``static``); its value."""
+        channel = self.game._channel
+        channel.send(('{"type":"static","node":%s}\n' % _base._to_json(node)).encode("ascii"))
+        reply = channel.receive(True)
+        self.game._raise_on_time_up(reply)
+        if reply.get("type") != "eval" or reply.get("node") != node:
+            _base._fatal("expected the grader's value of node %r, got %r" % (node, reply))
+        return reply["value"]
 
     def is_max(self, node):
         """Whether MAX moves at ``node``: the root's side on even plies."""
         return (self.ply.get(node, 0) % 2 == 0) == (self.root_kind != "min")
 
     def endgame_score(self, node, maximize):
+        value = self.game.utility(node)  # a state that is not over raises here, as in the lab
         self.evaluated.append((node, "endgame"))
-        value = self.game.utility(node)
+        value = self.declare(node)
         if self.endgame == "mover" and bool(maximize) != self.is_max(node):
             return -value
         return value
 
     def heuristic(self, node, maximize):
+        self.game.evaluate(node)  # a state above the depth cut is refused here
         self.evaluated.append((node, "heuristic"))
-        value = self.game.evaluate(node)
+        value = self.declare(node)
         if self.endgame == "mover" and bool(maximize) != self.is_max(node):
             return -value
         return value
@@ -388,7 +412,16 @@ def _search(channel, message, student):
         return _base._error_line("not_implemented", "%s is not implemented yet" % name)
     except Exception as exc:  # the student's bug: report it and serve the next test
         return _base._exception_line(name, exc)
-    return _answer(name, answer, served, served.evaluated)
+
+    def rerun(state, heuristic_fn):  # the same call on another game, as MIT's test makes it
+        changed = list(args)
+        changed[0] = state
+        at = {"minimax_search": 1, "minimax_search_alphabeta": 3}.get(name)
+        if at is not None:
+            changed[at] = heuristic_fn
+        return function(*changed)
+
+    return _answer(name, answer, served, served.evaluated, rerun)
 
 
 def _endgame_convention(message):
@@ -415,8 +448,12 @@ def _listed(variable):
     return os.environ.get(variable, "").split()
 
 
-def _answer(name, answer, served, evaluated):
-    """The ``result`` line for a ``(path, score, evaluations)`` answer, or the error that explains it."""
+def _answer(name, answer, served, evaluated, rerun=None):
+    """The ``result`` line for a ``(path, score, evaluations)`` answer, or the error that explains it.
+
+    The path and the count are reported as the search returned them: the
+    grader judges them.
+    """
     if not game_api.is_dfs_return_type(answer):
         return _base._error_line(
             "exception",
@@ -426,63 +463,241 @@ def _answer(name, answer, served, evaluated):
     path, score, count = answer
     if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
         return _base._error_line("exception", "%s returned the score %s, not a finite number" % (name, _base._describe(score)))
-    nodes = [getattr(state.snapshot, "_node", None) for state in path]
+    nodes = [getattr(getattr(state, "snapshot", None), "_node", None) for state in path]
     game = served.game
-    if not nodes or nodes[0] != game.root or any(node is None for node in nodes):
-        return _base._error_line(
-            "exception",
-            "%s returned a path that does not start at the state it was given (the path must begin with "
-            "the root state and follow the states generate_next_states() returned)" % name,
-        )
     action = None
-    if len(nodes) > 1:
+    if len(nodes) > 1 and nodes[0] == game.root:
         successors = dict((child, action) for action, child in game.successors(game.root))
         action = successors.get(nodes[1])
-    if len(evaluated) != count:
-        return _base._error_line(
-            "exception",
-            "%s returned %s as its number of static evaluations, but it made %d (one per get_endgame_score at a "
-            "game-over state and one per heuristic_fn call at depth 0)" % (name, _count_text(count), len(evaluated)),
-        )
-    wrong_path = _path_error(name, served.test, nodes)
-    if wrong_path:
-        return _base._error_line("exception", wrong_path)
     result = {
         "type": "result",
         "value": float(score),
         "action": action,
         "path": nodes,
+        "returned": _returned(count),
         "evaluations": len(evaluated),
         "evaluated": [node for node, _ in evaluated],
     }
+    claim = _rules_claim(served)
+    if claim is not None:
+        claim["same_answer"] = _same_on_student_rules(served, answer, rerun)
+        result["rules"] = claim
     return (_base._to_json(result) + "\n").encode("ascii")
 
 
-def _expected_path(test):
-    """The path MIT's test expects, as the course lists it, or None."""
-    for entry in os.environ.get(_PATHS_ENV, "").split():
-        listed, _, path = entry.partition("=")
-        if listed == test:
-            return path.split(",")
+def _returned(count):
+    """The count as JSON: a number as it is (a float stays one), anything else described."""
+    if isinstance(count, numbers.Real) and not isinstance(count, bool) and math.isfinite(count):
+        return count
+    return _count_text(count)
+
+
+def _rules_boards():
+    """The tests whose game MIT builds from the student's rules (see ``_RULES_ENV``)."""
+    import json
+
+    try:
+        listed = json.loads(os.environ.get(_RULES_ENV) or "{}")
+    except ValueError:
+        return {}
+    return listed if isinstance(listed, dict) else {}
+
+
+_PIECES = {None: ".", 0: ".", 1: "x", 2: "o"}
+
+
+def _rows(board):
+    """A board as rows of ``.``, ``x`` (piece 1) and ``o`` (piece 2), top first."""
+    return ["".join(_PIECES.get(cell, "?") for cell in row) for row in board.board_array]
+
+
+class _Boards(object):
+    """The Connect Four position of each served node: the root's, then each move played on it.
+
+    The root's is the grader's (or the lab's board the course gives); a
+    child's is made from its parent's by the move on the edge (its column),
+    so that no node is asked about, and none entered, for the check. Kept
+    as cells and players (cheap to copy), made into a fresh
+    ``ConnectFourBoard`` for each call of a student's function.
+    """
+
+    def __init__(self, served, root):
+        self.served = served
+        self.known = {}
+        if root is None and served.boards:
+            snapshot = served.snapshot(served.game.root)
+            root = {"rows": snapshot.board_array, "players": [snapshot.whose_turn] + [
+                p for p in snapshot.players if p != snapshot.whose_turn]}
+        if root is not None:
+            cells = tuple(tuple(cell or None for cell in row) for row in root.get("rows") or [])
+            players = tuple(root.get("players") or ("Player One", "Player Two"))
+            self.known[served.game.root] = (cells, players)
+
+    def position(self, node):
+        """The cells (rows, top first) and the players (to move first) at ``node``."""
+        known = self.known.get(node)
+        if known is not None:
+            return known
+        served = self.served
+        parent = served.parents[node]
+        action = dict((child, action) for action, child in served.game.successors(parent))[node]
+        cells, players = self.position(parent)
+        column = ord(str(action)[:1]) - ord("a")
+        pieces = sum(1 for row in cells for cell in row if cell)
+        rows = [list(row) for row in cells]
+        for row in reversed(rows):
+            if not row[column]:
+                row[column] = 1 if pieces % 2 == 0 else 2
+                break
+        else:
+            raise IndexError("column %d is full" % column)
+        known = (tuple(tuple(row) for row in rows), (players[1], players[0]))
+        self.known[node] = known
+        return known
+
+    def of(self, node):
+        """A fresh board of ``node``, for a student's function."""
+        cells, players = self.position(node)
+        return game_api.ConnectFourBoard([list(row) for row in cells], list(players), players[0])
+
+    def key(self, node):
+        """What ``_key`` gives for the board of ``node``."""
+        cells, players = self.position(node)
+        return (tuple("".join(_PIECES.get(cell, "?") for cell in row) for row in cells), players[0])
+
+
+def _call(function, *args):
+    """What a rule function of the student's gives: its answer, or ``{"error": ...}``."""
+    if not callable(function):
+        return {"error": "nothing: your file has no such function"}
+    try:
+        return function(*args)
+    except Exception as exc:  # the student's bug: reported as the answer
+        return {"error": "%s: %s" % (type(exc).__name__, exc)}
+
+
+def _rules_claim(served):
+    """The first entered position where the student's rules disagree with what the grader served, or None."""
+    boards = _rules_boards()
+    if served.test not in boards or _STUDENT.module is None:
+        return None
+    module = _STUDENT.module
+    game = served.game
+    positions = _Boards(served, boards[served.test])
+    scored = set(node for node, kind in served.evaluated if kind == "endgame")
+    seen = set()
+    for node in list(game._nodes):
+        try:
+            board = positions.of(node)
+        except Exception:  # a board the kit cannot make: no claim
+            return None
+        over = game.is_terminal(node)
+        key = positions.key(node)
+        claim = {"node": node, "board": list(key[0])}
+        # A position reached again by other moves (a transposition) is checked once for each use.
+        if ("over", key) not in seen:
+            seen.add(("over", key))
+            theirs = _call(getattr(module, "is_game_over_connectfour", None), board)
+        else:
+            theirs = over
+        if theirs is not over and (isinstance(theirs, dict) or bool(theirs) != over):
+            claim.update(function="is_game_over_connectfour", connect_four=over, yours=_json_answer(theirs))
+            return claim
+        if over and node in scored and ("score", key, served.is_max(node)) not in seen:
+            seen.add(("score", key, served.is_max(node)))
+            maximize = served.is_max(node)
+            theirs = _call(getattr(module, "endgame_score_connectfour", None), board, maximize)
+            value = game.utility(node)
+            if isinstance(theirs, bool) or not isinstance(theirs, numbers.Real) or theirs != value:
+                claim.update(
+                    function="endgame_score_connectfour", connect_four=value, yours=_json_answer(theirs), maximize=maximize
+                )
+                return claim
+        # The lab's is_game_over() asks for the next states too: MIT's run uses them at every state.
+        if ("next", key) in seen:
+            continue
+        seen.add(("next", key))
+        expected = [] if over else [list(positions.key(child)[0]) for child in served.children(node)]
+        theirs = _call(getattr(module, "next_boards_connectfour", None), board)
+        mine = _json_answer(theirs)
+        if isinstance(theirs, (list, tuple)):
+            mine = [_rows(b) if game_api.is_class_instance(b, "ConnectFourBoard") else _base._describe(b) for b in theirs]
+        if mine != expected:
+            claim.update(function="next_boards_connectfour", connect_four=expected, yours=mine)
+            return claim
     return None
 
 
-def _path_error(name, test, nodes):
-    """Why the returned path is not the one MIT's test expects, when only its later moves differ.
+class _Unknown(Exception):
+    """A position the grader never served: what the test's heuristic gives there is not known."""
 
-    MIT's tests compare the whole path. A path whose first move differs
-    already fails on the action, with the grader's report of the states
-    entered, so only a difference further down is told here.
+
+def _same_on_student_rules(served, answer, rerun):
+    """Whether the search, run as MIT runs it (on the student's own rules), returns what it returned here.
+
+    The same path (board by board), score and count: then MIT's test
+    passes it whatever the rules got wrong. None when it cannot be told (the
+    search reached a position the grader never served, whose heuristic
+    value is not known).
     """
-    expected = _expected_path(test)
-    if expected is None or nodes == expected or len(nodes) < 2 or len(expected) < 2 or nodes[1] != expected[1]:
+    if rerun is None:
         return None
-    step = next((i for i, (a, b) in enumerate(zip(nodes, expected)) if a != b), min(len(nodes), len(expected)))
-    return (
-        "%s returned the path %s, but MIT's test expects %s: they part after %s. The path goes from the root to "
-        "the state whose static value is the score, taking at each state the first of its equally good moves "
-        "(a later move that only ties does not replace it)" % (name, " ".join(nodes), " ".join(expected), expected[step - 1])
+    module = _STUDENT.module
+    game = served.game
+    positions = _Boards(served, _rules_boards().get(served.test))
+    values = {}
+    for node in list(game._nodes):
+        info = game._nodes[node]
+        if info.get("eval") is not None:
+            values[positions.key(node)] = (node, info["eval"])
+
+    def heuristic(board, maximize=True):
+        found = values.get(_key(board)) if game_api.is_class_instance(board, "ConnectFourBoard") else None
+        if found is None:
+            raise _Unknown()
+        node, value = found
+        if served.endgame == "mover" and bool(maximize) != served.is_max(node):
+            return -value
+        return value
+
+    state = game_api.AbstractGameState(
+        positions.of(game.root),
+        getattr(module, "is_game_over_connectfour", None),
+        getattr(module, "next_boards_connectfour", None),
+        getattr(module, "endgame_score_connectfour", None),
     )
+    try:
+        theirs = rerun(state, heuristic)
+    except _Unknown:
+        return None
+    except Exception:  # the search fails on the student's rules: MIT's test fails
+        return False
+    if not game_api.is_dfs_return_type(theirs):
+        return False
+    path, score, count = answer
+    try:
+        boards = [positions.key(getattr(getattr(s, "snapshot", None), "_node", None)) for s in path]
+    except KeyError:
+        return None
+    return (
+        [_key(getattr(s, "snapshot", None)) for s in theirs[0]] == boards and theirs[1] == score and theirs[2] == count
+    )
+
+
+def _key(board):
+    """A board as a key: its rows and whose turn it is."""
+    if not game_api.is_class_instance(board, "ConnectFourBoard"):
+        return None
+    return (tuple(_rows(board)), board.whose_turn)
+
+
+def _json_answer(answer):
+    """A rule function's answer as JSON: booleans and numbers as they are, the rest described."""
+    if isinstance(answer, dict) and "error" in answer:
+        return answer
+    if isinstance(answer, bool) or (isinstance(answer, numbers.Real) and math.isfinite(answer)):
+        return answer
+    return _base._describe(answer)
 
 
 def _count_text(count):
@@ -645,12 +860,15 @@ def _board_form(board):
     return form
 
 
+# The student's module, loaded once (the rule check reads it too).
+_STUDENT = _Student()
+
+
 def main():
-    student = _Student()
     _base._start(
-        lambda channel, message: _search(channel, message, student),
+        lambda channel, message: _search(channel, message, _STUDENT),
         _HELLO,
-        others={"call": lambda channel, message: _call(message, student)},
+        others={"call": lambda channel, message: _call(message, _STUDENT)},
     )
 
 

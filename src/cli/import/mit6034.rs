@@ -14,6 +14,11 @@ use crate::load::load_tree_str;
 use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
 use crate::points::Points;
 
+/// How the course judges a search: as MIT's tester does (docs/format.md, assignments).
+const VERDICT: &str = "# As MIT's tester: the path, the score and the count of static evaluations decide;\n\
+                       # a visited order unlike the reference's is a warning. `verdict: strict` also\n\
+                       # requires the reference's static evaluations, in order.\nverdict: mit6034\n";
+
 /// The course's folder for its trees.
 const TESTS_DIR: &str = "tests";
 
@@ -175,12 +180,13 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
     let names = |keep: fn(&SearchTest) -> bool| {
         imported.iter().filter(|t| keep(t)).map(|t| t.name.as_str()).collect::<Vec<_>>().join(" ")
     };
-    let paths: Vec<String> = imported.iter().map(|t| format!("{}={}", t.name, t.mit.path.join(","))).collect();
+    let rules: serde_json::Map<String, serde_json::Value> =
+        imported.iter().filter_map(|t| Some((t.name.clone(), t.student_rules.clone()?))).collect();
     let lists = [
         // The tests whose scores are the mover's: the wrong `maximize` flag negates them.
         ("TREEGRADE_MIT6034_MOVER", names(|t| t.mover)),
-        // MIT's tests check the whole path a search returns; the kit compares it.
-        ("TREEGRADE_MIT6034_PATHS", paths.join(" ")),
+        // The tests MIT runs on the student's own rules, with their boards: the kit checks those rules.
+        ("TREEGRADE_MIT6034_RULES", serde_json::Value::Object(rules).to_string()),
         // The tests whose heuristic is always_zero, which takes a state as well as a snapshot.
         ("TREEGRADE_MIT6034_ALWAYS_ZERO", names(|t| t.always_zero)),
     ];
@@ -215,7 +221,8 @@ fn write_course(
         .unwrap_or_else(|| "mit6034".to_string());
     let draft = draft(&name, lab, imported)?;
     let target = output.join("assignment.yaml");
-    let written = std::fs::write(&target, assignment_to_yaml(&draft))
+    let text = format!("{}{VERDICT}", assignment_to_yaml(&draft));
+    let written = std::fs::write(&target, text)
         .and_then(|()| std::fs::write(output.join("README.md"), handout(&draft, not_graded)));
     written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
     // The assignment must load back; anything else is a bug worth reporting.
@@ -263,10 +270,12 @@ fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
          pass. Your search gets an `AbstractGameState` as in the lab; every state it looks at comes from treegrade, \
          which records the states your search enters, in order, and its static evaluations (each \
          `get_endgame_score` at a game-over state and each `heuristic_fn` call at the depth limit). A test checks \
-         the score you return, the first move of your path, the order in which your search enters states (so \
-         ties keep the first best move, and alpha-beta prunes as soon as alpha >= beta), and that the number of \
-         static evaluations you return is the number you made. On a Connect Four test treegrade's own rules \
-         give the moves, so your search is graded apart from your rule functions.\n",
+         what MIT's tester checks: the path you return (so ties keep the first best move), the score, and the \
+         number of static evaluations you return (so alpha-beta prunes as soon as alpha >= beta, and counts no \
+         pruned state). When your search looks at states in another order than the reference's, the report \
+         says where, as a warning. On a Connect Four test treegrade's own rules give the moves; as MIT's test \
+         runs the search on your own rule functions, a rule function that disagrees with Connect Four's on a \
+         position your search reaches fails the test, and the report names that function.\n",
         draft.title,
         questions.join("\n"),
     );

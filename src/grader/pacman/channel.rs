@@ -307,6 +307,7 @@ fn converse(
                     FromProgram::Hello { .. } => "hello",
                     FromProgram::Visit { .. } => "visit",
                     FromProgram::Evaluate { .. } => "evaluate",
+                    FromProgram::Static { .. } => "static",
                     _ => "result",
                 };
                 return Err(Trouble::Fatal(failure(
