@@ -696,6 +696,7 @@ fn kind_of(message: &FromProgram) -> &'static str {
         FromProgram::Hello { .. } => "hello",
         FromProgram::Visit { .. } => "visit",
         FromProgram::Evaluate { .. } => "evaluate",
+        FromProgram::Static { .. } => "static",
         FromProgram::Random {} => "random",
         FromProgram::Iteration { .. } => "iteration",
         FromProgram::Result { .. } => "result",
