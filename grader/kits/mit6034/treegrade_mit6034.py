@@ -763,7 +763,7 @@ def _progressive(student, function, served, root, heuristic, depth, maximize):
     return _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
 
 
-def _call(message, student):
+def _serve_call(message, student):
     """A calls question's test (docs/protocol.md, "Calls"): the returned line.
 
     Calls the student's function once per list of arguments in ``calls``
@@ -783,7 +783,7 @@ def _call(message, student):
         value = getattr(module, variable)
         if isinstance(value, str) and value == "":
             return _base._error_line("not_implemented", "%s is not answered yet (it is still '')" % variable)
-        return _returned([value])
+        return _returned_line([value])
     name = str(message.get("function"))
     function = getattr(module, name, None)
     if not callable(function):
@@ -797,7 +797,7 @@ def _call(message, student):
             return _base._error_line("not_implemented", "%s is not implemented yet" % name)
         except Exception as exc:  # the student's bug: report it and serve the next test
             return _base._exception_line(name, exc)
-    return _returned(values)
+    return _returned_line(values)
 
 
 def _call_argument(arg):
@@ -814,7 +814,7 @@ def _call_argument(arg):
     return value
 
 
-def _returned(values):
+def _returned_line(values):
     """The ``returned`` line for the values the calls gave."""
     return (_base._to_json({"type": "returned", "values": [_returned_value(v, 0) for v in values]}) + "\n").encode("ascii")
 
@@ -868,7 +868,7 @@ def main():
     _base._start(
         lambda channel, message: _search(channel, message, _STUDENT),
         _HELLO,
-        others={"call": lambda channel, message: _call(message, _STUDENT)},
+        others={"call": lambda channel, message: _serve_call(message, _STUDENT)},
     )
 
 
