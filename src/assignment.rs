@@ -3,6 +3,8 @@
 //! it from `assignment.yaml`) and the grader (which plans and grades it),
 //! as [`crate::tree`] is for trees.
 
+pub mod calls;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -103,6 +105,10 @@ pub enum QuestionKind {
     /// The student's agent plays CS188's Pacman (docs/format.md section 10),
     /// and nothing else.
     Pacman(Vec<TestFile>),
+    /// Functions and values of the student's program called and their
+    /// answers checked (`calls:`, docs/format.md "Calls questions"): the
+    /// call test files.
+    Calls(Vec<TestFile>),
 }
 
 /// A question whose tests are searches.
@@ -151,7 +157,7 @@ impl Question {
     pub fn searches(&self) -> Option<&Searches> {
         match &self.kind {
             QuestionKind::Search(searches) => Some(searches),
-            QuestionKind::Play(_) | QuestionKind::Pacman(_) => None,
+            QuestionKind::Play(_) | QuestionKind::Pacman(_) | QuestionKind::Calls(_) => None,
         }
     }
 
@@ -159,7 +165,15 @@ impl Question {
     pub fn play(&self) -> Option<&Play> {
         match &self.kind {
             QuestionKind::Play(play) => Some(play),
-            QuestionKind::Search(_) | QuestionKind::Pacman(_) => None,
+            QuestionKind::Search(_) | QuestionKind::Pacman(_) | QuestionKind::Calls(_) => None,
+        }
+    }
+
+    /// The call test files of a calls question (none for the other kinds).
+    pub fn call_tests(&self) -> &[TestFile] {
+        match &self.kind {
+            QuestionKind::Calls(tests) => tests,
+            QuestionKind::Search(_) | QuestionKind::Play(_) | QuestionKind::Pacman(_) => &[],
         }
     }
 
@@ -173,7 +187,7 @@ impl Question {
         match &self.kind {
             QuestionKind::Search(searches) => &searches.pacman,
             QuestionKind::Pacman(tests) => tests,
-            QuestionKind::Play(_) => &[],
+            QuestionKind::Play(_) | QuestionKind::Calls(_) => &[],
         }
     }
 

@@ -126,7 +126,7 @@ fn check_assignment(dir: &Path) -> bool {
                 "ok     {} (assignment: {}, {}{generated}{}, {points} points)\n",
                 dir.display(),
                 counted(assignment.questions.len(), "question"),
-                counted(plan.searches().count() + plan.pacman().count(), "test file"),
+                counted(plan.searches().count() + plan.pacman().count() + plan.calls().count(), "test file"),
                 match plan.plays().count() {
                     0 => String::new(),
                     plays => format!(", {plays} played"),

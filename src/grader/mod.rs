@@ -6,10 +6,12 @@
 //! and started ([`stage`]); [`grade_all`] grades the plan a [`Stage`] at
 //! a time: searches served to the program through the [`oracle`] over the
 //! [`protocol`] by the [`runner`] in a [`session`] and judged by
-//! [`verdict`], then play questions' games ([`playing`]), then Pacman
-//! games ([`pacman`]); [`scoring`] awards points, and the [`result`] is
+//! [`verdict`], then calls questions' calls ([`calls`]), then play
+//! questions' games ([`playing`]), then Pacman games ([`pacman`]);
+//! [`scoring`] awards points, and the [`result`] is
 //! what reports read. Nothing here knows YAML: the loader does.
 
+pub mod calls;
 pub mod diagnosis;
 mod explain;
 mod fsmode;
@@ -36,7 +38,7 @@ pub mod verdict;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use plan::{Assignment, Planned, PlannedPacman, PlannedTest};
+use plan::{Assignment, Planned, PlannedCall, PlannedPacman, PlannedTest};
 use prepare::Plan;
 use result::{GradeReport, TestResult};
 use sandbox::{Sandbox, SandboxMode};
@@ -76,6 +78,8 @@ pub fn grade_sandboxed(
 pub enum Stage {
     /// Searches served against the reference.
     Searches,
+    /// Calls of the program's functions, their answers checked.
+    Calls,
     /// Play questions' games against their opponents.
     Plays,
     /// Pacman games (docs/format.md 10).
@@ -84,7 +88,7 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in the order a run grades them.
-    pub const ALL: [Stage; 3] = [Stage::Searches, Stage::Plays, Stage::Pacman];
+    pub const ALL: [Stage; 4] = [Stage::Searches, Stage::Calls, Stage::Plays, Stage::Pacman];
 
     /// The stage that grades `test`.
     pub fn of(test: &Planned) -> Stage {
@@ -92,6 +96,7 @@ impl Stage {
             Planned::Search(_) => Stage::Searches,
             Planned::Play(_) => Stage::Plays,
             Planned::Pacman(_) => Stage::Pacman,
+            Planned::Call(_) => Stage::Calls,
         }
     }
 }
@@ -101,7 +106,7 @@ impl Stage {
 /// limit) and the longest one may take.
 fn budget(assignment: &Assignment, test: &Planned) -> (usize, Duration) {
     match test {
-        Planned::Search(_) => (1, assignment.time_limit),
+        Planned::Search(_) | Planned::Call(_) => (1, assignment.time_limit),
         Planned::Play(planned) => match assignment.questions[planned.question].play() {
             Some(play) => (playing::expected_moves(play), play.move_time_limit),
             None => (0, assignment.time_limit),
@@ -166,6 +171,18 @@ fn grade_stage(run: &Run<'_>, stage: Stage, tests: &[&Planned]) -> Vec<(usize, T
                 .filter_map(|test| if let Planned::Search(test) = test { Some(test.clone()) } else { None })
                 .collect();
             let results = grade_searches(run, &tests);
+            tests.iter().map(|test| test.question).zip(results).collect()
+        }
+        Stage::Calls => {
+            let tests: Vec<PlannedCall> = tests
+                .iter()
+                .filter_map(|test| if let Planned::Call(test) = test { Some(test.clone()) } else { None })
+                .collect();
+            let results = match &run.staged.program {
+                _ if tests.is_empty() => Vec::new(),
+                Ok(spec) => calls::run_tests(spec, &tests, run.assignment.time_limit, run.submission),
+                Err(failure) => tests.iter().map(|test| calls::not_run(test, failure)).collect(),
+            };
             tests.iter().map(|test| test.question).zip(results).collect()
         }
         Stage::Plays => {

@@ -143,6 +143,8 @@ pub enum Planned {
     Play(PlannedPlay),
     /// A Pacman test, loaded.
     Pacman(PlannedPacman),
+    /// A call test of a calls question, loaded.
+    Call(PlannedCall),
 }
 
 impl Planned {
@@ -152,6 +154,7 @@ impl Planned {
             Planned::Search(test) => test.question,
             Planned::Play(play) => play.question,
             Planned::Pacman(test) => test.question,
+            Planned::Call(test) => test.question,
         }
     }
 
@@ -160,9 +163,48 @@ impl Planned {
         match self {
             Planned::Search(test) => Some(&test.name),
             Planned::Pacman(test) => Some(&test.name),
+            Planned::Call(test) => Some(&test.name),
             Planned::Play(_) => None,
         }
     }
+}
+
+/// A call test ready to run: the call and its check, loaded.
+#[derive(Clone, Debug)]
+pub struct PlannedCall {
+    /// Index of the question in the assignment.
+    pub question: usize,
+    /// `rules/01-is_game_over_connectfour`.
+    pub name: String,
+    /// The test file.
+    pub path: PathBuf,
+    /// Whether students see details.
+    pub hidden: bool,
+    /// The call and its check.
+    pub test: Arc<crate::assignment::calls::CallTest>,
+}
+
+/// Pairs every call test of the selected questions with its loaded file
+/// (`test_for`: loading is the caller's business).
+pub fn plan_calls(
+    assignment: &Assignment,
+    selected: &[usize],
+    mut test_for: impl FnMut(&TestFile) -> Arc<crate::assignment::calls::CallTest>,
+) -> Vec<PlannedCall> {
+    let mut planned = Vec::new();
+    for &index in selected {
+        let question = &assignment.questions[index];
+        for file in question.call_tests() {
+            planned.push(PlannedCall {
+                question: index,
+                name: format!("{}/{}", question.id, test_stem(file)),
+                path: file.path.clone(),
+                hidden: file.hidden,
+                test: test_for(file),
+            });
+        }
+    }
+    planned
 }
 
 /// A Pacman test ready to run.

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::plan::{
-    self, Assignment, GameTest, PlanError, Planned, PlannedPacman, PlannedPlay, PlannedTest, Templates, TestTree,
+    self, Assignment, GameTest, PlanError, Planned, PlannedCall, PlannedPacman, PlannedPlay, PlannedTest, Templates,
+    TestTree,
 };
 use crate::assignment::{OpponentAgent, PlayGame};
 use crate::game::Game;
@@ -109,7 +110,7 @@ impl Plan {
     pub fn searches(&self) -> impl Iterator<Item = &PlannedTest> {
         self.tests.iter().filter_map(|test| match test {
             Planned::Search(test) => Some(test),
-            Planned::Play(_) | Planned::Pacman(_) => None,
+            Planned::Play(_) | Planned::Pacman(_) | Planned::Call(_) => None,
         })
     }
 
@@ -117,7 +118,7 @@ impl Plan {
     pub fn plays(&self) -> impl Iterator<Item = &PlannedPlay> {
         self.tests.iter().filter_map(|test| match test {
             Planned::Play(play) => Some(play),
-            Planned::Search(_) | Planned::Pacman(_) => None,
+            Planned::Search(_) | Planned::Pacman(_) | Planned::Call(_) => None,
         })
     }
 
@@ -125,7 +126,15 @@ impl Plan {
     pub fn pacman(&self) -> impl Iterator<Item = &PlannedPacman> {
         self.tests.iter().filter_map(|test| match test {
             Planned::Pacman(test) => Some(test),
-            Planned::Search(_) | Planned::Play(_) => None,
+            Planned::Search(_) | Planned::Play(_) | Planned::Call(_) => None,
+        })
+    }
+
+    /// The call tests, in order.
+    pub fn calls(&self) -> impl Iterator<Item = &PlannedCall> {
+        self.tests.iter().filter_map(|test| match test {
+            Planned::Call(test) => Some(test),
+            Planned::Search(_) | Planned::Play(_) | Planned::Pacman(_) => None,
         })
     }
 
@@ -191,11 +200,36 @@ pub fn prepare(assignment: &Assignment, selected: &[usize]) -> Result<Plan, Plan
     let (searches, templates) = plan_searches(assignment, selected)?;
     let plays = plan_plays(assignment, selected)?;
     let pacman = plan_pacman(assignment, selected)?;
+    let calls = plan_calls(assignment, selected)?;
     let tests = (searches.into_iter().map(Planned::Search))
+        .chain(calls.into_iter().map(Planned::Call))
         .chain(plays.into_iter().map(Planned::Play))
         .chain(pacman.into_iter().map(Planned::Pacman))
         .collect();
     Ok(Plan { selected: selected.to_vec(), tests, templates })
+}
+
+/// Loads every call test of the selected questions (docs/format.md, "Calls questions").
+fn plan_calls(assignment: &Assignment, selected: &[usize]) -> Result<Vec<PlannedCall>, PlanningError> {
+    let mut loaded: HashMap<PathBuf, Arc<crate::assignment::calls::CallTest>> = HashMap::new();
+    let mut errors: Vec<LoadError> = Vec::new();
+    for &index in selected {
+        for file in assignment.questions[index].call_tests() {
+            if loaded.contains_key(&file.path) {
+                continue;
+            }
+            match crate::load::calls::load_call_file(&file.path) {
+                Ok(test) => {
+                    loaded.insert(file.path.clone(), Arc::new(test));
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(PlanningError::Load(errors));
+    }
+    Ok(plan::plan_calls(assignment, selected, |file| Arc::clone(&loaded[&file.path])))
 }
 
 /// Loads every Pacman test of the selected questions (docs/format.md 10).

@@ -121,6 +121,22 @@ pub enum ToProgram<'a> {
         /// Its heuristic value (a vector in a max^n search).
         value: Numbers,
     },
+    /// Call a function of the student's program, or read a module-level
+    /// value (docs/protocol.md, "Calls"): a calls question's test.
+    Call {
+        /// The test's name, for the program's own logs.
+        test: &'a str,
+        /// The function to call (absent when a variable is read).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        function: Option<&'a str>,
+        /// The arguments of each call, in the JSON form of
+        /// `assignment::calls::CallArg::to_json` (with `function`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        calls: Option<Vec<Vec<serde_json::Value>>>,
+        /// The module-level value to read (absent when a function is called).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        variable: Option<&'a str>,
+    },
     /// The program broke the protocol; it is stopped after this line.
     Error {
         /// What went wrong, for the student.
@@ -261,6 +277,12 @@ pub enum FromProgram {
         #[serde(default)]
         state: Option<Vec<u64>>,
     },
+    /// The answer to a `call`: what each call returned (one value for a
+    /// variable), in the JSON forms of docs/protocol.md, "Calls".
+    Returned {
+        /// One value per call.
+        values: Vec<serde_json::Value>,
+    },
     /// The student's code failed.
     Error {
         /// `not_implemented` or `exception`.
@@ -346,7 +368,7 @@ pub fn decode(line: &str) -> Result<FromProgram, DecodeError> {
     })
 }
 
-const KNOWN_TYPES: [&str; 11] = [
+const KNOWN_TYPES: [&str; 12] = [
     "hello",
     "visit",
     "evaluate",
@@ -358,6 +380,7 @@ const KNOWN_TYPES: [&str; 11] = [
     "ready",
     "error",
     "py_random",
+    "returned",
 ];
 
 /// A Pacman agent in a state, as the protocol sends it.

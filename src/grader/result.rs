@@ -154,6 +154,27 @@ pub enum TestDetail {
     Play(Option<Box<PlayDetails>>),
     /// A Pacman test.
     Pacman(Box<PacmanDetail>),
+    /// A call test of a calls question.
+    Call(Box<CallDetail>),
+}
+
+/// What a call test found (docs/format.md, "Calls questions").
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CallDetail {
+    /// The call as the test writes it for a student.
+    pub shown: String,
+    /// What was expected, in the test's words (absent when it gives none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The check in words: `equal to True`, `a number > 0 and < 1000`.
+    pub check: String,
+    /// What each call returned, written as Python writes it (`True`,
+    /// `[1, 2]`, `<ConnectFourBoard>`); empty when nothing came back.
+    pub returned: Vec<String>,
+    /// Boards drawn for a failed test: a returned board, or the first
+    /// returned board that differs beside the expected one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<Board>,
 }
 
 /// What judging a search found.
@@ -227,7 +248,15 @@ impl TestResult {
     pub fn search(&self) -> Option<&SearchDetail> {
         match &self.detail {
             TestDetail::Search(search) => Some(search),
-            TestDetail::Play(_) | TestDetail::Pacman(_) => None,
+            TestDetail::Play(_) | TestDetail::Pacman(_) | TestDetail::Call(_) => None,
+        }
+    }
+
+    /// A call test's call, check and answer.
+    pub fn call(&self) -> Option<&CallDetail> {
+        match &self.detail {
+            TestDetail::Call(call) => Some(call),
+            TestDetail::Search(_) | TestDetail::Play(_) | TestDetail::Pacman(_) => None,
         }
     }
 
@@ -235,7 +264,7 @@ impl TestResult {
     pub fn search_mut(&mut self) -> Option<&mut SearchDetail> {
         match &mut self.detail {
             TestDetail::Search(search) => Some(search),
-            TestDetail::Play(_) | TestDetail::Pacman(_) => None,
+            TestDetail::Play(_) | TestDetail::Pacman(_) | TestDetail::Call(_) => None,
         }
     }
 
@@ -260,7 +289,7 @@ impl TestResult {
         match &self.detail {
             TestDetail::Search(search) => &search.expected,
             TestDetail::Pacman(pacman) => &pacman.expected,
-            TestDetail::Play(_) => &UNSEARCHED,
+            TestDetail::Play(_) | TestDetail::Call(_) => &UNSEARCHED,
         }
     }
 
@@ -270,15 +299,16 @@ impl TestResult {
         match &self.detail {
             TestDetail::Search(search) => &search.actual,
             TestDetail::Pacman(pacman) => &pacman.actual,
-            TestDetail::Play(_) => &UNSEARCHED,
+            TestDetail::Play(_) | TestDetail::Call(_) => &UNSEARCHED,
         }
     }
 
-    /// The boards drawn for a failed search or Pacman replay.
+    /// The boards drawn for a failed search, Pacman replay or call.
     pub fn boards(&self) -> &[Board] {
         match &self.detail {
             TestDetail::Search(search) => &search.boards,
             TestDetail::Pacman(pacman) => &pacman.boards,
+            TestDetail::Call(call) => &call.boards,
             TestDetail::Play(_) => &[],
         }
     }
@@ -287,7 +317,7 @@ impl TestResult {
     pub fn play(&self) -> Option<&PlayDetails> {
         match &self.detail {
             TestDetail::Play(play) => play.as_deref(),
-            TestDetail::Search(_) | TestDetail::Pacman(_) => None,
+            TestDetail::Search(_) | TestDetail::Pacman(_) | TestDetail::Call(_) => None,
         }
     }
 
@@ -295,7 +325,7 @@ impl TestResult {
     pub fn pacman(&self) -> Option<&PacmanOutcome> {
         match &self.detail {
             TestDetail::Pacman(pacman) => pacman.outcome.as_ref(),
-            TestDetail::Search(_) | TestDetail::Play(_) => None,
+            TestDetail::Search(_) | TestDetail::Play(_) | TestDetail::Call(_) => None,
         }
     }
 
@@ -303,7 +333,7 @@ impl TestResult {
     pub fn credit(&self) -> Option<Credit> {
         match &self.detail {
             TestDetail::Pacman(pacman) => pacman.credit,
-            TestDetail::Search(_) | TestDetail::Play(_) => None,
+            TestDetail::Search(_) | TestDetail::Play(_) | TestDetail::Call(_) => None,
         }
     }
 }

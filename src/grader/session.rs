@@ -458,6 +458,10 @@ pub(super) fn converse(
             Ok(FromProgram::Action { .. }) => Err(Violation::GameMessage("action")),
             Ok(FromProgram::Ready {}) => Err(Violation::GameMessage("ready")),
             Ok(FromProgram::PyRandom { .. }) => Err(Violation::GameMessage("py_random")),
+            Ok(FromProgram::Returned { .. }) => {
+                let message = "your program sent `returned`, the answer to a call, in the middle of a tree's search";
+                return Err(Stop::Failure(failure(FailureKind::ProtocolError, message.to_string())));
+            }
             Err(error) => return Err(Stop::Failure(failure(FailureKind::ProtocolError, error.to_string()))),
         };
         match reply {

@@ -80,6 +80,9 @@ struct RawQuestion {
     /// Pacman test files (docs/format.md section 10).
     #[serde(default)]
     pacman: Vec<Spanned<String>>,
+    /// Call test files (docs/format.md, "Calls questions").
+    #[serde(default)]
+    calls: Vec<Spanned<String>>,
 }
 
 /// `generate: {seed_from: student, count: 3, depth: 4, ...}`.
@@ -314,6 +317,9 @@ fn translate_question(
     if raw.play.is_some() {
         return translate_play_question(raw, position, folders, diagnostics);
     }
+    if !raw.calls.is_empty() {
+        return translate_calls_question(raw, position, folders, diagnostics);
+    }
     let searches_trees = !raw.tests.is_empty() || !raw.hidden_tests.is_empty() || raw.generate.is_some();
     let algorithm = match raw.algorithm.as_ref() {
         Some(spelled) => match spelled.value.parse::<Algorithm>() {
@@ -329,7 +335,8 @@ fn translate_question(
             diagnostics.push(Diagnostic::at(
                 position,
                 format!(
-                    "question `{}` needs an `algorithm` (or a `play:` block, to play games, or `pacman:` tests)",
+                    "question `{}` needs an `algorithm` (or a `play:` block, to play games, `pacman:` tests, or \
+                     `calls:` of the program's functions)",
                     raw.id.value
                 ),
             ));
@@ -460,6 +467,7 @@ fn translate_play_question(
         ("hidden_tests", !raw.hidden_tests.is_empty()),
         ("generate", raw.generate.is_some()),
         ("pacman", !raw.pacman.is_empty()),
+        ("calls", !raw.calls.is_empty()),
     ];
     let given: Vec<&str> = searching.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
     if !given.is_empty() {
@@ -493,6 +501,81 @@ fn translate_play_question(
         points,
         scoring: Scoring::Thresholds,
         kind: QuestionKind::Play(play),
+    })
+}
+
+/// A question of call tests (`calls:`): the keys of the other kinds have no part in it.
+fn translate_calls_question(
+    raw: RawQuestion,
+    position: Option<Position>,
+    folders: &TestFolders<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Question> {
+    let id = raw.id.value.clone();
+    let others = [
+        ("algorithm", raw.algorithm.is_some()),
+        ("depth", raw.depth.is_some()),
+        ("prune_on_equal", raw.prune_on_equal.is_some()),
+        ("budget", raw.budget.is_some()),
+        ("iterations", raw.iterations.is_some()),
+        ("seed", raw.seed.is_some()),
+        ("exploration", raw.exploration.is_some()),
+        ("child_order", raw.child_order.is_some()),
+        ("tests", !raw.tests.is_empty()),
+        ("hidden_tests", !raw.hidden_tests.is_empty()),
+        ("generate", raw.generate.is_some()),
+        ("pacman", !raw.pacman.is_empty()),
+    ];
+    let given: Vec<&str> = others.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
+    if !given.is_empty() {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!(
+                "question `{id}` has `calls:`, so it takes no {} (a question is one kind: `algorithm` searches, \
+                 `play:` games, `pacman:` tests or `calls:`)",
+                given.join(", ")
+            ),
+        ));
+        return None;
+    }
+    let scoring = match raw.scoring.as_ref().map(|s| s.value.as_str()) {
+        None | Some("per-test") => Scoring::PerTest,
+        Some("all-or-nothing") => Scoring::AllOrNothing,
+        Some(other) => {
+            let at = raw.scoring.as_ref().and_then(spanned_position);
+            diagnostics.push(Diagnostic::at(
+                at,
+                format!("question `{id}`: unknown scoring `{other}` for calls (expected per-test or all-or-nothing)"),
+            ));
+            return None;
+        }
+    };
+    let Some(points) = Points::from_decimal(raw.points) else {
+        diagnostics.push(Diagnostic::at(
+            position,
+            format!("question `{id}`: points must be a number >= 0 in millionths at most (such as 5 or 2.5)"),
+        ));
+        return None;
+    };
+    let mut tests = Vec::new();
+    let mut ok = true;
+    for pattern in &raw.calls {
+        match expand_pattern(folders.public, &pattern.value) {
+            Ok(paths) => tests.extend(paths.into_iter().map(|path| TestFile { path, hidden: false })),
+            Err(message) => {
+                diagnostics.push(Diagnostic::at(spanned_position(pattern), message));
+                ok = false;
+            }
+        }
+    }
+    let mut listed = HashSet::new();
+    tests.retain(|test| listed.insert(test.path.clone()));
+    ok.then(|| Question {
+        title: raw.title.unwrap_or_else(|| id.clone()),
+        id,
+        points,
+        scoring,
+        kind: QuestionKind::Calls(tests),
     })
 }
 
@@ -708,6 +791,29 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(ordered.contains("in mcts the order of the children decides what is searched"), "{ordered}");
+    }
+
+    #[test]
+    fn a_calls_question_lists_its_call_files_and_takes_no_search_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("01-f.yaml"), "call: {function: f}\ncheck: {equals: 1}\n").unwrap();
+        let write = |text: &str| {
+            std::fs::write(dir.path().join(ASSIGNMENT_FILE), text).unwrap();
+            load_assignment(dir.path())
+        };
+        let assignment =
+            write("questions:\n  - {id: rules, points: 2, scoring: all-or-nothing, calls: [\"0?-f.yaml\"]}\n").unwrap();
+        let question = &assignment.questions[0];
+        assert_eq!((question.call_tests().len(), question.scoring), (1, Scoring::AllOrNothing));
+        assert!(question.tree_tests().is_empty() && question.searches().is_none());
+        let mixed = write("questions:\n  - {id: rules, points: 2, algorithm: minimax, calls: [01-f.yaml]}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(mixed.contains(":2:") && mixed.contains("has `calls:`, so it takes no algorithm"), "{mixed}");
+        let missing = write("questions:\n  - {id: rules, points: 2, calls: [02-g.yaml]}\n").unwrap_err().to_string();
+        assert!(missing.contains(":2:") && missing.contains("02-g.yaml does not exist"), "{missing}");
+        let none = write("questions:\n  - {id: rules, points: 2}\n").unwrap_err().to_string();
+        assert!(["`algorithm`", "`play:`", "`pacman:`", "`calls:`"].iter().all(|key| none.contains(key)), "{none}");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! either step becomes a [`Diagnostic`] at the place it concerns.
 
 pub mod assignment;
+pub mod calls;
 mod diagnostic;
 mod fast;
 pub mod files;

@@ -157,6 +157,8 @@ fn failure(out: &mut String, test: &TestResult, planned: Option<&dyn Drawable>) 
     }
     if test.pacman().is_some() {
         super::pacman::html(out, test);
+    } else if test.call().is_some() {
+        super::calls::html(out, test);
     } else if test.play().is_none() {
         checks(out, test);
     }

@@ -6,6 +6,7 @@
 //! whether they passed and which check failed, never the tree's expected
 //! answers, the student's trace of it or what the program printed there.
 
+mod calls;
 mod diff;
 mod drawable;
 mod formats;
@@ -164,7 +165,7 @@ fn details_with(test: &TestResult, diff_line: fn(&DiffLine) -> String) -> String
         out.push_str(&cause);
         out.push('\n');
     }
-    for line in pacman::text_lines(test) {
+    for line in pacman::text_lines(test).into_iter().chain(calls::text_lines(test)) {
         out.push_str(&line);
         out.push('\n');
     }

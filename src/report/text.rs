@@ -44,7 +44,8 @@ pub fn render_with(report: &GradeReport, color: bool, detail: Detail) -> String 
         );
     }
     let games = |test: &TestResult| test.play().is_some() || test.pacman().is_some();
-    if report.tests().any(|test| test.header.status == TestStatus::Failed && !test.header.hidden && !games(test)) {
+    let searched = |test: &TestResult| !games(test) && test.call().is_none();
+    if report.tests().any(|test| test.header.status == TestStatus::Failed && !test.header.hidden && searched(test)) {
         let _ = writeln!(out, "{}", HTML_HINTS[0]);
     }
     if report.tests().any(|test| test.header.status != TestStatus::Passed && games(test)) {
@@ -89,6 +90,10 @@ fn question_block(out: &mut String, question: &QuestionResult, paint: &Painter, 
             }
         } else if let Some(play) = &test.play() {
             let _ = writeln!(out, "        {}", paint.dim(&super::play_line(play)));
+        } else if test.call().is_some() {
+            if let Some(line) = super::calls::passed_line(test).filter(|_| detail == Detail::Everything) {
+                let _ = writeln!(out, "        {}", paint.dim(&line));
+            }
         } else if detail == Detail::Everything && !test.header.hidden {
             let action = test.actual().action.as_deref().unwrap_or("none");
             let value = match &test.actual().vector {
@@ -134,7 +139,7 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
     if let Some(cause) = likely_cause(test) {
         let _ = writeln!(out, "        {}", paint.bold(&cause));
     }
-    for line in super::pacman::text_lines(test) {
+    for line in super::pacman::text_lines(test).into_iter().chain(super::calls::text_lines(test)) {
         let _ = writeln!(out, "        {line}");
     }
     if shows_diff(test) {
@@ -173,6 +178,7 @@ fn failure_details(out: &mut String, test: &TestResult, paint: &Painter) {
 fn value_unobserved(test: &TestResult) -> bool {
     test.play().is_none()
         && test.pacman().is_none()
+        && test.call().is_none()
         && test.checks().value == Check::NotRun
         && matches!(test.header.status, TestStatus::Passed | TestStatus::Failed)
 }

@@ -48,6 +48,11 @@ fn redact(test: &mut TestResult) {
             pacman.boards = Vec::new();
             pacman.outcome = None;
         }
+        TestDetail::Call(call) => {
+            call.expected = None;
+            call.returned = Vec::new();
+            call.boards = Vec::new();
+        }
         TestDetail::Play(_) => {}
     }
 }

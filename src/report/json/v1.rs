@@ -158,6 +158,36 @@ pub struct Test {
     /// A Pacman test's games or steps (docs/report-json.md, "Pacman tests").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pacman: Option<serde_json::Value>,
+    /// A call test's call, check and answer (docs/report-json.md, "Call tests").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<Call>,
+}
+
+/// A call test: the call, what was expected, what came back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Call {
+    /// The call as the test writes it.
+    pub shown: String,
+    /// What was expected, in the test's words (absent when it gives none,
+    /// and for hidden tests in a student's view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The check in words.
+    pub check: String,
+    /// What each call returned, as Python writes it.
+    pub returned: Vec<String>,
+    /// Boards drawn for a failed test, each with its label and its text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<CallBoard>,
+}
+
+/// A board drawn as text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CallBoard {
+    /// What it shows (`board 3 (expected, and yours)`).
+    pub label: String,
+    /// Its rows, one a line.
+    pub text: String,
 }
 
 /// Threshold points: `earned` of `possible`.
@@ -471,6 +501,17 @@ impl From<&result::TestResult> for Test {
             play: test.play().map(Play::from),
             credit: test.credit().map(|credit| Credit { earned: credit.earned, possible: credit.possible }),
             pacman: test.pacman().as_ref().map(|outcome| serde_json::to_value(outcome).expect("plain data")),
+            call: test.call().map(|call| Call {
+                shown: call.shown.clone(),
+                expected: call.expected.clone(),
+                check: call.check.clone(),
+                returned: call.returned.clone(),
+                boards: call
+                    .boards
+                    .iter()
+                    .map(|board| CallBoard { label: board.label.clone(), text: board.text.clone() })
+                    .collect(),
+            }),
         }
     }
 }
