@@ -750,7 +750,10 @@ mod tests {
             "calls": [[{"board": {"rows": [[0]], "players": ["a", "b"], "whose_turn": "a", "prev_move": "none"}}]],
             "check": {"equals": false}, "probes": 26});
         let Converted::Call(call) = convert(&rule) else { panic!() };
-        assert_eq!((call.name.as_str(), call.check.as_str(), call.answer), ("03-is_game_over_connectfour", "== False", false));
+        assert_eq!(
+            (call.name.as_str(), call.check.as_str(), call.answer),
+            ("03-is_game_over_connectfour", "== False", false)
+        );
         let answer = json!({"number": 44, "function": "ANSWER_4", "kind": "answer", "type": "VALUE",
             "variable": "ANSWER_4", "shown": "ANSWER_4", "expected_val": "5", "check": {"equals_text": "5"}});
         let Converted::Call(call) = convert(&answer) else { panic!() };
