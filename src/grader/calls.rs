@@ -183,12 +183,13 @@ pub fn check_words(check: &CallCheck) -> String {
             Ok(value) => format!("equal to {}", value.repr()),
             Err(_) => format!("equal to {value}"),
         },
-        CallCheck::EqualsText(text) => format!("{} (as text)", python_string(text)),
+        // A multiple-choice answer is never shown: the student would read it off the report.
+        CallCheck::EqualsText(_) => "the right answer (compared as text, so '4' and 4 are alike)".to_string(),
         CallCheck::Boards { boards, compare: BoardCompare::Cells } => {
             format!("a list of {} boards with the expected pieces, in order", boards.len())
         }
         CallCheck::Boards { boards, compare: BoardCompare::Whole } => format!(
-            "a list of {} boards equal to the expected ones (pieces, players, whose turn), in order",
+            "a list of {} boards equal to the expected ones in pieces, players and whose turn, in order",
             boards.len()
         ),
         CallCheck::Numbers { bounds, order, .. } => {
@@ -392,8 +393,12 @@ pub fn grid(board: &BoardSpec) -> Vec<String> {
             row.iter().map(|cell| ["_", "1", "2"].get(usize::from(*cell)).copied().unwrap_or("?")).collect();
         lines.push(cells.join(" "));
     }
-    lines.push(format!("to move: {}", board.to_move().map_or_else(|| "?".to_string(), player_text)));
     lines
+}
+
+/// Who is to move on a board, as a line under its grid.
+fn to_move_line(board: &BoardSpec) -> String {
+    format!("to move: {}", board.to_move().map_or_else(|| "?".to_string(), player_text))
 }
 
 fn player_text(player: &serde_json::Value) -> String {
@@ -404,7 +409,9 @@ fn player_text(player: &serde_json::Value) -> String {
 }
 
 fn drawn(label: &str, board: &BoardSpec) -> Board {
-    Board { label: label.to_string(), text: grid(board).join("\n") }
+    let mut lines = grid(board);
+    lines.push(to_move_line(board));
+    Board { label: label.to_string(), text: lines.join("\n") }
 }
 
 /// The expected board and the returned one, side by side.
@@ -412,6 +419,10 @@ fn side_by_side(index: usize, expected: &BoardSpec, actual: &BoardSpec, compare:
     let (mut left, mut right) = (grid(expected), grid(actual));
     left.insert(0, "expected".to_string());
     right.insert(0, "yours".to_string());
+    if compare == BoardCompare::Whole {
+        left.push(to_move_line(expected));
+        right.push(to_move_line(actual));
+    }
     if compare == BoardCompare::Whole && expected.rows == actual.rows {
         let players = |board: &BoardSpec| board.players.iter().map(player_text).collect::<Vec<_>>().join(", ");
         left.push(format!("players: {}", players(expected)));

@@ -14,9 +14,13 @@ pub fn text_lines(test: &TestResult) -> Vec<String> {
     if test.header.hidden || test.header.status == TestStatus::Passed {
         return Vec::new();
     }
+    // The test's words, with the check's when they say more ("equal to True" after "True" does not).
     let mut lines = vec![match &call.expected {
-        Some(expected) if expected.trim() != call.check.trim() => format!("expected: {expected} ({})", call.check),
-        _ => format!("expected: {}", call.check),
+        Some(expected) if call.check.trim() == format!("equal to {}", expected.trim()) => {
+            format!("expected: {expected}")
+        }
+        Some(expected) => format!("expected: {expected} ({})", call.check),
+        None => format!("expected: {}", call.check),
     }];
     if !call.returned.is_empty() {
         lines.push(format!("returned: {}", call.returned.join(", ")));

@@ -26,6 +26,7 @@ mod generated;
 mod grader;
 mod gradescope;
 mod mit6034;
+mod mit6034_calls;
 mod more_grading;
 mod more_searches;
 mod mutants;

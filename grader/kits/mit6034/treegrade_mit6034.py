@@ -27,6 +27,12 @@ for the record the path (node ids), the count the search returned
 MIT's tests check the count a search returns; a search whose count is not
 the number of static evaluations it made fails here with both numbers.
 
+A calls question's test (``call``) calls a function of the student's
+file with the test's arguments (a board becomes the lab API's
+``ConnectFourBoard``), once per list of arguments, or reads a module-level
+answer (``ANSWER_1``), and sends back what came out as ``returned``; the
+grader judges it.
+
 The kit is written for treegrade; it uses the standard library only, and
 the ``game_api``, ``toytree`` and ``boards`` modules beside it stand in for
 the lab's.
@@ -542,9 +548,110 @@ def _progressive(student, function, served, root, heuristic, depth, maximize):
     return _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
 
 
+def _call(message, student):
+    """A calls question's test (docs/protocol.md, "Calls"): the returned line.
+
+    Calls the student's function once per list of arguments in ``calls``
+    (MIT's FUNCTION_ENCODED_ARGS and MULTIFUNCTION tests), or reads the
+    module-level ``variable`` (MIT's VALUE tests, the multiple-choice
+    answers), and sends back each value in its JSON form. The grader
+    judges it: nothing here knows what the test expects.
+    """
+    student.load()
+    if student.failure:
+        return _base._error_line("exception", student.failure)
+    module = student.module
+    variable = message.get("variable")
+    if variable is not None:
+        if not hasattr(module, variable):
+            return _base._error_line("not_implemented", "%s.py has no %s" % (module.__name__, variable))
+        value = getattr(module, variable)
+        if isinstance(value, str) and value == "":
+            return _base._error_line("not_implemented", "%s is not answered yet (it is still '')" % variable)
+        return _returned([value])
+    name = str(message.get("function"))
+    function = getattr(module, name, None)
+    if not callable(function):
+        return _base._error_line("not_implemented", "%s.py has no function %s" % (module.__name__, name))
+    values = []
+    for args in message.get("calls") or [[]]:
+        built = [_call_argument(arg) for arg in args]
+        try:
+            values.append(function(*built))
+        except NotImplementedError:
+            return _base._error_line("not_implemented", "%s is not implemented yet" % name)
+        except Exception as exc:  # the student's bug: report it and serve the next test
+            return _base._exception_line(name, exc)
+    return _returned(values)
+
+
+def _call_argument(arg):
+    """An argument of a ``call`` in the lab's terms: a board becomes the lab API's ``ConnectFourBoard``."""
+    kind, value = next(iter(arg.items()))
+    if kind == "board":
+        board = game_api.ConnectFourBoard(
+            [list(row) for row in value["rows"]], list(value.get("players") or ["Player One", "Player Two"]), value.get("whose_turn")
+        )
+        board.prev_move_string = value.get("prev_move") or "none"
+        return board
+    if kind == "number" and value in ("inf", "-inf"):
+        return _INF if value == "inf" else -_INF
+    return value
+
+
+def _returned(values):
+    """The ``returned`` line for the values the calls gave."""
+    return (_base._to_json({"type": "returned", "values": [_returned_value(v, 0) for v in values]}) + "\n").encode("ascii")
+
+
+def _returned_value(value, depth):
+    """A value in the protocol's JSON forms; anything else as ``{"object": repr}``."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"float": "nan" if value != value else ("inf" if value > 0 else "-inf")}
+    if isinstance(value, (list, tuple)) and depth < 20:
+        return [_returned_value(item, depth + 1) for item in value]
+    if game_api.is_class_instance(value, "ConnectFourBoard"):
+        board = _board_form(value)
+        if board is not None:
+            return {"board": board}
+    try:
+        text = repr(value)
+    except Exception as exc:  # a repr that raises still names the value
+        text = "<%s whose repr raised %s>" % (type(value).__name__, type(exc).__name__)
+    return {"object": text if len(text) <= 300 else text[:297] + "..."}
+
+
+def _board_form(board):
+    """A board's JSON form, or None when it is not a 6x7 board of 0, 1 and 2."""
+    try:
+        rows = [[cell or 0 for cell in row] for row in board.board_array]
+        players = [p if isinstance(p, (str, int)) and not isinstance(p, bool) else str(p) for p in board.players]
+        turn = board.whose_turn
+    except Exception:
+        return None
+    shape = len(rows) == 6 and all(len(row) == 7 and all(cell in (0, 1, 2) for cell in row) for row in rows)
+    if not shape or len(players) != 2:
+        return None
+    form = {"rows": [[int(cell) for cell in row] for row in rows], "players": players}
+    if turn in players:
+        form["whose_turn"] = turn
+    prev = getattr(board, "prev_move_string", None)
+    if isinstance(prev, str):
+        form["prev_move"] = prev
+    return form
+
+
 def main():
     student = _Student()
-    _base._start(lambda channel, message: _search(channel, message, student), _HELLO)
+    _base._start(
+        lambda channel, message: _search(channel, message, student),
+        _HELLO,
+        others={"call": lambda channel, message: _call(message, student)},
+    )
 
 
 if __name__ == "__main__":
