@@ -402,35 +402,49 @@ fn the_imported_course_validates() {
 }
 
 /// The fixtures' students on the imported course: correct files (either
-/// name) keep all 16 points; the starter gets 0 with a message on every
-/// test; each mistake fails exactly the imported tests that MIT's tester
-/// fails it on (the lab's README, and `bench/mit6034_compare.py` on these
-/// files; 39 and 40 are not imported).
+/// name) keep all 38 points of the rule and search tests; the starter gets
+/// 0 with a message on every test; each mistake fails exactly the imported
+/// tests that MIT's tester fails it on (the lab's README, and
+/// `bench/mit6034_compare.py` on these files; 39 and 40 are not imported).
+/// None of these files sets `ANSWER_n`, so tests 41-44 score 0 for all of
+/// them, as MIT's tester (an error there) has it.
 #[test]
 fn the_imported_course_grades_the_students_as_mits_tests_do() {
     let Some((dir, _)) = imported() else { return };
-    const ALL_IMPORTED: &[&str] =
-        &["23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"];
-    let cases: [(&str, &[&str], &str); 8] = [
-        ("correct", &[], ""),
-        ("correct-lab3", &[], ""),
-        ("starter", ALL_IMPORTED, "is not implemented yet"),
-        ("ties-last", &["29", "30", "33"], ""),
-        ("prune-strict", &["33"], ""),
-        ("no-flag", &["26", "27", "37"], ""),
+    let numbers = |range: std::ops::RangeInclusive<usize>| range.map(|n| format!("{n:02}")).collect::<Vec<_>>();
+    let searches = numbers(23..=38);
+    let everything: Vec<String> = numbers(1..=38).into_iter().chain(numbers(41..=44)).collect();
+    let answers = numbers(41..=44);
+    let with_answers = |failing: &[&str]| -> Vec<String> {
+        failing.iter().map(|n| n.to_string()).chain(answers.iter().cloned()).collect()
+    };
+    let cases: [(&str, Vec<String>, &str); 8] = [
+        ("correct", with_answers(&[]), ""),
+        ("correct-lab3", with_answers(&[]), ""),
+        ("starter", everything.clone(), "not implemented yet"),
+        ("ties-last", with_answers(&["29", "30", "33"]), ""),
+        ("prune-strict", with_answers(&["33"]), ""),
+        ("no-flag", with_answers(&["26", "27", "37"]), ""),
         // MIT's always_zero takes the state as well (27, 28); its other heuristics do not.
-        ("state-to-heuristic", &["29", "30", "38"], "pass it the state's snapshot"),
+        ("state-to-heuristic", with_answers(&["29", "30", "38"]), "pass it the state's snapshot"),
         // 37 and 38 evaluate one node per child, so the count comes out right there, as at MIT.
-        ("count-one-per-child", &ALL_IMPORTED[..14], "as its number of static evaluations, but it made"),
+        (
+            "count-one-per-child",
+            searches[..14].iter().cloned().chain(answers.iter().cloned()).collect(),
+            "as its number of static evaluations, but it made",
+        ),
     ];
     for (student, failing, said) in cases {
         let results = results(&crate::common::check_json(dir.path(), &fixture().join("students").join(student)));
-        assert_eq!(results.len(), 16, "{student}");
+        assert_eq!(results.len(), 42, "{student}");
         for (name, (score, reason)) in &results {
             let number = &name[name.find('/').unwrap() + 1..][..2];
-            let fails = failing.contains(&number);
+            let fails = failing.iter().any(|n| n == number);
             assert_eq!(*score == 0.0, fails, "{student} {name}: score {score}, {reason}");
-            assert!(!fails || reason.contains(said), "{student} {name}: `{said}` not in {reason}");
+            // The answers' message is the calls kit's ("not answered yet"), the others' the mistake's.
+            let answer = number >= "41";
+            assert!(!fails || answer || reason.contains(said), "{student} {name}: `{said}` not in {reason}");
+            assert!(!answer || reason.contains("not answered yet"), "{student} {name}: {reason}");
         }
     }
     // A path that parts from MIT's below the first move is told where.

@@ -12,9 +12,16 @@ per line, so that no line is longer than the grader reads):
 - then the N tests in MIT's order (``number`` from 1), each with its
   ``function``, MIT's ``type``, ``expected_val`` (MIT's text), and a
   ``kind``: ``search`` (with ``args``, below), ``rule`` (a Connect Four rule
-  function on named boards) or ``answer`` (a multiple-choice ``ANSWER_n``).
-  A test the script cannot describe carries ``unusable`` with the reason,
-  so that the importer reports it rather than skipping it silently;
+  function on named boards: ``calls``, each call's arguments as
+  ``{"board": BOARD}`` with ``whose_turn``, ``{"bool": b}``, ``{"number": x}``)
+  or ``answer`` (a multiple-choice ``ANSWER_n``: ``variable``); a rule or
+  answer test also has ``shown`` (the call as a student reads it), ``check``
+  (a check of docs/format.md's calls questions, derived with the lab's own
+  classes) and ``probes`` (how many values the check and MIT's
+  ``testanswer`` agreed on; see "Rule and answer tests" below).
+  A test the script cannot describe, or whose check no calls check can
+  express, carries ``unusable`` with the reason, so that the importer
+  reports it rather than skipping it silently;
 - last ``{"fixtures": ...}``: the lab's named trees and boards, in the form
   the kit's ``_fixtures`` reads.
 
