@@ -27,6 +27,7 @@ mod grader;
 mod gradescope;
 mod mit6034;
 mod mit6034_calls;
+mod mit6034_fixtures;
 mod more_grading;
 mod more_searches;
 mod mutants;

@@ -33,8 +33,8 @@ def _data():
         elif value and os.path.isfile(value):
             with open(value, encoding="utf-8") as source:
                 data = json.load(source)
-            if isinstance(data, dict):
-                _loaded.update((key, value) for key, value in data.items() if isinstance(value, dict))
+        if isinstance(data, dict):
+            _loaded.update((key, value) for key, value in data.items() if isinstance(value, dict))
     return _loaded
 
 
