@@ -414,7 +414,8 @@ def _interval(accepted):
 
 
 def _numbers_check(testanswer, count, multi):
-    """The numbers check MIT's testanswer makes on `count` calls' values, found on a grid around the lab's edges."""
+    """The numbers check MIT's testanswer makes on `count` calls' values, found on a grid around the lab's edges
+    (and agreeing with it on every point of the grid), and the grid's size."""
     import itertools
 
     grid = _GRID if count < 3 else [-2000, -1000, -999.5, -500, -1, 0, 1, 500, 999.5, 1000, 2000]
@@ -422,7 +423,7 @@ def _numbers_check(testanswer, count, multi):
     verdicts = [_mit(testanswer, v if multi else v[0]) for v in vectors]
     accepted = [v for v, ok in zip(vectors, verdicts) if ok is True]
     if not accepted:
-        return None, "MIT's testanswer accepts none of the probe numbers"
+        return None, 0, "MIT's testanswer accepts none of the probe numbers"
     entries = []
     for i in range(count):
         values = sorted(set(v[i] for v in accepted))
@@ -435,9 +436,9 @@ def _numbers_check(testanswer, count, multi):
         candidates.append(check)
     for check in candidates:
         if all(_accepts(check, [_json(x) for x in v]) == ok for v, ok in zip(vectors, verdicts)):
-            return check, None
+            return check, len(vectors), None
     first = next((v, ok) for v, ok in zip(vectors, verdicts) if _accepts(candidates[0], v) != ok)
-    return None, ("no bounds at 0 and +-1000, with or without an order between the calls, give MIT's verdicts: "
+    return None, 0, ("no bounds at 0 and +-1000, with or without an order between the calls, give MIT's verdicts: "
                   "on %s MIT's testanswer says %s and the bounds %s say %s" % (
                       _brief(first[0] if multi else first[0][0]), _verdict(first[1]),
                       json.dumps(candidates[0], sort_keys=True), _verdict(not first[1])))
@@ -460,10 +461,11 @@ def _derive_check(test, entry, calls):
         return None, 0, "%s is not one of the lab's rule functions the importer knows" % function
     multi = test["type"] == "MULTIFUNCTION"
     if form == "numbers":
-        check, why = _numbers_check(testanswer, len(calls), multi)
+        check, grid, why = _numbers_check(testanswer, len(calls), multi)
         if why:
             return None, 0, why
-        return _numbers_verified(check, testanswer, multi)
+        check, count, why = _numbers_verified(check, testanswer, multi)
+        return check, grid + count, why
     right = _right_answer(function, calls[0])
     if form == "equals":
         probes = [right] + _scalar_probes()
