@@ -752,7 +752,7 @@ mod tests {
         let Converted::Call(call) = convert(&rule) else { panic!() };
         assert_eq!(
             (call.name.as_str(), call.check.as_str(), call.answer),
-            ("03-is_game_over_connectfour", "== False", false)
+            ("03-is_game_over_connectfour", "a value == False", false)
         );
         let answer = json!({"number": 44, "function": "ANSWER_4", "kind": "answer", "type": "VALUE",
             "variable": "ANSWER_4", "shown": "ANSWER_4", "expected_val": "5", "check": {"equals_text": "5"}});

@@ -314,8 +314,14 @@ fn handout(draft: &AssignmentDraft, calls: &[CallTest], not_graded: &[(String, S
             format!("- `{}`: {} ({points})", q.title, names.join(", "))
         })
         .collect();
-    let checked: Vec<String> =
-        calls.iter().map(|c| format!("- {}: `{}` must give {}", c.name, c.shown, c.check)).collect();
+    // An answer's check would give the answer away: the README says only what kind of value is asked for.
+    let checked: Vec<String> = calls
+        .iter()
+        .map(|c| match c.answer {
+            false => format!("- {}: `{}` must give {}", c.name, c.shown, c.check),
+            true => format!("- {}: `{}`, one of '1' to '5' as MIT's lab asks", c.name, c.shown),
+        })
+        .collect();
     let missing: Vec<String> = not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
     let mut text = format!(
         "# {}\n\nHand in your `lab2.py` (or, from Fall 2017-2019, `lab3.py`), unchanged from what you would run \

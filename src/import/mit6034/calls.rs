@@ -115,7 +115,7 @@ pub fn check_words(check: &Map<String, Value>) -> Result<String, String> {
         ["equals", "equals_text", "boards", "numbers"].into_iter().filter(|form| check.contains_key(*form)).collect();
     let bad = || format!("a check the calls format has no form for: {}", Value::Object(check.clone()));
     match forms.as_slice() {
-        ["equals"] => Ok(format!("== {}", python(&check["equals"]))),
+        ["equals"] => Ok(format!("a value == {}", python(&check["equals"]))),
         ["equals_text"] => {
             let text = check["equals_text"].as_str().ok_or_else(bad)?;
             Ok(format!("str(value) == '{text}'"))
@@ -129,8 +129,8 @@ pub fn check_words(check: &Map<String, Value>) -> Result<String, String> {
             match check.get("compare").and_then(Value::as_str) {
                 Some("cells") => Ok(format!("{list} with the expected cells, in column order")),
                 Some("whole") => Ok(format!(
-                    "{list} equal to the expected ones as ConnectFourBoard's == has it (cells, players, whose \
-                     turn, previous move)"
+                    "{list} equal, board by board, to the expected ones as ConnectFourBoard's == has it (cells, \
+                     players, whose turn, previous move)"
                 )),
                 _ => Err(bad()),
             }
@@ -262,7 +262,7 @@ mod tests {
         assert!(call.yaml.starts_with("# MIT 6.034 test 1: is_game_over_connectfour(boards.PLAYER_ONE1_WON)\n"));
         assert!(call.yaml.contains("on 26 probe values"), "{}", call.yaml);
         assert!(call.yaml.contains("        - [0,0,0,0,0,0,1]\n"), "{}", call.yaml);
-        assert_eq!((call.check.as_str(), call.answer), ("== True", false));
+        assert_eq!((call.check.as_str(), call.answer), ("a value == True", false));
         let read = parsed(&call.yaml);
         assert_eq!(read["call"]["args"], json!([{"board": board()}]));
         assert_eq!(read["call"]["function"], "is_game_over_connectfour");
