@@ -324,7 +324,8 @@ fn assignment_fingerprint(
     let file = assignment.dir.join(crate::load::assignment::ASSIGNMENT_FILE);
     hasher.update(std::fs::read(&file).unwrap_or_default());
     let names = plan.searches().map(|test| (&test.name, &test.path));
-    for (name, path) in names.chain(plan.pacman().map(|test| (&test.name, &test.path))) {
+    let calls = plan.calls().map(|test| (&test.name, &test.path));
+    for (name, path) in names.chain(plan.pacman().map(|test| (&test.name, &test.path))).chain(calls) {
         hasher.update(name.as_bytes());
         hasher.update(std::fs::read(path)?);
     }

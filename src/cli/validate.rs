@@ -42,6 +42,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         let valid = match entry {
             Entry::Assignment(path) => check_assignment(path),
             Entry::Tree(file) if files::is_pacman(file) => report_file(file, check_pacman(file)),
+            Entry::Tree(file) if files::is_call(file) => report_file(file, check_call(file)),
             Entry::Tree(file) => report_file(file, check_file(file)),
         };
         bad += usize::from(!valid);
@@ -178,6 +179,26 @@ fn check_test_file(file: &Path) -> bool {
     }
 }
 
+/// A call test (docs/format.md 11): it loads; what it calls and how it checks.
+fn check_call(path: &Path) -> FileVerdict {
+    use crate::assignment::calls::{CallCheck, CallTarget};
+    let test = match crate::load::calls::load_call_file(path) {
+        Ok(test) => test,
+        Err(error) => return FileVerdict::Invalid(error),
+    };
+    let called = match &test.target {
+        CallTarget::Function { name, calls } => format!("call: {name}, {}", counted(calls.len(), "call")),
+        CallTarget::Variable(name) => format!("call: the value of {name}"),
+    };
+    let check = match &test.check {
+        CallCheck::Equals(_) => "equals",
+        CallCheck::EqualsText(_) => "equals_text",
+        CallCheck::Boards { .. } => "boards",
+        CallCheck::Numbers { .. } => "numbers",
+    };
+    FileVerdict::Valid { kind: called, checked: vec![format!("check: {check}")] }
+}
+
 /// A Pacman test: it loads, and the reference reproduces a replay's recorded path.
 fn check_pacman(path: &Path) -> FileVerdict {
     let test = match crate::load::pacman::load_pacman_file(path) {
@@ -304,6 +325,6 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Entry>, Failure> {
 fn classify(file: PathBuf) -> Entry {
     match files::kind_of(&file) {
         files::FileKind::Assignment => Entry::Assignment(file),
-        files::FileKind::Pacman | files::FileKind::Tree => Entry::Tree(file),
+        files::FileKind::Pacman | files::FileKind::Call | files::FileKind::Tree => Entry::Tree(file),
     }
 }

@@ -30,13 +30,16 @@ struct RawFile {
     expected: Option<Spanned<serde_json::Value>>,
 }
 
+/// One call's arguments, each where it is written.
+type RawArgs = Vec<Spanned<serde_json::Value>>;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCall {
     function: Option<Spanned<String>>,
     variable: Option<Spanned<String>>,
-    args: Option<Spanned<Vec<Spanned<serde_json::Value>>>>,
-    calls: Option<Spanned<Vec<Spanned<Vec<Spanned<serde_json::Value>>>>>>,
+    args: Option<Spanned<RawArgs>>,
+    calls: Option<Spanned<Vec<Spanned<RawArgs>>>>,
     shown: Option<String>,
 }
 

@@ -1,5 +1,5 @@
-//! Which files are YAML, and what each holds: an assignment, a Pacman test
-//! or a tree (written, or given by a game), so that callers such as
+//! Which files are YAML, and what each holds: an assignment, a Pacman test,
+//! a call test or a tree (written, or given by a game), so that callers such as
 //! `treegrade validate` choose a loader without reading YAML themselves.
 
 use std::io;
@@ -15,6 +15,8 @@ pub enum FileKind {
     Assignment,
     /// A Pacman test (docs/format.md 10): a top-level `pacman` key.
     Pacman,
+    /// A call test (docs/format.md 11): top-level `call` and `check` keys.
+    Call,
     /// A tree, written node by node or given by a game (or a file that
     /// does not read: the tree loader then says what is wrong).
     Tree,
@@ -26,6 +28,8 @@ pub fn kind_of(file: &Path) -> FileKind {
         FileKind::Assignment
     } else if is_pacman(file) {
         FileKind::Pacman
+    } else if is_call(file) {
+        FileKind::Call
     } else {
         FileKind::Tree
     }
@@ -34,6 +38,11 @@ pub fn kind_of(file: &Path) -> FileKind {
 /// Whether `file` holds a Pacman test (a file that cannot be read does not).
 pub fn is_pacman(file: &Path) -> bool {
     std::fs::read_to_string(file).is_ok_and(|text| is_pacman_file(&text))
+}
+
+/// Whether `file` holds a call test (a file that cannot be read does not).
+pub fn is_call(file: &Path) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|text| super::calls::is_call_file(&text))
 }
 
 /// The YAML files (`*.yaml`, `*.yml`) directly in `dir`, sorted.
@@ -62,6 +71,7 @@ mod tests {
         assert_eq!(kind_of(&write("assignment.yaml", "not: read\n")), FileKind::Assignment);
         assert_eq!(kind_of(&write("p.yaml", "name: x\npacman:\n  layout: a\n")), FileKind::Pacman);
         assert_eq!(kind_of(&write("t.yaml", "root: {kind: max}\n")), FileKind::Tree);
+        assert_eq!(kind_of(&write("c.yaml", "call: {variable: A}\ncheck: {equals: 1}\n")), FileKind::Call);
         assert_eq!(kind_of(&dir.path().join("missing.yaml")), FileKind::Tree);
         write("notes.txt", "questions: []\n");
         let names: Vec<String> = yaml_files(dir.path())
@@ -69,6 +79,6 @@ mod tests {
             .iter()
             .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, ["assignment.yaml", "course.yml", "p.yaml", "t.yaml"]);
+        assert_eq!(names, ["assignment.yaml", "c.yaml", "course.yml", "p.yaml", "t.yaml"]);
     }
 }

@@ -112,7 +112,8 @@ pub fn gradescope_zip(bundle: &GradescopeBundle<'_>, out: impl Write + io::Seek)
     zip.add("assignment/assignment.yaml", rewritten.as_bytes(), false)?;
     let tests_dir = load::assignment::tests_dir(&bundle.assignment.dir).map_err(io::Error::other)?;
     for question in &bundle.assignment.questions {
-        for test in question.tree_tests() {
+        // A calls question's files go where its trees would (docs/format.md 11).
+        for test in question.tree_tests().iter().chain(question.call_tests()) {
             let (root, folder) = match (test.hidden, bundle.hidden_dir) {
                 (true, Some(hidden)) => (hidden.to_path_buf(), "hidden"),
                 _ => (tests_dir.clone(), "assignment/tests"),

@@ -106,6 +106,11 @@ fn validate_reads_the_call_files_and_refuses_a_broken_one() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("3 questions, 10 test files"), "{stdout}");
+    let output = validate(&course().join("tests"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("call: endgame_score_connectfour_faster, 2 calls; check: numbers"), "{stdout}");
+    assert!(stdout.contains("call: the value of ANSWER_1; check: equals_text"), "{stdout}");
     let scratch = crate::common::Scratch::new();
     scratch.write("assignment.yaml", "questions:\n  - {id: rules, points: 1, calls: [01-f.yaml]}\n");
     scratch.write("01-f.yaml", "call: {function: f}\ncheck:\n  numbers: [{above: 0}]\n  order: upward\n");
@@ -142,4 +147,85 @@ fn reports_of_call_tests() {
         test["elapsed_ms"] = serde_json::json!(0);
     }
     insta::assert_snapshot!("mit6034_calls_json_passed_and_failed", serde_json::to_string_pretty(&tests).unwrap());
+}
+
+/// A program of its own that answers calls badly in every way but the last.
+const MISBEHAVING: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    kind, name = message["type"], message.get("variable")
+    if kind == "hello":
+        reply = {"type": "hello", "protocol": 1, "kit": "misbehaving"}
+    elif kind == "bye":
+        break
+    elif name == "GARBAGE":
+        print("thinking about it...", flush=True)
+        continue
+    elif name == "TWO":
+        reply = {"type": "returned", "values": [1, 2]}
+    elif name == "SLEEPY":
+        time.sleep(30)
+    elif name == "ODD":
+        reply = {"type": "returned", "values": [{"shape": "circle"}]}
+    else:
+        reply = {"type": "returned", "values": ["4"]}
+    print(json.dumps(reply), flush=True)
+"#;
+
+#[test]
+fn a_program_that_breaks_the_protocol_fails_that_test_alone() {
+    let scratch = crate::common::Scratch::new();
+    let calls = ["GARBAGE", "TWO", "SLEEPY", "ODD", "FINE"];
+    for (index, name) in calls.iter().enumerate() {
+        scratch.write(
+            &format!("0{index}-{name}.yaml"),
+            &format!("call: {{variable: {name}}}\ncheck: {{equals_text: '4'}}\n"),
+        );
+    }
+    scratch.write(
+        "assignment.yaml",
+        "time_limit: 2\nlanguages:\n  - {name: python, detect: [prog.py], run: [python3, -u, prog.py]}\n\
+         questions:\n  - {id: q, points: 5, calls: [\"0*.yaml\"]}\n",
+    );
+    let submission = crate::common::Scratch::new();
+    submission.write("prog.py", MISBEHAVING);
+    let report = crate::common::check_json(scratch.path(), submission.path());
+    let all = results(&report);
+    let status = |name: &str| all[&format!("q/0{}-{name}", calls.iter().position(|c| *c == name).unwrap())].clone();
+    assert_eq!(status("GARBAGE").0, "protocol-error", "{all:?}");
+    assert!(status("GARBAGE").1.contains("printed \"thinking about it...\""), "{all:?}");
+    assert_eq!(status("TWO").0, "protocol-error", "{all:?}");
+    assert!(status("TWO").1.contains("with 2 values, where it makes 1 call"), "{all:?}");
+    assert_eq!(status("SLEEPY").0, "timed-out", "{all:?}");
+    assert_eq!(status("ODD").0, "protocol-error", "{all:?}");
+    assert_eq!(status("FINE").0, "passed", "a fresh program answers the last test: {all:?}");
+    assert_eq!(report["score"].as_f64(), Some(1.0));
+}
+
+/// The Gradescope zip carries a calls question's files where its
+/// `tests_dir` says, so that the autograder finds them.
+#[test]
+fn the_gradescope_zip_carries_the_call_files() {
+    let glibc = std::process::Command::new("getconf").arg("GNU_LIBC_VERSION").output().expect("getconf runs");
+    let glibc = String::from_utf8_lossy(&glibc.stdout).split_whitespace().nth(1).expect("`glibc 2.NN`").to_string();
+    let scratch = crate::common::Scratch::new();
+    let zip_path = scratch.path().join("autograder.zip");
+    let output = assert_cmd::Command::cargo_bin("treegrade")
+        .unwrap()
+        .env_remove("TREEGRADE_ASSIGNMENT")
+        .arg("gradescope")
+        .arg("--assignment")
+        .arg(course())
+        .args(["--glibc", &glibc, "--out"])
+        .arg(&zip_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+    for file in std::fs::read_dir(course().join("tests")).unwrap() {
+        let name = format!("assignment/tests/{}", file.unwrap().file_name().to_string_lossy());
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
 }
