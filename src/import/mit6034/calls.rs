@@ -121,12 +121,10 @@ pub fn check_words(check: &Map<String, Value>) -> Result<String, String> {
             Ok(format!("str(value) == '{text}'"))
         }
         ["boards"] => {
-            let list = match check["boards"].as_array().ok_or_else(bad)?.len() {
-                0 => return Ok("an empty list ([])".to_string()),
-                1 => "a list of 1 board".to_string(),
-                count => format!("a list of {count} boards"),
-            };
+            let count = check["boards"].as_array().ok_or_else(bad)?.len();
+            let list = if count == 1 { "a list of 1 board".to_string() } else { format!("a list of {count} boards") };
             match check.get("compare").and_then(Value::as_str) {
+                Some("cells" | "whole") if count == 0 => Ok("an empty list ([])".to_string()),
                 Some("cells") => Ok(format!("{list} with the expected cells, in column order")),
                 Some("whole") => Ok(format!(
                     "{list} equal, board by board, to the expected ones as ConnectFourBoard's == has it (cells, \
