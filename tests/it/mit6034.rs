@@ -232,7 +232,10 @@ fn the_lab_reader_describes_all_44_tests() {
         tests[17]["check"],
         serde_json::json!({"bool_is_number": true, "numbers": [{"above": 0, "below": 1000}]})
     );
-    assert_eq!(tests[20]["check"], serde_json::json!({"numbers": [{"above": -1000, "below": 0}]}));
+    assert_eq!(
+        tests[20]["check"],
+        serde_json::json!({"bool_is_number": true, "numbers": [{"above": -1000, "below": 0}]})
+    );
     assert_eq!(tests[15]["check"]["order"], "increasing");
     assert_eq!(tests[21]["check"]["numbers"].as_array().unwrap().len(), 4);
     assert_eq!(tests[21]["calls"].as_array().unwrap().len(), 4);

@@ -494,7 +494,7 @@ def _verified(check, testanswer, probes, multi):
 
 def _numbers_verified(check, testanswer, multi):
     """A numbers check verified on a denser set: each bound and around it, bools for 1 and 0, non-numbers; and
-    whether a bool counts as a number (`bool_is_number`) where MIT's testanswer tells."""
+    whether a bool counts as a number (`bool_is_number`: false only where MIT's testanswer refuses True for 1)."""
     count = len(check["numbers"])
     base = []
     for entry in check["numbers"]:
@@ -517,14 +517,9 @@ def _numbers_verified(check, testanswer, multi):
     single = [p for p in probes if len(p) == count] if not multi else probes
     outcomes = {}
     for flag in (False, True):
-        trial = dict(check, bool_is_number=True) if flag else check
-        outcomes[flag] = _verified(trial, testanswer, single, multi)
-    agreeing = [flag for flag in (False, True) if not outcomes[flag][2]]
-    if not agreeing:
-        return outcomes[False]
-    if agreeing == [True]:
-        return outcomes[True]
-    return outcomes[False]
+        outcomes[flag] = _verified(dict(check, bool_is_number=flag), testanswer, single, multi)
+    # Written always, true where MIT's testanswer cannot tell (Python's bool is an int).
+    return outcomes[True] if not outcomes[True][2] or outcomes[False][2] else outcomes[False]
 
 
 def _brief(value):

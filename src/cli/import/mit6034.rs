@@ -143,8 +143,9 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
 /// Checks that a call test reads back as YAML, writes it, prints one line.
 fn write_call(test: &CallTest, tests_dir: &Path) -> Result<(), String> {
     let target = tests_dir.join(format!("{}.yaml", test.name));
-    serde_saphyr::from_str::<serde_json::Value>(&test.yaml)
-        .map_err(|e| format!("the converted call test is not YAML: {e}"))?;
+    // As the grader will read it: a converted test that does not load is a bug worth reporting.
+    crate::load::calls::load_call_str(&test.yaml, &target)
+        .map_err(|e| format!("the converted call test does not load: {e}"))?;
     std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     emit(&format!(
         "ok     {} -> {} (call {}, expects {}; MIT's testanswer agrees on {} probe values)\n",

@@ -240,19 +240,31 @@ fn block(value: &Value, indent: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assignment::calls::{CallArg, CallCheck, CallTarget, NumberOrder};
     use serde_json::json;
 
     fn board() -> Value {
-        json!({"rows": [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1]], "players": ["Player One", "Player Two"],
+        json!({"rows": [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1]], "players": ["Player One", "Player Two"],
             "whose_turn": "Player One", "prev_move": "none"})
     }
 
-    fn parsed(yaml: &str) -> Value {
-        serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"))
+    /// The test as the grader's loader reads it.
+    fn loaded(call: &CallTest) -> crate::assignment::calls::CallTest {
+        let path = std::path::PathBuf::from(format!("{}.yaml", call.name));
+        crate::load::calls::load_call_str(&call.yaml, &path).unwrap_or_else(|e| panic!("{e}\n{}", call.yaml))
+    }
+
+    /// The function a loaded test calls, and each call's arguments.
+    fn function(test: &crate::assignment::calls::CallTest) -> (&str, &Vec<Vec<CallArg>>) {
+        match &test.target {
+            CallTarget::Function { name, calls } => (name, calls),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
-    fn a_rule_test_becomes_a_call_with_its_board_and_check_and_reads_back_as_written() {
+    fn a_rule_test_becomes_a_call_with_its_board_and_check_and_loads_as_written() {
         let test = json!({"number": 1, "function": "is_game_over_connectfour", "kind": "rule",
             "type": "FUNCTION_ENCODED_ARGS", "expected_val": "True", "calls": [[{"board": board()}]],
             "shown": "is_game_over_connectfour(boards.PLAYER_ONE1_WON)", "check": {"equals": true}, "probes": 26});
@@ -261,11 +273,20 @@ mod tests {
         assert!(call.yaml.contains("on 26 probe values"), "{}", call.yaml);
         assert!(call.yaml.contains("        - [0,0,0,0,0,0,1]\n"), "{}", call.yaml);
         assert_eq!((call.check.as_str(), call.answer), ("a value == True", false));
-        let read = parsed(&call.yaml);
-        assert_eq!(read["call"]["args"], json!([{"board": board()}]));
-        assert_eq!(read["call"]["function"], "is_game_over_connectfour");
-        assert_eq!(read["check"], json!({"equals": true}));
-        assert_eq!(read["expected"], "True");
+        let read = loaded(&call);
+        let (name, calls) = function(&read);
+        assert_eq!(name, "is_game_over_connectfour");
+        let [args] = calls.as_slice() else { panic!("{calls:?}") };
+        let [CallArg::Board(board)] = args.as_slice() else { panic!("{args:?}") };
+        assert_eq!(
+            (board.rows[5][6], board.whose_turn.as_ref(), board.prev_move.as_deref()),
+            (1, Some(&json!("Player One")), Some("none"))
+        );
+        assert_eq!(read.check, CallCheck::Equals(json!(true)));
+        assert_eq!(
+            (read.shown.as_str(), read.expected.as_deref()),
+            ("is_game_over_connectfour(boards.PLAYER_ONE1_WON)", Some("True"))
+        );
     }
 
     #[test]
@@ -277,10 +298,12 @@ mod tests {
             "check": check, "probes": 62});
         let call = call_test(&test, 16, "endgame_score_connectfour_faster", "16-x").unwrap();
         assert_eq!(call.check, "2 numbers: #1 < -1000, #2 <= -1000, in increasing order");
-        let read = parsed(&call.yaml);
-        assert_eq!(read["call"]["calls"], test["calls"]);
-        assert!(read["call"].get("args").is_none());
-        assert_eq!(read["check"], check);
+        let read = loaded(&call);
+        assert_eq!(function(&read).1.len(), 2);
+        assert!(matches!(function(&read).1[1][1], CallArg::Bool(true)));
+        // Without `bool_is_number` the loader counts a bool as a number, as Python does.
+        let CallCheck::Numbers { bounds, order, bool_is_number } = &read.check else { panic!("{:?}", read.check) };
+        assert_eq!((bounds.len(), *order, *bool_is_number), (2, Some(NumberOrder::Increasing), true));
     }
 
     #[test]
@@ -291,9 +314,10 @@ mod tests {
         let call = call_test(&test, 41, "ANSWER_1", "41-ANSWER_1").unwrap();
         assert!(call.answer);
         assert_eq!(call.check, "str(value) == '4'");
-        let read = parsed(&call.yaml);
-        assert_eq!(read["call"], json!({"variable": "ANSWER_1", "shown": "ANSWER_1"}));
-        assert_eq!(read["expected"], "correct value of ANSWER_1 ('1', ...)");
+        let read = loaded(&call);
+        assert_eq!(read.target, CallTarget::Variable("ANSWER_1".into()));
+        assert_eq!(read.check, CallCheck::EqualsText("4".into()));
+        assert_eq!(read.expected.as_deref(), Some("correct value of ANSWER_1 ('1', ...)"));
     }
 
     #[test]
