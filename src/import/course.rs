@@ -201,6 +201,7 @@ fn question(
             },
             tests: files(true),
             pacman: files(false),
+            calls: Vec::new(),
         })
     }
 }

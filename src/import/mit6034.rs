@@ -15,6 +15,9 @@
 //!
 //! Each of MIT's tests becomes a test named `NN-function` after MIT's number
 //! (01 to 44), or is listed as not graded yet with the reason, never dropped.
+//! A rule-function test (1-22) or a multiple-choice answer (41-44) becomes a
+//! call test ([`calls`]): the call, and a check of the returned value that
+//! the lab reader derived and verified against MIT's `testanswer`.
 //! A search test (`dfs_maximizing`, `minimax_endgame_search`,
 //! `minimax_search`, `minimax_search_alphabeta`) becomes a written tree
 //! ([`convert`]):
@@ -57,6 +60,9 @@ use crate::engine::{self, Algorithm, SearchSettings};
 use crate::load::write::yaml_string;
 use crate::tree::{GameTree, NodeIndex, NodeKind};
 
+mod calls;
+pub use calls::CallTest;
+
 /// The lab reader, run on a copy of the lab to describe its tests.
 pub const READ_LAB: &str = include_str!("../../grader/kits/mit6034/read_lab.py");
 
@@ -75,6 +81,9 @@ pub const SEARCHES: [(&str, Algorithm); 4] = [
 /// The lab's files the reader needs, and the student file's two names.
 const LAB_FILES: [&str; 5] = ["tests.py", "tester.py", "game_api.py", "toytree.py", "boards.py"];
 const STUDENT_FILES: [&str; 2] = ["lab2.py", "lab3.py"];
+
+/// How the lab reader begins the reason a rule or answer test's check cannot be a calls check.
+pub const UNEXPRESSIBLE: &str = "its check is not one treegrade can express";
 
 /// Connect Four's score of a won game, as the lab's `endgame_score_connectfour` gives it.
 const WIN: f64 = 1000.0;
@@ -168,6 +177,8 @@ pub fn copy_lab(dist: &Path, into: &Path) -> Result<(), LabError> {
 pub enum Converted {
     /// A search test, written as a tree.
     Search(SearchTest),
+    /// A rule-function or multiple-choice test, written as a call test.
+    Call(CallTest),
     /// A test treegrade does not grade yet, and why.
     NotGraded {
         /// `NN-function`.
@@ -227,21 +238,17 @@ pub fn convert(test: &Value) -> Converted {
     let name = test_name(number, &function);
     let not_graded = |reason: String| Converted::NotGraded { name: name.clone(), reason };
     if let Some(why) = test["unusable"].as_str() {
+        // The reader's own verdict on a check reads as it is; anything else is the reader failing.
+        if why.starts_with(UNEXPRESSIBLE) {
+            return not_graded(why.to_string());
+        }
         return not_graded(format!("the lab reader could not describe it: {why}"));
     }
-    match test["kind"].as_str() {
-        Some("answer") => {
-            return not_graded(format!(
-                "a multiple-choice answer ({}), not a search: MIT's tester compares it with a fixed answer",
-                test["variable"].as_str().unwrap_or(&function)
-            ));
-        }
-        Some("rule") => {
-            return not_graded(
-                "a Connect Four rule function, not a search: treegrade grades the lab's searches so far".to_string(),
-            );
-        }
-        _ => {}
+    if matches!(test["kind"].as_str(), Some("rule" | "answer")) {
+        return match calls::call_test(test, number, &function, &name) {
+            Ok(call) => Converted::Call(call),
+            Err(reason) => not_graded(reason),
+        };
     }
     if function == "progressive_deepening" {
         return not_graded(
@@ -741,18 +748,36 @@ mod tests {
     }
 
     #[test]
-    fn rule_answer_and_progressive_deepening_tests_are_listed_with_the_reason() {
+    fn unusable_and_progressive_deepening_tests_are_listed_with_the_reason() {
+        let odd = "its check is not one treegrade can express: on 0.5 MIT's testanswer says wrong";
         let cases = [
-            (json!({"number": 1, "function": "is_game_over_connectfour", "kind": "rule"}), "rule function"),
-            (json!({"number": 41, "function": "ANSWER_1", "kind": "answer", "variable": "ANSWER_1"}), "multiple"),
+            (json!({"number": 1, "function": "is_game_over_connectfour", "kind": "rule"}), "no check"),
+            (json!({"number": 18, "function": "heuristic_connectfour", "kind": "rule", "unusable": odd}), odd),
             (json!({"number": 39, "function": "progressive_deepening", "kind": "search", "args": []}), "8.2"),
-            (json!({"number": 5, "function": "x", "kind": "rule", "unusable": "ValueError: no"}), "ValueError"),
+            (json!({"number": 5, "function": "x", "kind": "rule", "unusable": "ValueError: no"}), "reader could not"),
         ];
         for (test, said) in cases {
             let Converted::NotGraded { name, reason } = convert(&test) else { panic!("{test}") };
             assert!(name.starts_with(&format!("{:02}-", test["number"].as_u64().unwrap())), "{name}");
             assert!(reason.contains(said), "{reason}");
         }
+    }
+
+    #[test]
+    fn rule_and_answer_tests_become_call_tests() {
+        let rule = json!({"number": 3, "function": "is_game_over_connectfour", "kind": "rule",
+            "type": "FUNCTION_ENCODED_ARGS", "expected_val": "False", "shown": "is_game_over_connectfour(b)",
+            "calls": [[{"board": {"rows": [[0]], "players": ["a", "b"], "whose_turn": "a", "prev_move": "none"}}]],
+            "check": {"equals": false}, "probes": 26});
+        let Converted::Call(call) = convert(&rule) else { panic!() };
+        assert_eq!(
+            (call.name.as_str(), call.check.as_str(), call.answer),
+            ("03-is_game_over_connectfour", "a value == False", false)
+        );
+        let answer = json!({"number": 44, "function": "ANSWER_4", "kind": "answer", "type": "VALUE",
+            "variable": "ANSWER_4", "shown": "ANSWER_4", "expected_val": "5", "check": {"equals_text": "5"}});
+        let Converted::Call(call) = convert(&answer) else { panic!() };
+        assert_eq!((call.name.as_str(), call.answer), ("44-ANSWER_4", true));
     }
 
     #[test]

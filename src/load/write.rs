@@ -300,6 +300,8 @@ pub struct QuestionDraft {
     pub tests: Vec<String>,
     /// Pacman test paths, relative to `tests_dir`.
     pub pacman: Vec<String>,
+    /// Call test paths (a calls question), relative to `tests_dir`.
+    pub calls: Vec<String>,
 }
 
 /// Writes an `assignment.yaml` that `load::assignment` reads back as `draft` says.
@@ -346,7 +348,7 @@ pub fn assignment_to_yaml(draft: &AssignmentDraft) -> String {
         if question.child_order == crate::assignment::ChildOrder::Any {
             let _ = writeln!(out, "    child_order: any");
         }
-        for (key, files) in [("tests", &question.tests), ("pacman", &question.pacman)] {
+        for (key, files) in [("tests", &question.tests), ("pacman", &question.pacman), ("calls", &question.calls)] {
             if files.is_empty() {
                 continue;
             }

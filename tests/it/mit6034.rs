@@ -241,6 +241,36 @@ fn the_lab_reader_describes_all_44_tests() {
     assert_eq!(positions.len(), 2801);
     assert_eq!(positions.values().filter(|p| p.get(2).is_some()).count(), 2401);
     assert_eq!(tests[25]["args"][0]["game"]["rules"], "student");
+    // The rule and answer tests: each call as a student reads it, and a check verified against MIT's testanswer.
+    for test in tests[..22].iter().chain(&tests[40..]) {
+        assert!(test["probes"].as_u64().unwrap() >= 19, "{test}");
+    }
+    assert_eq!(tests[0]["shown"], "is_game_over_connectfour(boards.PLAYER_ONE1_WON)");
+    assert_eq!(tests[0]["check"], serde_json::json!({"equals": true}));
+    assert_eq!(tests[0]["calls"][0][0]["board"]["whose_turn"], "Player Two");
+    assert_eq!(tests[13]["check"], serde_json::json!({"equals": -1000}));
+    // MIT's test 7 compares cells only (same_board_array), test 12 whole boards (==).
+    assert_eq!(
+        (tests[6]["check"]["compare"].as_str(), tests[6]["check"]["boards"].as_array().unwrap().len()),
+        (Some("cells"), 7)
+    );
+    assert_eq!(tests[11]["check"]["compare"], "whole");
+    assert_eq!(tests[11]["check"]["boards"][0]["prev_move"], "Put Alethea's piece in col 3");
+    assert_eq!(tests[9]["check"], serde_json::json!({"boards": [], "compare": "cells"}));
+    // MIT's isinstance(val, (int, float)) takes True for 1: so does the check where it matters.
+    assert_eq!(
+        tests[17]["check"],
+        serde_json::json!({"bool_is_number": true, "numbers": [{"above": 0, "below": 1000}]})
+    );
+    assert_eq!(
+        tests[20]["check"],
+        serde_json::json!({"bool_is_number": true, "numbers": [{"above": -1000, "below": 0}]})
+    );
+    assert_eq!(tests[15]["check"]["order"], "increasing");
+    assert_eq!(tests[21]["check"]["numbers"].as_array().unwrap().len(), 4);
+    assert_eq!(tests[21]["calls"].as_array().unwrap().len(), 4);
+    let answers: Vec<&serde_json::Value> = tests[40..].iter().map(|t| &t["check"]["equals_text"]).collect();
+    assert_eq!(answers, ["4", "1", "4", "5"]);
     let trees: Vec<&String> = read["fixtures"]["trees"].as_object().unwrap().keys().collect();
     assert_eq!(trees, ["GAME1", "GAME_EQUALITY_PRUNING", "GAME_STATIC_ALL_LEVELS"]);
     let boards = read["fixtures"]["boards"].as_object().unwrap();
@@ -281,10 +311,11 @@ fn treegrade() -> assert_cmd::Command {
 
 /// The import of MIT's lab: the 16 search tests written, each with the
 /// figures of the lab's README (score, static evaluations, path as MIT's
-/// `move_sequence` gives it), the 28 others listed with the reason in the
-/// output and in the students' README; exit 0.
+/// `move_sequence` gives it), the 22 rule-function tests and the 4
+/// answers written as call tests, the 2 others listed with the reason in
+/// the output and in the students' README; exit 0.
 #[test]
-fn the_labs_search_tests_are_imported_with_mits_figures_and_the_others_listed() {
+fn the_labs_tests_are_imported_with_mits_figures_and_the_others_listed() {
     let Some((dir, printed)) = imported() else { return };
     insta::assert_snapshot!("import_mit6034", printed);
     // (test, score, evaluations, path) from the lab's README and tests.py.
@@ -310,13 +341,87 @@ fn the_labs_search_tests_are_imported_with_mits_figures_and_the_others_listed() 
     }
     let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
     let listed: Vec<&str> = printed.lines().filter(|l| l.starts_with("not graded by treegrade yet: ")).collect();
-    assert_eq!(listed.len(), 28);
+    assert_eq!(listed.len(), 2);
     for line in listed {
         let entry = line.trim_start_matches("not graded by treegrade yet: ");
         assert!(readme.contains(&format!("- {entry}")), "{entry} not in the README");
     }
-    let written = std::fs::read_dir(dir.path().join("tests")).unwrap().count();
-    assert_eq!(written, 16);
+    let mut written: Vec<String> = std::fs::read_dir(dir.path().join("tests"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written.len(), 42);
+    assert_eq!(
+        (written[0].as_str(), written[22].as_str()),
+        ("01-is_game_over_connectfour.yaml", "23-dfs_maximizing.yaml")
+    );
+    assert_eq!(written[38], "41-ANSWER_1.yaml");
+    let first = std::fs::read_to_string(dir.path().join("tests/01-is_game_over_connectfour.yaml")).unwrap();
+    assert!(first.starts_with("# MIT 6.034 test 1: is_game_over_connectfour(boards.PLAYER_ONE1_WON)\n"), "{first}");
+    // The students' README says what each call must give.
+    assert!(
+        readme.contains(
+            "- 12-next_boards_connectfour: `next_boards_connectfour(boards.BOARD_FULL_TIED_minus3)` must give"
+        )
+    );
+    assert!(readme.contains("- 41-ANSWER_1: `ANSWER_1`, one of '1' to '5'"), "{readme}");
+    assert!(!readme.contains("== '4'"), "the README gives an answer away: {readme}");
+}
+
+/// A lab whose testanswer for one test is something no calls check says
+/// (`val % 7 == 3` for test 18, two right choices for test 42): the probes
+/// catch both, and the import lists them as not graded with the reason,
+/// writes the 40 others, and leaves the two out of the course.
+#[test]
+fn a_check_the_import_cannot_express_is_listed_with_the_reason() {
+    let lab = repo().join("../shared/mit6034-lab3");
+    if !lab.join("tests.py").is_file() {
+        crate::common::unavailable(&format!("the MIT 6.034 lab at {}", lab.display()));
+        return;
+    }
+    let odd = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&lab).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, odd.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let tests = std::fs::read_to_string(lab.join("tests.py")).unwrap();
+    let heuristic = "def heuristic_connectfour_0_testanswer(val, original_val = None) :\r\n    return isinstance(val, (int, float)) and val > 0 and val < 1000";
+    let answer = "    return str(val) == '1'";
+    assert_eq!((tests.matches(heuristic).count(), tests.matches(answer).count()), (1, 1));
+    let tests = tests
+        .replace(
+            heuristic,
+            "def heuristic_connectfour_0_testanswer(val, original_val = None) :\r\n    return val % 7 == 3",
+        )
+        .replace(answer, "    return str(val) in ('1', '2')");
+    std::fs::write(odd.path().join("tests.py"), tests).unwrap();
+    let course = tempfile::tempdir().unwrap();
+    let output = treegrade().args(["import", "mit6034"]).arg(odd.path()).arg("-o").arg(course.path()).output().unwrap();
+    let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{printed}");
+    let listed: Vec<&str> = printed.lines().filter_map(|l| l.strip_prefix("not graded by treegrade yet: ")).collect();
+    assert_eq!(listed.len(), 4, "{printed}");
+    assert!(
+        listed[0].starts_with("18-heuristic_connectfour (its check is not one treegrade can express: ")
+            && listed[0].contains("on 0.5 MIT's testanswer says wrong"),
+        "{}",
+        listed[0]
+    );
+    assert!(
+        listed[3].starts_with(
+            "42-ANSWER_2 (its check is not one treegrade can express: MIT's testanswer accepts 2 of the choices"
+        ),
+        "{}",
+        listed[3]
+    );
+    assert!(!course.path().join("tests/18-heuristic_connectfour.yaml").exists());
+    let readme = std::fs::read_to_string(course.path().join("README.md")).unwrap();
+    assert!(readme.contains(&format!("- {}", listed[0])), "{readme}");
+    assert!(
+        printed.contains("rules (21 tests, 21 points)") && printed.contains("answers (3 tests, 3 points)"),
+        "{printed}"
+    );
 }
 
 /// `validate` accepts the imported course: every tree loads and the
@@ -327,45 +432,59 @@ fn the_imported_course_validates() {
     let output = treegrade().arg("validate").arg(dir.path()).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    assert!(stdout.contains("4 questions, 16 test files, 16 points"), "{stdout}");
+    assert!(stdout.contains("6 questions, 42 test files, 42 points"), "{stdout}");
 }
 
 /// The fixtures' students on the imported course: correct files (either
-/// name) keep all 16 points; the starter gets 0 with a message on every
-/// test; each mistake fails exactly the imported tests that MIT's tester
-/// fails it on (the lab's README, and `bench/mit6034_compare.py` on these
-/// files; 39 and 40 are not imported).
+/// name) keep all 38 points of the rule and search tests; the starter gets
+/// 0 with a message on every test; each mistake fails exactly the imported
+/// tests that MIT's tester fails it on (the lab's README, and
+/// `bench/mit6034_compare.py` on these files; 39 and 40 are not imported).
+/// None of these files sets `ANSWER_n`, so tests 41-44 score 0 for all of
+/// them, as MIT's tester (an error there) has it.
 #[test]
 fn the_imported_course_grades_the_students_as_mits_tests_do() {
     let Some((dir, _)) = imported() else { return };
-    const ALL_IMPORTED: &[&str] =
-        &["23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"];
-    let cases: [(&str, &[&str], &str); 12] = [
-        ("correct", &[], ""),
-        ("correct-lab3", &[], ""),
-        ("starter", ALL_IMPORTED, "is not implemented yet"),
-        ("ties-last", &["29", "30", "33"], ""),
-        ("prune-strict", &["33"], ""),
-        ("no-flag", &["26", "27", "37"], ""),
+    let numbers = |range: std::ops::RangeInclusive<usize>| range.map(|n| format!("{n:02}")).collect::<Vec<_>>();
+    let searches = numbers(23..=38);
+    let everything: Vec<String> = numbers(1..=38).into_iter().chain(numbers(41..=44)).collect();
+    let answers = numbers(41..=44);
+    let with_answers = |failing: &[&str]| -> Vec<String> {
+        failing.iter().map(|n| n.to_string()).chain(answers.iter().cloned()).collect()
+    };
+    let cases: [(&str, Vec<String>, &str); 12] = [
+        ("correct", with_answers(&[]), ""),
+        ("correct-lab3", with_answers(&[]), ""),
+        ("starter", everything.clone(), "not implemented yet"),
+        ("ties-last", with_answers(&["29", "30", "33"]), ""),
+        ("prune-strict", with_answers(&["33"]), ""),
+        ("no-flag", with_answers(&["26", "27", "37"]), ""),
         // MIT's always_zero takes the state as well (27, 28); its other heuristics do not.
-        ("state-to-heuristic", &["29", "30", "38"], "pass it the state's snapshot"),
+        ("state-to-heuristic", with_answers(&["29", "30", "38"]), "pass it the state's snapshot"),
         // 37 and 38 evaluate one node per child, so the count comes out right there, as at MIT.
-        ("count-one-per-child", &ALL_IMPORTED[..14], "number of static evaluations: MIT's test expects"),
+        (
+            "count-one-per-child",
+            searches[..14].iter().cloned().chain(answers.iter().cloned()).collect(),
+            "number of static evaluations: MIT's test expects",
+        ),
         // The course judges as MIT's tester (`verdict: mit6034`), which passes these three.
-        ("eager-children", &[], ""),
-        ("peeks-pruned-leaf", &[], ""),
-        ("right-count-wrong-leaves", &[], ""),
+        ("eager-children", with_answers(&[]), ""),
+        ("peeks-pruned-leaf", with_answers(&[]), ""),
+        ("right-count-wrong-leaves", with_answers(&[]), ""),
         // MIT runs 26-30 on the student's rules: 29 and 30 fail there, 26 and 27 never meet the wrong column.
-        ("wrong-next-boards", &["29", "30"], "fix next_boards_connectfour (tests 7-12) first"),
+        ("wrong-next-boards", with_answers(&["07", "08", "29", "30"]), "next_boards_connectfour"),
     ];
     for (student, failing, said) in cases {
         let results = results(&crate::common::check_json(dir.path(), &fixture().join("students").join(student)));
-        assert_eq!(results.len(), 16, "{student}");
+        assert_eq!(results.len(), 42, "{student}");
         for (name, (score, reason)) in &results {
             let number = &name[name.find('/').unwrap() + 1..][..2];
-            let fails = failing.contains(&number);
+            let fails = failing.iter().any(|n| n == number);
             assert_eq!(*score == 0.0, fails, "{student} {name}: score {score}, {reason}");
-            assert!(!fails || reason.contains(said), "{student} {name}: `{said}` not in {reason}");
+            // The answers' message is the calls kit's ("not answered yet"), the others' the mistake's.
+            let answer = number >= "41";
+            assert!(!fails || answer || reason.contains(said), "{student} {name}: `{said}` not in {reason}");
+            assert!(!answer || reason.contains("not answered yet"), "{student} {name}: {reason}");
         }
     }
     // A path that parts from MIT's below the first move is told where.

@@ -9,7 +9,7 @@ use crate::engine::Algorithm;
 use crate::grader::rules_program::{SandboxedProgram, StartError, last_lines, start_sandboxed};
 use crate::grader::runner::Interrupted;
 use crate::grader::sandbox::{Sandbox, SandboxMode};
-use crate::import::mit6034::{self, Converted, Lab, LabError, SEARCHES, SearchTest};
+use crate::import::mit6034::{self, CallTest, Converted, Lab, LabError, SEARCHES, SearchTest};
 use crate::load::load_tree_str;
 use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
 use crate::points::Points;
@@ -22,9 +22,9 @@ const VERDICT: &str = "# As MIT's tester: the path, the score and the count of s
 /// The course's folder for its trees.
 const TESTS_DIR: &str = "tests";
 
-/// Reads the lab in the sandbox, writes one tree per search test, lists
-/// the tests not graded yet, and writes the course: exit 0 unless a test
-/// failed to convert.
+/// Reads the lab in the sandbox, writes one tree per search test and one
+/// call test per rule-function or multiple-choice test, lists the tests not
+/// graded yet, and writes the course: exit 0 unless a test failed to convert.
 pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure> {
     if !dist.is_dir() {
         return Err(Failure::Usage(format!(
@@ -36,13 +36,20 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
     let tests_dir = output.join(TESTS_DIR);
     std::fs::create_dir_all(&tests_dir)
         .map_err(|e| Failure::runtime(format!("cannot create {}", tests_dir.display()), e))?;
-    let (mut imported, mut not_graded, mut failed) = (Vec::new(), Vec::new(), 0);
+    let (mut imported, mut calls, mut not_graded, mut failed) = (Vec::new(), Vec::new(), Vec::new(), 0);
     for test in &lab.tests {
         match mit6034::convert(test) {
             Converted::Search(search) => match write_test(&search, &tests_dir) {
                 Ok(()) => imported.push(search),
                 Err(message) => {
                     emit(&format!("error  {}: {message}\n", search.name));
+                    failed += 1;
+                }
+            },
+            Converted::Call(call) => match write_call(&call, &tests_dir) {
+                Ok(()) => calls.push(call),
+                Err(message) => {
+                    emit(&format!("error  {}: {message}\n", call.name));
                     failed += 1;
                 }
             },
@@ -53,13 +60,15 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
         }
     }
     eprintln!(
-        "imported {} of {} tests ({} not graded by treegrade yet, {failed} failed)",
-        imported.len(),
+        "imported {} of {} tests ({} searches, {} calls; {} not graded by treegrade yet, {failed} failed)",
+        imported.len() + calls.len(),
         lab.tests.len(),
+        imported.len(),
+        calls.len(),
         not_graded.len()
     );
-    if !imported.is_empty() {
-        write_course(output, &lab, &imported, &not_graded)?;
+    if !imported.is_empty() || !calls.is_empty() {
+        write_course(output, &lab, &Imported { searches: &imported, calls: &calls }, &not_graded)?;
     }
     if failed > 0 {
         return Err(Failure::Reported);
@@ -136,6 +145,30 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that a call test reads back as YAML, writes it, prints one line.
+fn write_call(test: &CallTest, tests_dir: &Path) -> Result<(), String> {
+    let target = tests_dir.join(format!("{}.yaml", test.name));
+    // As the grader will read it: a converted test that does not load is a bug worth reporting.
+    crate::load::calls::load_call_str(&test.yaml, &target)
+        .map_err(|e| format!("the converted call test does not load: {e}"))?;
+    std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    emit(&format!(
+        "ok     {} -> {} (call {}, expects {}; MIT's testanswer agrees on {} probe values)\n",
+        test.name,
+        target.display(),
+        test.shown,
+        test.check,
+        test.probes,
+    ));
+    Ok(())
+}
+
+/// What the import wrote: the search tests and the call tests, each in MIT's order.
+struct Imported<'a> {
+    searches: &'a [SearchTest],
+    calls: &'a [CallTest],
+}
+
 /// The kit's language entry for the student's file under one of its names.
 fn language(name: &str, file: &str, lists: &[(&str, String)], fixtures: &str) -> Language {
     let mut env = vec![
@@ -156,9 +189,32 @@ fn language(name: &str, file: &str, lists: &[(&str, String)], fixtures: &str) ->
     }
 }
 
-/// The course: one question per search function, one point per test, as MIT counts tests.
-fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<AssignmentDraft, Failure> {
+/// A calls question of one point a test.
+fn calls_question(id: &str, title: &str, calls: &[&CallTest]) -> QuestionDraft {
+    QuestionDraft {
+        id: id.to_string(),
+        title: title.to_string(),
+        points: Points::from_decimal(calls.len() as f64).expect("a count is a number of points"),
+        algorithm: None,
+        prune_on_equal: None,
+        scoring: Scoring::PerTest,
+        child_order: ChildOrder::Given,
+        tests: Vec::new(),
+        pacman: Vec::new(),
+        calls: calls.iter().map(|t| format!("{}.yaml", t.name)).collect(),
+    }
+}
+
+/// The course, in MIT's order: the rule functions' calls, one question per
+/// search function, the multiple-choice answers; one point per test, as MIT
+/// counts tests.
+fn draft(name: &str, lab: &mit6034::Lab, imported: &Imported) -> Result<AssignmentDraft, Failure> {
     let mut questions = Vec::new();
+    let (answers, rules): (Vec<&CallTest>, Vec<&CallTest>) = imported.calls.iter().partition(|t| t.answer);
+    if !rules.is_empty() {
+        questions.push(calls_question("rules", "Connect Four rule functions", &rules));
+    }
+    let imported = imported.searches;
     for (function, algorithm) in SEARCHES {
         let tests: Vec<String> =
             imported.iter().filter(|t| t.function == function).map(|t| format!("{}.yaml", t.name)).collect();
@@ -175,7 +231,11 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
             child_order: ChildOrder::Given,
             tests,
             pacman: Vec::new(),
+            calls: Vec::new(),
         });
+    }
+    if !answers.is_empty() {
+        questions.push(calls_question("answers", "Multiple-choice answers", &answers));
     }
     let names = |keep: fn(&SearchTest) -> bool| {
         imported.iter().filter(|t| keep(t)).map(|t| t.name.as_str()).collect::<Vec<_>>().join(" ")
@@ -195,10 +255,13 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
         comment: vec![
             "MIT 6.034's games lab, imported by `treegrade import mit6034`: each test is named after MIT's".to_string(),
             "test number (NN-function). Students hand in their unchanged lab2.py (or lab3.py); the MIT".to_string(),
-            "6.034 kit runs its searches on the trees. The lab prunes on equality, as these questions do.".to_string(),
+            "6.034 kit calls its rule functions and reads its answers (the calls questions, each check".to_string(),
+            "verified against MIT's own testanswer at import) and runs its searches on the trees. The lab".to_string(),
+            "prunes on equality, as these questions do. Every test is worth 1 point, as MIT counts tests:".to_string(),
+            "edit a question's `points:` to weigh it otherwise.".to_string(),
         ],
         name: name.to_string(),
-        title: "MIT 6.034 games lab: DFS, minimax and alpha-beta".to_string(),
+        title: "MIT 6.034 games lab: Connect Four rules, DFS, minimax and alpha-beta".to_string(),
         tests_dir: TESTS_DIR.to_string(),
         languages: vec![
             language("python-mit6034", "lab2.py", &lists, &fixtures),
@@ -212,7 +275,7 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &[SearchTest]) -> Result<Assi
 fn write_course(
     output: &Path,
     lab: &mit6034::Lab,
-    imported: &[SearchTest],
+    imported: &Imported,
     not_graded: &[(String, String)],
 ) -> Result<(), Failure> {
     let name = std::path::absolute(output)
@@ -223,7 +286,7 @@ fn write_course(
     let target = output.join("assignment.yaml");
     let text = format!("{}{VERDICT}", assignment_to_yaml(&draft));
     let written = std::fs::write(&target, text)
-        .and_then(|()| std::fs::write(output.join("README.md"), handout(&draft, not_graded)));
+        .and_then(|()| std::fs::write(output.join("README.md"), handout(&draft, imported.calls, not_graded)));
     written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
     // The assignment must load back; anything else is a bug worth reporting.
     crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
@@ -233,7 +296,7 @@ fn write_course(
         .map(|q| {
             let points =
                 if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
-            format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len(), "test"))
+            format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len() + q.calls.len(), "test"))
         })
         .collect();
     eprintln!("wrote {}: {}", target.display(), questions.join(", "));
@@ -247,24 +310,32 @@ fn write_course(
 }
 
 /// The course's `README.md`: what students hand in, what is checked, and what is not graded yet.
-fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
+fn handout(draft: &AssignmentDraft, calls: &[CallTest], not_graded: &[(String, String)]) -> String {
     let questions: Vec<String> = draft
         .questions
         .iter()
         .map(|q| {
-            let points = if q.tests.len() == 1 {
-                "1 point".to_string()
-            } else {
-                format!("{} points, one a test", q.tests.len())
-            };
-            format!("- `{}`: {} ({points})", q.title, q.tests.join(", ").replace(".yaml", ""))
+            let files: Vec<&String> = q.tests.iter().chain(&q.calls).collect();
+            let points =
+                if files.len() == 1 { "1 point".to_string() } else { format!("{} points, one a test", files.len()) };
+            let names: Vec<&str> = files.iter().map(|f| f.trim_end_matches(".yaml")).collect();
+            format!("- `{}`: {} ({points})", q.title, names.join(", "))
+        })
+        .collect();
+    // An answer's check would give the answer away: the README says only what kind of value is asked for.
+    let checked: Vec<String> = calls
+        .iter()
+        .map(|c| match c.answer {
+            false => format!("- {}: `{}` must give {}", c.name, c.shown, c.check),
+            true => format!("- {}: `{}`, one of '1' to '5' as MIT's lab asks", c.name, c.shown),
         })
         .collect();
     let missing: Vec<String> = not_graded.iter().map(|(name, reason)| format!("- {name} ({reason})")).collect();
     let mut text = format!(
         "# {}\n\nHand in your `lab2.py` (or, from Fall 2017-2019, `lab3.py`), unchanged from what you would run \
          MIT's `tester.py` on.\n\nEach test is named after MIT's test number and the function it runs \
-         (`23-dfs_maximizing` is MIT's test 23):\n\n{}\n\nTo check your file, put it alone in a folder and run, \
+         (`23-dfs_maximizing` is MIT's test 23), and is worth 1 point, as MIT counts tests (your course may weigh \
+         them otherwise):\n\n{}\n\nTo check your file, put it alone in a folder and run, \
          from this course folder:\n\n```sh\ntreegrade check --assignment . --submission path/to/your/folder\n```\n\n\
          treegrade runs your search functions on the lab's own trees and boards, with the arguments MIT's tests \
          pass. Your search gets an `AbstractGameState` as in the lab; every state it looks at comes from treegrade, \
@@ -279,6 +350,18 @@ fn handout(draft: &AssignmentDraft, not_graded: &[(String, String)]) -> String {
         draft.title,
         questions.join("\n"),
     );
+    if !checked.is_empty() {
+        text.push_str(&format!(
+            "\n## Your rule functions and answers\n\nThese tests call one of your Connect Four rule functions on \
+             the lab's named boards (from `boards.py`), or read one of your `ANSWER_n`, and check what comes back \
+             as MIT's tests do: a list of boards must hold one board per open column, in column order (where MIT's \
+             test compares boards with `==`, their players, whose turn it is and the previous move count too), \
+             and `endgame_score_connectfour_faster` and `heuristic_connectfour` must give numbers within \
+             the bounds MIT's tests set. A function that raises `NotImplementedError`, or an answer left as `''`, \
+             is not implemented yet.\n\n{}\n",
+            checked.join("\n")
+        ));
+    }
     if !missing.is_empty() {
         text.push_str(&format!(
             "\n## Not graded by treegrade yet\n\nThese tests of MIT's are not part of this course yet; run MIT's \
