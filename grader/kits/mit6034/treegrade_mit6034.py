@@ -222,10 +222,23 @@ class _ServedTree(toytree.ToyTree):
         pass
 
     def __eq__(self, other):
-        return self is other
+        # The lab's ToyTree equality (score, label, children, ancestors walked),
+        # so that a search comparing states, as some keep an "extended" list,
+        # treats two equal leaves as one, as at MIT. Comparing children asks
+        # the grader about them; a node is still itself without asking.
+        if self is other:
+            return True
+        if not isinstance(other, toytree.ToyTree):
+            return False
+        return [self.score, self.label, self.children, self.zipper] == [
+            other.score,
+            other.label,
+            other.children,
+            other.zipper,
+        ]
 
     def __ne__(self, other):
-        return self is not other
+        return not self.__eq__(other)
 
     __hash__ = object.__hash__
 

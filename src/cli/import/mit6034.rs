@@ -17,7 +17,11 @@ use crate::points::Points;
 /// How the course judges a search: as MIT's tester does (docs/format.md, assignments).
 const VERDICT: &str = "# As MIT's tester: the path, the score and the count of static evaluations decide;\n\
                        # a visited order unlike the reference's is a warning. `verdict: strict` also\n\
-                       # requires the reference's static evaluations, in order.\nverdict: mit6034\n";
+                       # requires the reference's static evaluations, in order.\nverdict: mit6034\n\
+                       # MIT's tester has no time limit, and a lab file often runs its own examples\n\
+                       # when it is imported (each question's program imports it once): 60 s a test\n\
+                       # leaves room for the slowest measured (a progressive deepening of 10 s).\n\
+                       time_limit: 60\n";
 
 /// The course's folder for its trees.
 const TESTS_DIR: &str = "tests";
