@@ -16,7 +16,7 @@
 //! Each of MIT's tests becomes a test named `NN-function` after MIT's number
 //! (01 to 44), or is listed as not graded yet with the reason, never dropped.
 //! A rule-function test (1-22) or a multiple-choice answer (41-44) becomes a
-//! call test ([`calls`]): the call, and a check of the returned value that
+//! call test (the `calls` module): the call, and a check of the returned value that
 //! the lab reader derived and verified against MIT's `testanswer`.
 //! A search test (`dfs_maximizing`, `minimax_endgame_search`,
 //! `minimax_search`, `minimax_search_alphabeta`) becomes a written tree
