@@ -191,20 +191,28 @@ pub fn plan_calls(
     selected: &[usize],
     mut test_for: impl FnMut(&TestFile) -> Arc<crate::assignment::calls::CallTest>,
 ) -> Vec<PlannedCall> {
-    let mut planned = Vec::new();
-    for &index in selected {
+    selected_files(assignment, selected, Question::call_tests)
+        .map(|(question, name, file)| PlannedCall {
+            question,
+            name,
+            path: file.path.clone(),
+            hidden: file.hidden,
+            test: test_for(file),
+        })
+        .collect()
+}
+
+/// The test files `files_of` gives for each selected question, in order,
+/// each with its question's index and the name `--test` knows it by.
+fn selected_files<'a>(
+    assignment: &'a Assignment,
+    selected: &'a [usize],
+    files_of: fn(&Question) -> &[TestFile],
+) -> impl Iterator<Item = (usize, String, &'a TestFile)> + 'a {
+    selected.iter().flat_map(move |&index| {
         let question = &assignment.questions[index];
-        for file in question.call_tests() {
-            planned.push(PlannedCall {
-                question: index,
-                name: format!("{}/{}", question.id, test_stem(file)),
-                path: file.path.clone(),
-                hidden: file.hidden,
-                test: test_for(file),
-            });
-        }
-    }
-    planned
+        files_of(question).iter().map(move |file| (index, format!("{}/{}", question.id, test_stem(file)), file))
+    })
 }
 
 /// A Pacman test ready to run.
@@ -257,20 +265,15 @@ pub fn plan_pacman(
     selected: &[usize],
     mut test_for: impl FnMut(&TestFile) -> Arc<crate::game::pacman::test::PacmanTest>,
 ) -> Vec<PlannedPacman> {
-    let mut planned = Vec::new();
-    for &index in selected {
-        let question = &assignment.questions[index];
-        for file in question.pacman_tests() {
-            planned.push(PlannedPacman {
-                question: index,
-                name: format!("{}/{}", question.id, test_stem(file)),
-                path: file.path.clone(),
-                hidden: file.hidden,
-                test: test_for(file),
-            });
-        }
-    }
-    planned
+    selected_files(assignment, selected, Question::pacman_tests)
+        .map(|(question, name, file)| PlannedPacman {
+            question,
+            name,
+            path: file.path.clone(),
+            hidden: file.hidden,
+            test: test_for(file),
+        })
+        .collect()
 }
 
 /// Pairs every test of the selected questions with its tree and reference answer.
