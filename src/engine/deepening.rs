@@ -105,11 +105,11 @@ mod tests {
     use crate::engine::Algorithm;
     use crate::tree::{ChildSpec, NodeBody, NodeKind, NodeSpec, Tree, TreeBuilder};
 
-    /// max(B eval 5, C eval 1) over min nodes: depth 1 prefers B, depth 2 C.
-    fn turning() -> Tree {
-        let mut builder = TreeBuilder::new("turning", "A");
+    /// max(B, C) over two min nodes, each with its `eval` and its leaves.
+    fn max_over_two_mins(name: &str, b: (f64, &[f64]), c: (f64, &[f64])) -> Tree {
+        let mut builder = TreeBuilder::new(name, "A");
         builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
-        let min = |id: &str, eval: f64, leaves: &[f64]| NodeSpec {
+        let min = |id: &str, (eval, leaves): (f64, &[f64])| NodeSpec {
             id: id.into(),
             body: NodeBody::Internal {
                 kind: NodeKind::Min,
@@ -118,9 +118,14 @@ mod tests {
                 eval: Some(eval),
             },
         };
-        builder.add(min("B", 5.0, &[2.0, 8.0]));
-        builder.add(min("C", 1.0, &[4.0, 6.0]));
+        builder.add(min("B", b));
+        builder.add(min("C", c));
         builder.build().unwrap()
+    }
+
+    /// max(B eval 5, C eval 1) over min nodes: depth 1 prefers B, depth 2 C.
+    fn turning() -> Tree {
+        max_over_two_mins("turning", (5.0, &[2.0, 8.0]), (1.0, &[4.0, 6.0]))
     }
 
     fn settings(depth: u32, budget: Option<u64>) -> SearchSettings {
@@ -134,20 +139,7 @@ mod tests {
     /// max(B eval 1, C eval 5) over min nodes: depth 1 prefers C, the
     /// second child, so that its being searched first shows.
     fn second_best_first() -> Tree {
-        let mut builder = TreeBuilder::new("second", "A");
-        builder.add(NodeSpec::internal("A", NodeKind::Max, vec![ChildSpec::id("B"), ChildSpec::id("C")]));
-        let min = |id: &str, eval: f64, leaves: &[f64]| NodeSpec {
-            id: id.into(),
-            body: NodeBody::Internal {
-                kind: NodeKind::Min,
-                children: leaves.iter().map(|&v| ChildSpec::leaf(v)).collect(),
-                probs: None,
-                eval: Some(eval),
-            },
-        };
-        builder.add(min("B", 1.0, &[4.0, 6.0]));
-        builder.add(min("C", 5.0, &[2.0, 8.0]));
-        builder.build().unwrap()
+        max_over_two_mins("second", (1.0, &[4.0, 6.0]), (5.0, &[2.0, 8.0]))
     }
 
     #[test]
