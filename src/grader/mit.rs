@@ -102,23 +102,44 @@ fn line(
     Some((path, score))
 }
 
+/// What the grader recorded of the search beside its answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Recorded<'a> {
+    /// The nodes the search entered, in order of first entry.
+    pub visited: &'a [NodeIndex],
+    /// The static evaluations the kit declared (`static`), in order.
+    pub declared: &'a [NodeIndex],
+    /// Where each declared iteration starts in `declared` (progressive deepening).
+    pub declared_starts: &'a [usize],
+}
+
 /// Judges what the kit reported, in the course's mode.
 pub fn judge(
     test: &PlannedTest,
     tree: &dyn GameTree,
     report: &MitReport,
-    visited: &[NodeIndex],
-    declared: &[NodeIndex],
+    recorded: Recorded,
     verdict: Verdict,
     scores: (Option<f64>, Option<f64>),
 ) -> MitFindings {
     let mut findings = MitFindings::default();
+    let declared = recorded.declared;
     if let Some(claim) = &report.rules {
-        judge_rules(&mut findings, tree, claim, visited);
+        judge_rules(&mut findings, tree, claim, recorded.visited);
+    }
+    if test.settings.algorithm.deepens() {
+        if let Some(history) = &report.history {
+            let made = per_iteration(declared, recorded.declared_starts);
+            match verdict.is_mit() {
+                true => judge_progressive(&mut findings, test, tree, history, &made, verdict),
+                false => judge_counts_made(&mut findings, history, &made),
+            }
+        }
+        return findings;
     }
     if !verdict.is_mit() {
-        // The count returned is the count made (progressive deepening's, one per depth, the kit checks).
-        if !test.settings.algorithm.deepens() && count_of(&report.returned) != Some(declared.len()) {
+        // The count returned is the count made.
+        if count_of(&report.returned) != Some(declared.len()) {
             findings.failures.push(format!(
                 "{} returned {} as its number of static evaluations, but it made {} (one per get_endgame_score at a \
                  game-over state and one per heuristic_fn call at depth 0)",
@@ -154,8 +175,187 @@ pub fn judge(
             declared.len()
         ),
     ];
-    judge_evaluations(&mut findings, tree, &expected_evaluated, declared, verdict);
+    if let Some(sentence) = evaluations_difference(&mut findings, tree, &expected_evaluated, declared) {
+        push_evaluations(&mut findings, sentence, verdict);
+    }
     findings
+}
+
+/// The declared static evaluations split by iteration (one list before any
+/// iteration was declared).
+fn per_iteration<'a>(declared: &'a [NodeIndex], starts: &[usize]) -> Vec<&'a [NodeIndex]> {
+    if starts.is_empty() {
+        return vec![declared];
+    }
+    let ends = starts.iter().skip(1).copied().chain([declared.len()]);
+    starts.iter().zip(ends).map(|(&start, end)| &declared[start.min(end)..end]).collect()
+}
+
+/// One depth of MIT's progressive deepening: alpha-beta to `depth` from the
+/// root, in the tree's order.
+struct DepthAnswer {
+    path: Vec<NodeIndex>,
+    score: f64,
+    evaluated: Vec<NodeIndex>,
+}
+
+/// MIT's progressive deepening on the tree: one alpha-beta search a depth,
+/// from 1 to the test's depth limit. Empty where the tree has no such answer.
+fn progressive_answers(test: &PlannedTest, tree: &dyn GameTree) -> Vec<DepthAnswer> {
+    let deepest = test.settings.depth.unwrap_or(0);
+    let window = Some((f64::NEG_INFINITY, f64::INFINITY));
+    let mut answers = Vec::new();
+    for depth in 1..=deepest {
+        let mut evaluated = Vec::new();
+        let Some((path, score)) =
+            line(tree, NodeIndex::ROOT, Some(depth), window, test.settings.prune_on_equal, &mut evaluated)
+        else {
+            return Vec::new();
+        };
+        answers.push(DepthAnswer { path, score, evaluated });
+    }
+    answers
+}
+
+/// One entry of the history the kit reported: its path, score and count.
+struct Entry {
+    path: Vec<Option<String>>,
+    score: Option<f64>,
+    returned: Value,
+}
+
+fn entries(history: &[Value]) -> Vec<Entry> {
+    history
+        .iter()
+        .map(|entry| Entry {
+            path: entry["path"].as_array().into_iter().flatten().map(|id| id.as_str().map(str::to_string)).collect(),
+            score: entry["score"].as_f64(),
+            returned: entry["returned"].clone(),
+        })
+        .collect()
+}
+
+/// Progressive deepening as MIT's test checks it: one `(path, score,
+/// evaluations)` a depth from 1, each depth's score and its own count; the
+/// paths and the evaluated states warn (or, strict, the states fail).
+fn judge_progressive(
+    findings: &mut MitFindings,
+    test: &PlannedTest,
+    tree: &dyn GameTree,
+    history: &[Value],
+    made: &[&[NodeIndex]],
+    verdict: Verdict,
+) {
+    let expected = progressive_answers(test, tree);
+    if expected.is_empty() {
+        return;
+    }
+    findings.path_judged = true;
+    let yours = entries(history);
+    let expected_scores: Vec<String> = expected.iter().map(|d| format_value(d.score)).collect();
+    let expected_counts: Vec<usize> = expected.iter().map(|d| d.evaluated.len()).collect();
+    let your_scores: Vec<String> =
+        yours.iter().map(|e| e.score.map_or_else(|| "none".to_string(), format_value)).collect();
+    let your_counts: Vec<String> = yours.iter().map(|e| count_text(&e.returned)).collect();
+    let made_counts: Vec<usize> = made.iter().map(|m| m.len()).collect();
+    let list = |items: &[String]| format!("[{}]", items.join(", "));
+    let numbers = |items: &[usize]| list(&items.iter().map(usize::to_string).collect::<Vec<_>>());
+    findings.summary = vec![
+        format!(
+            "MIT's answer: scores by depth {}, static evaluations by depth {}",
+            list(&expected_scores),
+            numbers(&expected_counts)
+        ),
+        format!(
+            "your answer:  scores by depth {}, static evaluations by depth {} returned ({} made)",
+            list(&your_scores),
+            list(&your_counts),
+            numbers(&made_counts)
+        ),
+    ];
+    if yours.len() != expected.len() {
+        findings.failures.push(format!(
+            "progressive deepening: MIT's test expects the AnytimeValue's history to hold one (path, score, \
+             evaluations) for each depth from 1 to {}, {} in all; yours holds {} (call set_value once for each \
+             depth, even when the answer is the same as the depth before's)",
+            expected.len(),
+            expected.len(),
+            yours.len()
+        ));
+    } else if your_scores != expected_scores {
+        let depth = your_scores.iter().zip(&expected_scores).position(|(a, b)| a != b).unwrap_or(0) + 1;
+        findings.failures.push(format!(
+            "scores by depth: MIT's test expects {}, you returned {} (depth {depth} is the first that differs)",
+            list(&expected_scores),
+            list(&your_scores)
+        ));
+    }
+    let counts_right = yours.len() == expected.len()
+        && yours.iter().zip(&expected_counts).all(|(entry, &count)| count_of(&entry.returned) == Some(count));
+    if yours.len() == expected.len() && !counts_right {
+        let mut sentence = format!(
+            "static evaluations by depth: MIT's test expects {}, you returned {}",
+            numbers(&expected_counts),
+            list(&your_counts)
+        );
+        if running_totals(&yours, &expected_counts) {
+            sentence.push_str(
+                ": these are running totals; MIT's test counts each depth's own static evaluations, one \
+                 minimax_search_alphabeta call's count each (the AnytimeValue keeps the sum in total_evaluations)",
+            );
+        }
+        findings.failures.push(sentence);
+    }
+    for (number, (entry, depth)) in yours.iter().zip(&expected).enumerate() {
+        let actual = walk(tree, &entry.path);
+        if actual.as_deref() != Some(&depth.path[..]) {
+            let connect_four = is_connect_four(test, tree);
+            let shown = match &actual {
+                Some(path) => describe_path(tree, path, connect_four),
+                None => "a list that is not a path of the tree from its root".to_string(),
+            };
+            findings.warnings.push(format!(
+                "path at depth {}: the reference's is {}, yours {shown} (MIT's tester does not check the paths of \
+                 progressive deepening)",
+                number + 1,
+                describe_path(tree, &depth.path, connect_four)
+            ));
+            break;
+        }
+    }
+    for (number, depth) in expected.iter().enumerate() {
+        let mine = made.get(number).copied().unwrap_or(&[]);
+        if let Some(sentence) = evaluations_difference(findings, tree, &depth.evaluated, mine) {
+            push_evaluations(findings, format!("at depth {}, {sentence}", number + 1), verdict);
+            break;
+        }
+    }
+}
+
+/// Whether every returned count is the sum of the depths' own counts so far
+/// (and so differs from the depth's own somewhere): the cumulative mistake.
+fn running_totals(yours: &[Entry], expected: &[usize]) -> bool {
+    let totals: Vec<usize> = expected.iter().scan(0, |sum, &count| Some(*sum + count).inspect(|&s| *sum = s)).collect();
+    totals != expected && yours.iter().zip(&totals).all(|(entry, &total)| count_of(&entry.returned) == Some(total))
+}
+
+/// In the order mode: each depth's returned count against the count it
+/// made, as for the other searches.
+fn judge_counts_made(findings: &mut MitFindings, history: &[Value], made: &[&[NodeIndex]]) {
+    for (number, entry) in entries(history).iter().enumerate() {
+        let Some(made) = made.get(number) else { break };
+        if count_of(&entry.returned) != Some(made.len()) {
+            findings.failures.push(format!(
+                "progressive_deepening's answer at depth {} counts {} static evaluations, but that depth made {} \
+                 (count each depth's own: one per get_endgame_score at a game-over state and one per heuristic_fn \
+                 call at the depth limit)",
+                number + 1,
+                count_text(&entry.returned),
+                made.len()
+            ));
+            return;
+        }
+    }
 }
 
 /// The kit's claim about the student's rules, once checked: a failure when
@@ -226,18 +426,18 @@ fn judge_count(findings: &mut MitFindings, returned: &Value, expected: usize, ma
     ));
 }
 
-/// The static evaluations the grader recorded against the reference's, in
-/// order: a failure in the strict mode, a warning in MIT's.
-fn judge_evaluations(
+/// Where the static evaluations the grader recorded first leave the
+/// reference's, as a sentence, with both lists in the summary; `None` when
+/// they agree.
+fn evaluations_difference(
     findings: &mut MitFindings,
     tree: &dyn GameTree,
     expected: &[NodeIndex],
     declared: &[NodeIndex],
-    verdict: Verdict,
-) {
+) -> Option<String> {
     let expected_ids: Vec<String> = expected.iter().map(|&n| tree.id(n).into_owned()).collect();
     let declared_ids: Vec<String> = declared.iter().map(|&n| tree.id(n).into_owned()).collect();
-    let Some(divergence) = first_divergence(&expected_ids, &declared_ids) else { return };
+    let divergence = first_divergence(&expected_ids, &declared_ids)?;
     let sentence = format!(
         "evaluated states: your static evaluations left the reference's at evaluation {}: {} ({} in all, the \
          reference {})",
@@ -253,6 +453,11 @@ fn judge_evaluations(
     );
     findings.summary.push(format!("your evaluations: {}", shortened(&declared_ids, divergence.step)));
     findings.summary.push(format!("the reference's:  {}", shortened(&expected_ids, divergence.step)));
+    Some(sentence)
+}
+
+/// The evaluations' difference: a failure in the strict mode, a warning in MIT's.
+fn push_evaluations(findings: &mut MitFindings, sentence: String, verdict: Verdict) {
     if verdict == Verdict::Strict {
         findings.failures.push(sentence);
     } else {
@@ -503,18 +708,23 @@ mod tests {
         let test = planned(TIES, Algorithm::AlphaBeta);
         let tree = test.tree.written().unwrap();
         let (path, evaluated) = reference_answer(&test, tree).unwrap();
-        let report =
-            MitReport { path: ids(tree, &path).into_iter().map(Some).collect(), returned: Value::from(3), rules: None };
+        let report = MitReport {
+            path: ids(tree, &path).into_iter().map(Some).collect(),
+            returned: Value::from(3),
+            rules: None,
+            history: None,
+        };
         // The right count, the wrong leaves: P.1, P.2 and Q.2.
         let q = tree.parent(evaluated[2]).unwrap();
         let wrong = [evaluated[0], evaluated[1], tree.children(q).nth(1).unwrap()];
-        let mit = judge(&test, tree, &report, &[], &wrong, Verdict::Mit6034, (Some(3.0), Some(3.0)));
+        let recorded = |declared| Recorded { visited: &[], declared, declared_starts: &[] };
+        let mit = judge(&test, tree, &report, recorded(&wrong), Verdict::Mit6034, (Some(3.0), Some(3.0)));
         assert!(mit.failures.is_empty(), "{:?}", mit.failures);
         assert!(mit.warnings[0].contains("at evaluation 3: the reference evaluates Q.1, you evaluated Q.2"));
-        let strict = judge(&test, tree, &report, &[], &wrong, Verdict::Strict, (Some(3.0), Some(3.0)));
+        let strict = judge(&test, tree, &report, recorded(&wrong), Verdict::Strict, (Some(3.0), Some(3.0)));
         assert_eq!(strict.failures.len(), 1, "{:?}", strict.failures);
         let counted = MitReport { returned: Value::from(4), ..report };
-        let mit = judge(&test, tree, &counted, &[], &evaluated, Verdict::Mit6034, (Some(3.0), Some(3.0)));
+        let mit = judge(&test, tree, &counted, recorded(&evaluated), Verdict::Mit6034, (Some(3.0), Some(3.0)));
         assert!(mit.failures[0].starts_with("number of static evaluations: MIT's test expects 3, you returned 4"));
     }
 

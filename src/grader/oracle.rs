@@ -60,6 +60,9 @@ pub struct MitReport {
     pub returned: serde_json::Value,
     /// The kit's claim about the student's Connect Four rules, unchecked.
     pub rules: Option<serde_json::Value>,
+    /// Progressive deepening: the `AnytimeValue`'s history as the search
+    /// returned it, one `{path, score, returned}` a depth (unchecked).
+    pub history: Option<Vec<serde_json::Value>>,
 }
 
 /// A root child's counts as an MCTS program reported them.
@@ -261,6 +264,8 @@ pub struct Oracle<'t> {
     iteration_depth: Option<u32>,
     /// Every static evaluation the program declared (`static`), in order.
     statics: Vec<NodeIndex>,
+    /// Where each declared iteration starts in `statics`.
+    static_starts: Vec<usize>,
     /// What the program is asked for: a search's answer, or a move.
     purpose: Purpose,
 }
@@ -324,6 +329,7 @@ impl<'t> Oracle<'t> {
             iteration_starts: Vec::new(),
             iteration_depth: None,
             statics: Vec::new(),
+            static_starts: Vec::new(),
             purpose: Purpose::Search,
         }
     }
@@ -367,6 +373,7 @@ impl<'t> Oracle<'t> {
         };
         self.entered.iter_mut().for_each(|entered| *entered = false);
         self.iteration_starts.push(self.visited.len());
+        self.static_starts.push(self.statics.len());
         self.iteration_depth = Some(depth);
         Ok(encode(&ToProgram::Iteration { depth }))
     }
@@ -468,6 +475,11 @@ impl<'t> Oracle<'t> {
     /// The static evaluations the program declared, in order.
     pub fn statics(&self) -> &[NodeIndex] {
         &self.statics
+    }
+
+    /// Where each declared iteration starts in [`Oracle::statics`].
+    pub fn static_starts(&self) -> &[usize] {
+        &self.static_starts
     }
 
     /// Checks a `result` for shape: a finite number and a string or null.

@@ -273,6 +273,10 @@ pub enum FromProgram {
         /// Connect Four rules disagree with what the grader served.
         #[serde(default)]
         rules: Option<serde_json::Value>,
+        /// The MIT 6.034 kit, progressive deepening: the returned
+        /// `AnytimeValue`'s history, one `{path, score, returned}` a depth.
+        #[serde(default)]
+        history: Option<Vec<serde_json::Value>>,
     },
     /// A Pacman game's successor request (docs/protocol.md, "Pacman
     /// games"): the state after `agent` takes `action` in state `state`.

@@ -107,6 +107,8 @@ pub struct SearchSteps {
     /// The static evaluations the program declared, in order (the MIT
     /// 6.034 kit's `static`; empty from other kits).
     pub evaluated: Vec<NodeIndex>,
+    /// Where each declared iteration starts in `evaluated`.
+    pub evaluated_starts: Vec<usize>,
 }
 
 /// Limits applied to every search.
@@ -365,6 +367,7 @@ fn serve(program: &mut RunningProgram, job: &SearchJob<'_>, deadline: Instant, l
         iteration_starts: oracle.iteration_starts().to_vec(),
         draws: oracle.draws(),
         evaluated: oracle.statics().to_vec(),
+        evaluated_starts: oracle.static_starts().to_vec(),
     };
     ServedSearch { answer: result, visited: oracle.into_visited(), time_up, steps }
 }
@@ -451,11 +454,11 @@ pub(super) fn converse(
             Ok(FromProgram::Static { node }) => oracle.static_eval(&node),
             Ok(FromProgram::Random {}) => oracle.random(),
             Ok(FromProgram::Iteration { depth }) => oracle.start_iteration(&depth),
-            Ok(FromProgram::Result { value, action, children, path, returned, rules }) => {
+            Ok(FromProgram::Result { value, action, children, path, returned, rules, history }) => {
                 let mut answer = oracle
                     .answer_with(&value, action, children.as_deref())
                     .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())))?;
-                answer.mit = mit_report(path, returned, rules);
+                answer.mit = mit_report(path, returned, rules, history);
                 return Ok(answer);
             }
             Ok(FromProgram::Error { kind, message, details }) => {
@@ -489,12 +492,13 @@ fn mit_report(
     path: Option<Vec<serde_json::Value>>,
     returned: Option<serde_json::Value>,
     rules: Option<serde_json::Value>,
+    history: Option<Vec<serde_json::Value>>,
 ) -> Option<super::oracle::MitReport> {
-    if path.is_none() && returned.is_none() && rules.is_none() {
+    if path.is_none() && returned.is_none() && rules.is_none() && history.is_none() {
         return None;
     }
     let path = path.unwrap_or_default().into_iter().map(|id| id.as_str().map(str::to_string)).collect();
-    Some(super::oracle::MitReport { path, returned: returned.unwrap_or(serde_json::Value::Null), rules })
+    Some(super::oracle::MitReport { path, returned: returned.unwrap_or(serde_json::Value::Null), rules, history })
 }
 
 pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {

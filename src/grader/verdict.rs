@@ -92,7 +92,12 @@ pub fn judge_with(test: &PlannedTest, tree: &dyn GameTree, record: SearchRecord,
             let mut findings = match &report {
                 Some(report) => {
                     let scores = (search.expected.value, search.actual.value);
-                    super::mit::judge(test, tree, report, &record.visited, &record.steps.evaluated, mode, scores)
+                    let recorded = super::mit::Recorded {
+                        visited: &record.visited,
+                        declared: &record.steps.evaluated,
+                        declared_starts: &record.steps.evaluated_starts,
+                    };
+                    super::mit::judge(test, tree, report, recorded, mode, scores)
                 }
                 None => super::mit::MitFindings::default(),
             };
@@ -175,7 +180,9 @@ fn judge_answer(
     let order_ok = result.divergence.is_none() && iterations_ok;
     let mut reasons = Vec::new();
     let mut warnings = Vec::new();
-    if !value_ok {
+    // MIT's progressive deepening is judged by its scores depth by depth, the last among them.
+    let told_by_depth = mit && test.settings.algorithm.deepens();
+    if !value_ok && !told_by_depth {
         reasons.push(match (&expected.vector, &actual.vector) {
             (Some(expected), Some(actual)) => {
                 format!("value: expected {}, you returned {}", format_vector(expected), format_vector(actual))

@@ -71,11 +71,14 @@ pub const READ_LIMIT: Duration = Duration::from_secs(300);
 
 /// The lab's search functions this import grades, in MIT's order, with the
 /// algorithm each is graded as.
-pub const SEARCHES: [(&str, Algorithm); 4] = [
+pub const SEARCHES: [(&str, Algorithm); 5] = [
     ("dfs_maximizing", Algorithm::Minimax),
     ("minimax_endgame_search", Algorithm::Minimax),
     ("minimax_search", Algorithm::Minimax),
     ("minimax_search_alphabeta", Algorithm::AlphaBeta),
+    // MIT's progressive deepening: FORMAT 8.2's iterative deepening with
+    // `reorder_root: false` and `stop_when_complete: false`.
+    ("progressive_deepening", Algorithm::IterativeDeepening),
 ];
 
 /// The lab's files the reader needs, and the student file's two names.
@@ -224,6 +227,10 @@ pub struct MitAnswer {
     pub score: f64,
     /// The number of static evaluations.
     pub evaluations: usize,
+    /// Progressive deepening: each depth's score and own count of static
+    /// evaluations, from depth 1 (the last is the answer above); empty for
+    /// the other searches.
+    pub by_depth: Vec<(f64, usize)>,
 }
 
 /// The test's name: MIT's number on two digits and the function.
@@ -249,14 +256,6 @@ pub fn convert(test: &Value) -> Converted {
             Ok(call) => Converted::Call(call),
             Err(reason) => not_graded(reason),
         };
-    }
-    if function == "progressive_deepening" {
-        return not_graded(
-            "progressive deepening as MIT defines it (alpha-beta at every depth from 1, in the tree's order, with \
-             each depth's own count of static evaluations) is not treegrade's iterative deepening (docs/format.md \
-             8.2 searches the previous best move first and stops once a depth saw the whole tree)"
-                .to_string(),
-        );
     }
     let Some(&(_, algorithm)) = SEARCHES.iter().find(|(known, _)| *known == function) else {
         return not_graded(format!("`{function}` is not one of the lab's functions the import knows"));
@@ -302,7 +301,7 @@ fn arguments<'a>(test: &'a Value, function: &str) -> Result<Arguments<'a>, Strin
     let shape = match function {
         "dfs_maximizing" => (None, None, None, 1),
         "minimax_endgame_search" => (None, None, Some(1), 2),
-        "minimax_search" => (Some(1), Some(2), Some(3), 4),
+        "minimax_search" | "progressive_deepening" => (Some(1), Some(2), Some(3), 4),
         _ => (Some(3), Some(4), Some(5), 6),
     };
     let (heuristic, depth, maximize, count) = shape;
@@ -322,6 +321,9 @@ fn arguments<'a>(test: &'a Value, function: &str) -> Result<Arguments<'a>, Strin
             _ => return Err(format!("the depth limit {number} is not a whole number of plies")),
         },
     };
+    if function == "progressive_deepening" && depth.is_none() {
+        return Err("progressive deepening without a depth limit never ends, at MIT as here".to_string());
+    }
     Ok(Arguments {
         game: arg(0, "game").ok_or("the test's first argument is not a game")?,
         heuristic: heuristic.map(|index| arg(index, "heuristic").ok_or("the test passes no heuristic")).transpose()?,
@@ -331,6 +333,29 @@ fn arguments<'a>(test: &'a Value, function: &str) -> Result<Arguments<'a>, Strin
             .unwrap_or(Some(true))
             .ok_or("the test's `maximize` is not True or False")?,
     })
+}
+
+/// Where a tree being written carries the test's heuristic.
+#[derive(Clone, Copy)]
+struct Cut {
+    /// The test's depth limit (`None`: none).
+    depth: Option<u32>,
+    /// Progressive deepening: every node from ply 1 to the limit is at some
+    /// iteration's cut, so each carries an `eval`.
+    every_ply: bool,
+}
+
+impl Cut {
+    /// Whether an inner node at `ply` carries the heuristic.
+    fn evaluates(self, ply: usize) -> bool {
+        let ply = ply as u32;
+        self.depth.is_some_and(|d| ply == d || (self.every_ply && (1..d).contains(&ply)))
+    }
+
+    /// Whether `ply` is the test's depth cut, below which no correct search goes.
+    fn at_limit(self, ply: usize) -> bool {
+        self.depth.is_some_and(|d| ply as u32 == d)
+    }
 }
 
 /// One node of a tree being written.
@@ -352,11 +377,14 @@ fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool
     let kind_at = |ply: usize| {
         if all_max || ply.is_multiple_of(2) == args.maximize { NodeKind::Max } else { NodeKind::Min }
     };
+    // Progressive deepening evaluates at every ply down to its limit, one ply an iteration.
+    let deepening = function == "progressive_deepening";
+    let cut = Cut { depth: args.depth, every_ply: deepening };
     let (nodes, mover, what) = if let Some(tree) = args.game.get("toytree") {
-        let (nodes, mover) = toy_tree(tree, &args.game["endgame"], args.heuristic, args.depth, &kind_at)?;
+        let (nodes, mover) = toy_tree(tree, &args.game["endgame"], args.heuristic, cut, &kind_at)?;
         (nodes, mover, "a toy tree of the lab".to_string())
     } else if args.game.get("board").is_some() {
-        let nodes = connect_four(&args.game["positions"], args.heuristic, args.depth, &kind_at)?;
+        let nodes = connect_four(&args.game["positions"], args.heuristic, cut, &kind_at)?;
         (nodes, true, "Connect Four from the lab's board".to_string())
     } else {
         return Err("the test's game is neither a toy tree nor a Connect Four board".to_string());
@@ -367,14 +395,21 @@ fn search_tree(test: &Value, function: &str, name: &str) -> Result<(String, bool
         test["number"],
         if args.maximize { "True" } else { "False" },
     );
-    let window = (function == "minimax_search_alphabeta").then_some((f64::NEG_INFINITY, f64::INFINITY));
-    let found = mit_search(&nodes, 0, args.depth, window);
+    let window = matches!(function, "minimax_search_alphabeta" | "progressive_deepening")
+        .then_some((f64::NEG_INFINITY, f64::INFINITY));
+    let depths: Vec<Option<u32>> = match (deepening, args.depth) {
+        (true, Some(deepest)) => (1..=deepest).map(Some).collect(),
+        _ => vec![args.depth],
+    };
+    let answers: Vec<Found> = depths.iter().map(|&depth| mit_search(&nodes, 0, depth, window)).collect();
+    let found = answers.last().expect("at least one depth");
     let mit = MitAnswer {
         path: found.path.iter().map(|&index| nodes[index].id.clone()).collect(),
         score: found.score,
         evaluations: found.evaluations,
+        by_depth: if deepening { answers.iter().map(|a| (a.score, a.evaluations)).collect() } else { Vec::new() },
     };
-    Ok((tree_yaml(name, &description, &nodes, args.depth), mover, nodes.len(), mit))
+    Ok((tree_yaml(name, &description, &nodes, cut), mover, nodes.len(), mit))
 }
 
 /// A search as the lab's are written: the game-over check first, then the
@@ -489,7 +524,7 @@ fn toy_tree(
     tree: &Value,
     endgame: &Value,
     heuristic: Option<&Value>,
-    depth: Option<u32>,
+    cut: Cut,
     kind_at: &dyn Fn(usize) -> NodeKind,
 ) -> Result<(Vec<Draft>, bool), String> {
     let endgame = endgame.as_object().ok_or("the toy tree's endgame scores are missing")?;
@@ -521,7 +556,7 @@ fn toy_tree(
         if children == 0 {
             let pair = endgame.get(key.as_str()).ok_or_else(|| format!("no endgame score for the leaf [{key}]"))?;
             draft.utility = Some(for_kind(pair, kind).ok_or_else(|| format!("the leaf [{key}]'s score is {pair}"))?);
-        } else if depth.is_some_and(|d| *ply as u32 == d) {
+        } else if cut.evaluates(*ply) {
             draft.eval = Some(heuristic_at(heuristic, key, &node["score"], kind)?);
         }
         if !key.is_empty() {
@@ -547,7 +582,7 @@ fn flatten<'a>(node: &'a Value, key: String, ply: usize, out: &mut Vec<(String, 
 fn connect_four(
     positions: &Value,
     heuristic: Option<&Value>,
-    depth: Option<u32>,
+    cut: Cut,
     kind_at: &dyn Fn(usize) -> NodeKind,
 ) -> Result<Vec<Draft>, String> {
     let positions = positions.as_object().ok_or("the board's positions are missing")?;
@@ -566,7 +601,7 @@ fn connect_four(
         match position.get(1).and_then(Value::as_str) {
             Some("win") => draft.utility = Some(if kind == NodeKind::Max { -WIN } else { WIN }),
             Some("draw") => draft.utility = Some(0.0),
-            _ if depth.is_some_and(|d| ply as u32 == d) => {
+            _ if cut.at_limit(ply) => {
                 draft.eval = Some(heuristic_at(heuristic, &key, &Value::Null, kind)?);
                 nodes.push(draft);
                 // Below the cut: the moves only, as leaves no correct search enters.
@@ -590,6 +625,9 @@ fn connect_four(
                 continue;
             }
             _ => {
+                if cut.evaluates(ply) {
+                    draft.eval = Some(heuristic_at(heuristic, &key, &Value::Null, kind)?);
+                }
                 let children: Vec<String> =
                     (0..).map(|i| child_key(&key, i)).take_while(|child| positions.contains_key(child)).collect();
                 if children.is_empty() {
@@ -607,7 +645,7 @@ fn connect_four(
 }
 
 /// The tree file: name, description, search defaults and nodes, every id quoted.
-fn tree_yaml(name: &str, description: &str, nodes: &[Draft], depth: Option<u32>) -> String {
+fn tree_yaml(name: &str, description: &str, nodes: &[Draft], cut: Cut) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Imported by `treegrade import mit6034`.");
     let _ = writeln!(out, "name: {}", yaml_string(name));
@@ -632,8 +670,10 @@ fn tree_yaml(name: &str, description: &str, nodes: &[Draft], depth: Option<u32>)
         let eval = node.eval.map(|e| format!(", eval: {}", number(e))).unwrap_or_default();
         let _ = writeln!(out, "{{{kind}: [{}]{eval}}}", children.join(", "));
     }
-    let depth = depth.map(|d| format!("depth: {d}, ")).unwrap_or_default();
-    let _ = writeln!(out, "search: {{{depth}prune_on_equal: true}}");
+    let depth = cut.depth.map(|d| format!("depth: {d}, ")).unwrap_or_default();
+    // MIT's progressive deepening: each depth in the tree's order, every depth run.
+    let deepening = if cut.every_ply { ", reorder_root: false, stop_when_complete: false" } else { "" };
+    let _ = writeln!(out, "search: {{{depth}prune_on_equal: true{deepening}}}");
     out
 }
 
@@ -659,22 +699,33 @@ pub struct Reference {
     pub evaluations: usize,
     /// Nodes entered.
     pub entered: usize,
+    /// Iterative deepening: each iteration's value and own count of static
+    /// evaluations (its terminals and nodes at its cut entered); empty for
+    /// the other searches.
+    pub by_depth: Vec<(f64, usize)>,
 }
 
 /// Searches a converted tree with the reference, as the test grades it.
 pub fn reference(tree: &crate::tree::Tree, algorithm: Algorithm) -> Result<Reference, engine::SearchError> {
-    let mut settings = SearchSettings::new(algorithm);
-    settings.depth = tree.search_defaults().depth();
-    settings.prune_on_equal = true;
+    let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, Some(true));
     let outcome = engine::search(tree, &settings)?;
-    let evaluated = |node: &NodeIndex| {
-        tree.kind(*node) == NodeKind::Terminal || settings.depth.is_some_and(|d| tree.ply(*node) == d)
+    let evaluations = |visited: &[NodeIndex], depth: Option<u32>| {
+        let at_cut = |node: NodeIndex| depth.is_some_and(|d| tree.ply(node) == d);
+        visited.iter().filter(|&&node| tree.kind(node) == NodeKind::Terminal || at_cut(node)).count()
     };
+    let mut by_depth = Vec::new();
+    let mut start = 0;
+    for iteration in outcome.iterations() {
+        let visited = &outcome.visited[start..start + iteration.entries];
+        by_depth.push((iteration.value.unwrap_or(f64::NAN), evaluations(visited, Some(iteration.depth))));
+        start += iteration.entries;
+    }
     Ok(Reference {
         value: outcome.value,
         action: outcome.action.map(|node| tree.action(node).to_string()),
-        evaluations: outcome.visited.iter().filter(|node| evaluated(node)).count(),
+        evaluations: by_depth.last().map_or_else(|| evaluations(&outcome.visited, settings.depth), |d| d.1),
         entered: outcome.visited.len(),
+        by_depth,
     })
 }
 

@@ -116,6 +116,17 @@ class _Served(object):
         self.snapshots = {}
         self.parents = {}
         self.test = ""  # the test's name, NN-function
+        self.earlier_nodes = {}  # progressive deepening: what earlier iterations were served
+
+    def remember_nodes(self):
+        """Keeps what this iteration was served before the next iteration forgets it (``start_iteration``)."""
+        self.earlier_nodes.update(self.game._nodes)
+
+    def served_nodes(self):
+        """Every node served in this search, with the grader's reply, in the order first served."""
+        nodes = dict(self.earlier_nodes)
+        nodes.update(self.game._nodes)
+        return nodes
 
     def snapshot(self, node):
         """The snapshot of ``node`` (one object per node, so that identity and equality hold).
@@ -599,7 +610,7 @@ def _rules_claim(served):
     positions = _Boards(served, boards[served.test])
     scored = set(node for node, kind in served.evaluated if kind == "endgame")
     seen = set()
-    for node in list(game._nodes):
+    for node in list(served.served_nodes()):
         try:
             board = positions.of(node)
         except Exception:  # a board the kit cannot make: no claim
@@ -653,14 +664,38 @@ def _same_on_student_rules(served, answer, rerun):
     search reached a position the grader never served, whose heuristic
     value is not known).
     """
+    ran = _run_on_student_rules(served, rerun)
+    if not ran:
+        return ran
+    theirs, positions = ran
+    if not game_api.is_dfs_return_type(theirs):
+        return False
+    path, score, count = answer
+    try:
+        boards = [positions.key(getattr(getattr(s, "snapshot", None), "_node", None)) for s in path]
+    except KeyError:
+        return None
+    return (
+        [_key(getattr(s, "snapshot", None)) for s in theirs[0]] == boards and theirs[1] == score and theirs[2] == count
+    )
+
+
+def _run_on_student_rules(served, rerun):
+    """The search run again on a game built from the student's own rules, as MIT's test runs it.
+
+    ``(answer, positions)``; False when the search fails there (MIT's test
+    fails); None when it cannot be told (no rerun, or a position the grader
+    never served, whose heuristic value is not known).
+    """
     if rerun is None:
         return None
     module = _STUDENT.module
     game = served.game
     positions = _Boards(served, _rules_boards().get(served.test))
     values = {}
-    for node in list(game._nodes):
-        info = game._nodes[node]
+    nodes = served.served_nodes()
+    for node in list(nodes):
+        info = nodes[node]
         if info.get("eval") is not None:
             values[positions.key(node)] = (node, info["eval"])
 
@@ -685,16 +720,7 @@ def _same_on_student_rules(served, answer, rerun):
         return None
     except Exception:  # the search fails on the student's rules: MIT's test fails
         return False
-    if not game_api.is_dfs_return_type(theirs):
-        return False
-    path, score, count = answer
-    try:
-        boards = [positions.key(getattr(getattr(s, "snapshot", None), "_node", None)) for s in path]
-    except KeyError:
-        return None
-    return (
-        [_key(getattr(s, "snapshot", None)) for s in theirs[0]] == boards and theirs[1] == score and theirs[2] == count
-    )
+    return theirs, positions
 
 
 def _key(board):
@@ -720,45 +746,60 @@ def _count_text(count):
     return _base._describe(count)
 
 
+class _WrongDepth(BaseException):
+    """A search of progressive deepening called with a depth limit outside 1 to the test's.
+
+    A BaseException, so that the student's own ``except Exception`` does not
+    swallow it: the kit reports it instead of serving the search.
+    """
+
+
+# The lab's searches progressive deepening may call for each depth, and
+# where their depth limit is among the positional arguments after the state.
+_DEEPENED = (("minimax_search_alphabeta", 3), ("minimax_search", 1))
+
+
 def _progressive(student, function, served, root, heuristic, depth, maximize):
-    """``progressive_deepening``: each top-level alpha-beta call is one iteration, declared to the grader."""
+    """``progressive_deepening``: each top-level search the student's calls is one iteration, declared to the grader.
+
+    The answer goes to the grader whole: the ``AnytimeValue``'s history,
+    each depth's path, score and count as returned. The grader judges the
+    scores and counts against its reference depth by depth, and the
+    evaluations each iteration declared (``static``).
+    """
     module = student.module
-    original = getattr(module, "minimax_search_alphabeta", None)
     nesting = [0]
+    state = {"first": True}
 
-    def alphabeta(state, *args, **kwargs):
-        if nesting[0] == 0:
-            limit = args[3] if len(args) > 3 else kwargs.get("depth_limit")
-            first = served.game.iteration_depth == limit == 1 and not served.iterations and not served.evaluated
-            deepest = served.game.depth
-            if isinstance(limit, int) and not isinstance(limit, bool) and not 1 <= limit <= (deepest or limit):
-                raise ValueError(
-                    "progressive_deepening called minimax_search_alphabeta with depth_limit=%r: progressive "
-                    "deepening searches to depth 1, then 2, ... up to its depth_limit (%s), each depth on its own"
-                    % (limit, deepest)
-                )
-            if isinstance(limit, int) and not isinstance(limit, bool) and not first:
-                if served.iterations or served.evaluated:
-                    served.iterations.append(served.evaluated)
-                served.evaluated = []
-                served.game.start_iteration(limit)
-        nesting[0] += 1
-        try:
-            return original(state, *args, **kwargs)
-        finally:
-            nesting[0] -= 1
+    def deepened(original, at):
+        def search(start, *args, **kwargs):
+            if nesting[0] == 0:
+                limit = args[at] if len(args) > at else kwargs.get("depth_limit")
+                _begin_iteration(served, limit, state)
+            nesting[0] += 1
+            try:
+                return original(start, *args, **kwargs)
+            finally:
+                nesting[0] -= 1
 
-    if callable(original):
-        module.minimax_search_alphabeta = alphabeta
+        return search
+
+    originals = dict((name, getattr(module, name, None)) for name, _ in _DEEPENED)
+    for name, at in _DEEPENED:
+        if callable(originals[name]):
+            setattr(module, name, deepened(originals[name], at))
     try:
         answer = function(root, heuristic, depth, maximize)
+    except _WrongDepth as wrong:
+        return _base._error_line("exception", str(wrong))
     except NotImplementedError:
         return _base._error_line("not_implemented", "progressive_deepening is not implemented yet")
     except Exception as exc:
         return _base._exception_line("progressive_deepening", exc)
     finally:
-        if callable(original):
-            module.minimax_search_alphabeta = original
+        for name, original in originals.items():
+            if callable(original):
+                setattr(module, name, original)
     served.iterations.append(served.evaluated)
     if not game_api.is_class_instance(answer, "AnytimeValue") or not answer.history:
         return _base._error_line(
@@ -766,14 +807,70 @@ def _progressive(student, function, served, root, heuristic, depth, maximize):
             "progressive_deepening returned %s; it must return an AnytimeValue holding one "
             "(path, score, evaluations) per depth, from depth 1" % _base._describe(answer),
         )
-    for number, (value, evaluated) in enumerate(zip(answer.history, served.iterations), 1):
-        if game_api.is_dfs_return_type(value) and value[2] != len(evaluated):
+    for number, value in enumerate(answer.history, 1):
+        if not game_api.is_dfs_return_type(value):
             return _base._error_line(
                 "exception",
-                "progressive_deepening's answer at depth %d counts %s static evaluations, but that depth made %d "
-                "(count each depth on its own, not the total so far)" % (number, _count_text(value[2]), len(evaluated)),
+                "progressive_deepening's AnytimeValue holds %s at depth %d; each depth's entry must be the "
+                "(path, score, evaluations) of that depth's search" % (_base._describe(value), number),
             )
-    return _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
+    # The search is over: what every iteration was served is known again, so
+    # that the rule check below asks the grader about (and enters) nothing.
+    served.game._nodes = served.served_nodes()
+    line = _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
+    if not line.startswith(b'{"type":"result"'):
+        return line
+    import json
+
+    result = json.loads(line.decode("ascii"))
+    result["history"] = [_history_entry(value) for value in answer.history]
+    if "rules" in result:
+        ran = _run_on_student_rules(served, _rerun_progressive(function, depth, maximize))
+        mine = [(value[1], value[2]) for value in answer.history]
+        result["rules"]["same_answer"] = ran[0] == mine if ran else ran
+    return (_base._to_json(result) + "\n").encode("ascii")
+
+
+def _begin_iteration(served, limit, state):
+    """Declares the iteration a top-level search of depth ``limit`` starts (the first one is declared already)."""
+    deepest = served.game.depth
+    whole = isinstance(limit, int) and not isinstance(limit, bool)
+    if not whole or not 1 <= limit <= (deepest or limit):
+        raise _WrongDepth(
+            "progressive_deepening searched with depth_limit=%r: progressive deepening searches to depth 1, "
+            "then 2, ... up to its own depth_limit (%s), each depth once, and MIT's test expects one "
+            "(path, score, evaluations) per depth from depth 1" % (limit, deepest)
+        )
+    first = state["first"] and limit == served.game.iteration_depth == 1 and not served.evaluated
+    state["first"] = False
+    if first:
+        return
+    served.iterations.append(served.evaluated)
+    served.evaluated = []
+    served.remember_nodes()
+    served.game.start_iteration(limit)
+
+
+def _history_entry(value):
+    """One depth of the history as the grader reads it: the path's node ids, the score, the count."""
+    path, score, count = value
+    nodes = [getattr(getattr(state, "snapshot", None), "_node", None) for state in path]
+    finite = isinstance(score, numbers.Real) and not isinstance(score, bool) and math.isfinite(score)
+    return {"path": nodes, "score": float(score) if finite else None, "returned": _returned(count)}
+
+
+def _rerun_progressive(function, depth, maximize):
+    """The same progressive deepening on another game, as MIT runs test 40 (on the student's rules).
+
+    Its history's scores and counts: what MIT's test checks.
+    """
+
+    def rerun(state, heuristic_fn):
+        answer = function(state, heuristic_fn, depth, maximize)
+        history = getattr(answer, "history", None) or []
+        return [(value[1], value[2]) if game_api.is_dfs_return_type(value) else None for value in history]
+
+    return rerun
 
 
 def _serve_call(message, student):

@@ -5,7 +5,6 @@ use std::time::{Duration, Instant};
 
 use super::super::{Context, Failure, emit};
 use crate::assignment::{ChildOrder, Language, Scoring};
-use crate::engine::Algorithm;
 use crate::grader::rules_program::{SandboxedProgram, StartError, last_lines, start_sandboxed};
 use crate::grader::runner::Interrupted;
 use crate::grader::sandbox::{Sandbox, SandboxMode};
@@ -125,6 +124,13 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
         load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
     let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| format!("the reference fails: {e}"))?;
     let mit = &test.mit;
+    if found.by_depth != mit.by_depth {
+        return Err(format!(
+            "treegrade's reference gives {} by depth, a progressive deepening written as the lab's gives {}",
+            by_depth(&found.by_depth),
+            by_depth(&mit.by_depth)
+        ));
+    }
     if found.value != mit.score || found.evaluations != mit.evaluations {
         return Err(format!(
             "treegrade's reference gives {} with {}, a search written as the lab's gives {} with {}",
@@ -136,8 +142,10 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
     }
     std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     let action = found.action.as_deref().map(|a| format!(", action {a}")).unwrap_or_default();
+    let depths =
+        if mit.by_depth.is_empty() { String::new() } else { format!("; by depth {}", by_depth(&mit.by_depth)) };
     emit(&format!(
-        "ok     {} -> {} ({}, {}, value {}{action}, {}, path {})\n",
+        "ok     {} -> {} ({}, {}, value {}{action}, {}, path {}{depths})\n",
         test.name,
         target.display(),
         crate::compare::count_nodes(test.nodes),
@@ -147,6 +155,14 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
         mit.path.join(" "),
     ));
     Ok(())
+}
+
+/// Progressive deepening's scores and counts as MIT's test lists them:
+/// `scores [11, 10, 10], static evaluations [4, 5, 6]`.
+fn by_depth(depths: &[(f64, usize)]) -> String {
+    let scores: Vec<String> = depths.iter().map(|(score, _)| crate::compare::format_value(*score)).collect();
+    let counts: Vec<String> = depths.iter().map(|(_, count)| count.to_string()).collect();
+    format!("scores [{}], static evaluations [{}]", scores.join(", "), counts.join(", "))
 }
 
 /// Checks that a call test reads back as YAML, writes it, prints one line.
@@ -230,7 +246,7 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &Imported) -> Result<Assignme
             title: function.to_string(),
             points: Points::from_decimal(tests.len() as f64).expect("a count is a number of points"),
             algorithm: Some(algorithm),
-            prune_on_equal: (algorithm == Algorithm::AlphaBeta).then_some(true),
+            prune_on_equal: algorithm.prunes().then_some(true),
             scoring: Scoring::PerTest,
             child_order: ChildOrder::Given,
             tests,
@@ -265,7 +281,8 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &Imported) -> Result<Assignme
             "edit a question's `points:` to weigh it otherwise.".to_string(),
         ],
         name: name.to_string(),
-        title: "MIT 6.034 games lab: Connect Four rules, DFS, minimax and alpha-beta".to_string(),
+        title: "MIT 6.034 games lab: Connect Four rules, DFS, minimax, alpha-beta and progressive deepening"
+            .to_string(),
         tests_dir: TESTS_DIR.to_string(),
         languages: vec![
             language("python-mit6034", "lab2.py", &lists, &fixtures),
