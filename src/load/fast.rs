@@ -10,8 +10,10 @@
 //!
 //! It is only an optimisation and never decides anything on its own: it
 //! accepts a strict subset of YAML whose meaning is unambiguous (ASCII ids
-//! such as `n12` or `B.left`, decimal numbers, single-line flow collections;
-//! no comments, quotes, anchors, tags or multi-line values) and gives the
+//! such as `n12` or `B.left`, the same characters in double quotes, which
+//! are strings whatever they spell (`"0.1"`, as `treegrade import mit6034`
+//! writes every id), decimal numbers, single-line flow collections; no
+//! comments, single quotes, escapes, anchors, tags or multi-line values) and gives the
 //! text back for the full parser on anything else, and also whenever the
 //! file turns out to be invalid, so that every diagnostic comes from the
 //! full parser. On valid files it yields what the full parser yields, node
@@ -153,7 +155,24 @@ impl<'a> Line<'a> {
         (!token.is_empty()).then_some((token, position))
     }
 
+    /// `"..."` around a token: a string, whatever it spells. Its position
+    /// spans the quotes, as the full parser gives it.
+    fn quoted(&mut self) -> Option<(&'a str, Position)> {
+        let start = self.at;
+        if !self.eat(b'"') {
+            return None;
+        }
+        let (token, _) = self.token()?;
+        self.eat(b'"').then_some(())?;
+        let position = Position { line: self.number, column: start as u32 + 1, width: (self.at - start) as u32 };
+        Some((token, position))
+    }
+
+    /// An id: a plain one, or any token in double quotes.
     fn id(&mut self) -> Option<(String, Position)> {
+        if self.peek() == Some(b'"') {
+            return self.quoted().map(|(token, position)| (token.to_string(), position));
+        }
         let (token, position) = self.token()?;
         is_plain_id(token).then(|| (token.to_string(), position))
     }
@@ -201,6 +220,10 @@ impl<'a> Line<'a> {
     }
 
     fn child_target(&mut self) -> Option<(ChildTarget, Position)> {
+        if self.peek() == Some(b'"') {
+            let (id, position) = self.id()?;
+            return Some((ChildTarget::Id(id), position));
+        }
         let (token, position) = self.token()?;
         let target =
             if is_plain_id(token) { ChildTarget::Id(token.to_string()) } else { ChildTarget::Leaf(number(token)?) };
@@ -366,6 +389,10 @@ mod tests {
             "nodes:\n    r: {chance: [a.b, c-d], probs: [0.25, 0.75], eval: 0.5}\n    a.b: 1\n    c-d: 0.1\nroot: r\n",
         );
         assert_same("root: r\nnodes:\n  r: {max: [0, 1.5, -0.25, 999999999999999]}\n");
+        // Quoted ids, as `treegrade import mit6034` writes them: strings whatever they spell.
+        assert_same(
+            "root: \"root\"\nnodes:\n  \"root\": {max: [{\"a\": \"a-b\"}, \"0.1\", \"yes\"], eval: 2}\n  \"a-b\": 3\n  \"0.1\": {min: [\"2\"]}\n  \"2\": -1\n  \"yes\": 0\n",
+        );
     }
 
     #[test]
@@ -403,6 +430,9 @@ mod tests {
         for text in [
             "root: A\nnodes:\n  A: {max: [B]}  # comment\n  B: 1\n",
             "root: A\nnodes:\n  A: {max: ['B']}\n  B: 1\n",
+            "root: A\nnodes:\n  A: {max: [\"B\\t\"]}\n  B: 1\n",
+            "root: A\nnodes:\n  A: {max: [\"B C\"]}\n  B: 1\n",
+            "root: A\nnodes:\n  A: {max: [\"B]}\n  B: 1\n",
             "root: A\nnodes:\n  A:\n    max: [B]\n  B: 1\n",
             "root: A\nnodes:\n  A: {max: [B]}\n   B: 1\n",
             "root: A\nnodes:\n  A: {max: [B, -0]}\n  B: 1\n",

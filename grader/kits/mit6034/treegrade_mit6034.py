@@ -657,33 +657,42 @@ class _Unknown(Exception):
 
 
 def _same_on_student_rules(served, answer, rerun):
-    """Whether the search, run as MIT runs it (on the student's own rules), returns what it returned here.
+    """Whether the search, run as MIT runs it (on the student's own rules), passes as it passed here.
 
-    The same path (board by board), score and count: then MIT's test
-    passes it whatever the rules got wrong. None when it cannot be told (the
-    search reached a position the grader never served, whose heuristic
-    value is not known).
+    MIT's tests name the expected path by child indexes on the game built
+    from the student's rules (``move_sequence(GAME, [1, 0, 0])``): the
+    search run there must return the path those indexes of this answer
+    lead to there, board by board, with the same score and count. None
+    when it cannot be told (the search reached a position the grader never
+    served, whose heuristic value is not known).
     """
     ran = _run_on_student_rules(served, rerun)
     if not ran:
         return ran
-    theirs, positions = ran
+    theirs, start = ran
     if not game_api.is_dfs_return_type(theirs):
         return False
     path, score, count = answer
+    game = served.game
+    nodes = [getattr(getattr(s, "snapshot", None), "_node", None) for s in path]
     try:
-        boards = [positions.key(getattr(getattr(s, "snapshot", None), "_node", None)) for s in path]
-    except KeyError:
+        indexes = [game.children(parent).index(child) for parent, child in zip(nodes, nodes[1:])]
+    except (KeyError, ValueError, TypeError):
         return None
-    return (
-        [_key(getattr(s, "snapshot", None)) for s in theirs[0]] == boards and theirs[1] == score and theirs[2] == count
-    )
+    expected = [start]
+    try:
+        for index in indexes:  # move_sequence on the student's rules
+            expected.append(expected[-1].generate_next_states()[index])
+    except Exception:  # the student's rules fail or give fewer moves there: MIT's test fails
+        return False
+    boards = [_key(getattr(s, "snapshot", None)) for s in expected]
+    return [_key(getattr(s, "snapshot", None)) for s in theirs[0]] == boards and theirs[1] == score and theirs[2] == count
 
 
 def _run_on_student_rules(served, rerun):
     """The search run again on a game built from the student's own rules, as MIT's test runs it.
 
-    ``(answer, positions)``; False when the search fails there (MIT's test
+    ``(answer, the start state on those rules)``; False when the search fails there (MIT's test
     fails); None when it cannot be told (no rerun, or a position the grader
     never served, whose heuristic value is not known).
     """
@@ -720,7 +729,7 @@ def _run_on_student_rules(served, rerun):
         return None
     except Exception:  # the search fails on the student's rules: MIT's test fails
         return False
-    return theirs, positions
+    return theirs, state
 
 
 def _key(board):
