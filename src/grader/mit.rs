@@ -669,8 +669,7 @@ mod tests {
     /// A planned test of `text`, as the grader plans one.
     fn planned(text: &str, algorithm: Algorithm) -> PlannedTest {
         let tree = Arc::new(crate::load::load_tree_str(text.to_string(), std::path::Path::new("t.yaml")).unwrap().tree);
-        let mut settings = SearchSettings::new(algorithm);
-        settings.prune_on_equal = true;
+        let settings = SearchSettings::resolve(algorithm, tree.search_defaults(), None, Some(true));
         PlannedTest {
             question: 0,
             name: "q/31-minimax_search_alphabeta".into(),
@@ -726,6 +725,71 @@ mod tests {
         let counted = MitReport { returned: Value::from(4), ..report };
         let mit = judge(&test, tree, &counted, recorded(&evaluated), Verdict::Mit6034, (Some(3.0), Some(3.0)));
         assert!(mit.failures[0].starts_with("number of static evaluations: MIT's test expects 3, you returned 4"));
+    }
+
+    /// Progressive deepening on a two-ply tree: depth 1 evaluates P and Q,
+    /// depth 2 the four leaves less the one alpha-beta cuts.
+    const DEEPENING: &str = "root: R\nnodes:\n  R: {max: [P, Q]}\n  P: {min: [3, 5], eval: 4}\n  \
+                             Q: {min: [2, 9], eval: 6}\nsearch: {depth: 2, reorder_root: false, \
+                             stop_when_complete: false}\n";
+
+    fn history(entries: &[(&[&str], f64, u64)]) -> Option<Vec<Value>> {
+        Some(
+            entries
+                .iter()
+                .map(|(path, score, count)| serde_json::json!({"path": path, "score": score, "returned": count}))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn progressive_deepening_is_judged_depth_by_depth_and_running_totals_are_named() {
+        let test = planned(DEEPENING, Algorithm::IterativeDeepening);
+        let tree = test.tree.written().unwrap();
+        let expected = progressive_answers(&test, tree);
+        let counts: Vec<usize> = expected.iter().map(|d| d.evaluated.len()).collect();
+        let scores: Vec<f64> = expected.iter().map(|d| d.score).collect();
+        // Depth 1: P 4, Q 6 (Q best); depth 2: P.1 3, P.2 5 then Q.1 2 cuts Q: 3.
+        assert_eq!((scores, counts.clone()), (vec![6.0, 3.0], vec![2, 3]));
+        let made: Vec<NodeIndex> = expected.iter().flat_map(|d| d.evaluated.clone()).collect();
+        let starts = [0, 2];
+        let report = |history| MitReport { path: Vec::new(), returned: Value::Null, rules: None, history };
+        let judged = |report: &MitReport| {
+            let recorded = Recorded { visited: &[], declared: &made, declared_starts: &starts };
+            judge(&test, tree, report, recorded, Verdict::Mit6034, (Some(3.0), Some(3.0)))
+        };
+        let right = judged(&report(history(&[(&["R", "Q"], 6.0, 2), (&["R", "P", "P.1"], 3.0, 3)])));
+        assert!(right.failures.is_empty() && right.warnings.is_empty(), "{:?} {:?}", right.failures, right.warnings);
+        let totals = judged(&report(history(&[(&["R", "Q"], 6.0, 2), (&["R", "P", "P.1"], 3.0, 5)])));
+        assert_eq!(totals.failures.len(), 1, "{:?}", totals.failures);
+        assert!(totals.failures[0].starts_with(
+            "static evaluations by depth: MIT's test expects [2, 3], you returned [2, 5]: these are running totals"
+        ));
+        // A wrong count that is no running total is not named.
+        let wrong = judged(&report(history(&[(&["R", "Q"], 6.0, 2), (&["R", "P", "P.1"], 3.0, 4)])));
+        assert!(!wrong.failures[0].contains("running totals"), "{:?}", wrong.failures);
+        let short = judged(&report(history(&[(&["R", "P", "P.1"], 3.0, 3)])));
+        assert!(
+            short.failures[0]
+                .contains("one (path, score, evaluations) for each depth from 1 to 2, 2 in all; yours holds 1")
+        );
+        // In the order mode each depth's count is checked against what that depth made.
+        let recorded = Recorded { visited: &[], declared: &made, declared_starts: &starts };
+        let order = judge(
+            &test,
+            tree,
+            &report(history(&[(&["R", "Q"], 6.0, 2), (&["R", "P", "P.1"], 3.0, 5)])),
+            recorded,
+            Verdict::Order,
+            (None, None),
+        );
+        assert!(
+            order.failures[0].starts_with(
+                "progressive_deepening's answer at depth 2 counts 5 static evaluations, but that depth made 3"
+            ),
+            "{:?}",
+            order.failures
+        );
     }
 
     #[test]

@@ -799,12 +799,14 @@ mod tests {
     }
 
     #[test]
-    fn unusable_and_progressive_deepening_tests_are_listed_with_the_reason() {
+    fn unusable_tests_are_listed_with_the_reason() {
         let odd = "its check is not one treegrade can express: on 0.5 MIT's testanswer says wrong";
+        let endless = json!([{"game": {"toytree": {"children": []}}}, {"heuristic": {"name": "always_zero"}},
+            {"number": "inf"}, {"bool": true}]);
         let cases = [
             (json!({"number": 1, "function": "is_game_over_connectfour", "kind": "rule"}), "no check"),
             (json!({"number": 18, "function": "heuristic_connectfour", "kind": "rule", "unusable": odd}), odd),
-            (json!({"number": 39, "function": "progressive_deepening", "kind": "search", "args": []}), "8.2"),
+            (toy(39, "progressive_deepening", endless), "without a depth limit never ends"),
             (json!({"number": 5, "function": "x", "kind": "rule", "unusable": "ValueError: no"}), "reader could not"),
         ];
         for (test, said) in cases {
@@ -812,6 +814,25 @@ mod tests {
             assert!(name.starts_with(&format!("{:02}-", test["number"].as_u64().unwrap())), "{name}");
             assert!(reason.contains(said), "{reason}");
         }
+    }
+
+    #[test]
+    fn progressive_deepening_carries_an_eval_at_every_ply_and_mits_scores_depth_by_depth() {
+        let node = |label: &str, score: i64, children: Vec<Value>| json!({"label": label, "score": score, "children": children});
+        let leaf = |label: &str, score: i64| node(label, score, vec![]);
+        let tree = json!({"label": "R", "score": null, "children": [
+            node("P", 4, vec![leaf("P1", 3), leaf("P2", 5)]), node("Q", 6, vec![leaf("Q1", 2), leaf("Q2", 9)])]});
+        let endgame = json!({"0.0": [3, 3], "0.1": [5, 5], "1.0": [2, 2], "1.1": [9, 9]});
+        let args = json!([game(tree, endgame), {"heuristic": {"name": "toytree_heuristic_fn"}}, {"number": 2},
+            {"bool": true}]);
+        let Converted::Search(test) = convert(&toy(39, "progressive_deepening", args)) else { panic!() };
+        assert_eq!(test.algorithm, Algorithm::IterativeDeepening);
+        assert!(test.yaml.contains("\"P\": {min: [\"P1\", \"P2\"], eval: 4}"), "{}", test.yaml);
+        assert!(test.yaml.contains("reorder_root: false, stop_when_complete: false}"), "{}", test.yaml);
+        // Depth 1: P 4, Q 6; depth 2: P 3, and Q's first leaf 2 cuts Q.
+        assert_eq!(test.mit.by_depth, [(6.0, 2), (3.0, 3)]);
+        let found = reference(&load(&test), Algorithm::IterativeDeepening).unwrap();
+        assert_eq!((found.by_depth, found.value), (test.mit.by_depth.clone(), 3.0));
     }
 
     #[test]

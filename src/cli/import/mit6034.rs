@@ -367,7 +367,10 @@ fn handout(draft: &AssignmentDraft, calls: &[CallTest], not_graded: &[(String, S
          pruned state). When your search looks at states in another order than the reference's, the report \
          says where, as a warning. On a Connect Four test treegrade's own rules give the moves; as MIT's test \
          runs the search on your own rule functions, a rule function that disagrees with Connect Four's on a \
-         position your search reaches fails the test, and the report names that function.\n",
+         position your search reaches fails the test, and the report names that function. Your \
+         `progressive_deepening` is checked as MIT's tests check it: its `AnytimeValue` holds one (path, score, \
+         evaluations) per depth, from depth 1 to the depth limit, each with that depth's score and that depth's \
+         own number of static evaluations (not a running total).\n",
         draft.title,
         questions.join("\n"),
     );
