@@ -134,6 +134,17 @@ fn an_imported_course_that_cannot_be_written_is_3() {
 }
 
 #[test]
+fn a_cs188_test_that_cannot_be_written_stops_the_import_with_3() {
+    let scratch = Scratch::new();
+    let out = scratch.path().join("course");
+    let blocked = out.join("tests/good-depth-limited.yaml");
+    std::fs::create_dir_all(&blocked).unwrap();
+    let output = treegrade(&["import", "cs188", "tests/fixtures/cs188/good", "-o", out.to_str().unwrap()]);
+    assert_runtime_failure_at_the_end(&output, &format!("cannot write {}", blocked.display()));
+    assert!(!out.join("assignment.yaml").exists(), "no course from an import that stopped");
+}
+
+#[test]
 fn help_and_the_manual_page_list_every_exit_status() {
     for args in [&["--help"][..], &["man"]] {
         let text = String::from_utf8_lossy(&treegrade(args).stdout).into_owned();

@@ -111,6 +111,11 @@ fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
                 text.push('\n');
             }
             Err(Interrupted::Ended(_)) => break,
+            Err(Interrupted::Io(error)) => {
+                // The pipe failed, not the lab: a failure of the system.
+                program.kill();
+                return Err(Failure::runtime("cannot read the lab reader's output", error));
+            }
             Err(other) => {
                 program.kill();
                 return Err(Failure::Usage(format!("the lab reader did not finish: {other:?}")));
