@@ -148,26 +148,20 @@ impl BoardSpec {
     /// Reads a board from its JSON form, `{rows, players, whose_turn?,
     /// prev_move?}` (as a call test writes it and a kit returns it); the
     /// error says which key is wrong. A cell may be 0 or null (empty), 1 or 2.
-    pub fn from_json(value: &serde_json::Value) -> Result<BoardSpec, String> {
-        let object = value.as_object().ok_or("a board is a mapping {rows, players, whose_turn, prev_move}")?;
+    pub fn from_json(value: &serde_json::Value) -> Result<BoardSpec, BoardError> {
+        let object = value.as_object().ok_or(BoardError::NotAMapping)?;
         if let Some(key) =
             object.keys().find(|key| !["rows", "players", "whose_turn", "prev_move"].contains(&key.as_str()))
         {
-            return Err(format!("a board has no key `{key}` (it has rows, players, whose_turn and prev_move)"));
+            return Err(BoardError::UnknownKey(key.clone()));
         }
-        let rows =
-            object.get("rows").and_then(|rows| rows.as_array()).ok_or("a board needs `rows`: 6 rows of 7 cells")?;
+        let rows = object.get("rows").and_then(|rows| rows.as_array()).ok_or(BoardError::NoRows)?;
         if rows.len() != 6 {
-            return Err(format!(
-                "a board's `rows` are 6 rows of 7 cells, top row first (these are {} rows)",
-                rows.len()
-            ));
+            return Err(BoardError::RowCount(rows.len()));
         }
         let mut cells = Vec::with_capacity(6);
         for (number, row) in rows.iter().enumerate() {
-            let row = row.as_array().filter(|row| row.len() == 7).ok_or_else(|| {
-                format!("row {} of the board is not a list of 7 cells (0 empty, 1 or 2 a player's piece)", number + 1)
-            })?;
+            let row = row.as_array().filter(|row| row.len() == 7).ok_or(BoardError::RowShape(number + 1))?;
             let mut read = Vec::with_capacity(7);
             for cell in row {
                 match cell {
@@ -175,12 +169,7 @@ impl BoardSpec {
                     serde_json::Value::Number(n) if matches!(n.as_u64(), Some(0..=2)) => {
                         read.push(n.as_u64().unwrap_or(0) as u8)
                     }
-                    other => {
-                        return Err(format!(
-                            "row {} of the board has the cell {other}: a cell is 0 (empty), 1 or 2",
-                            number + 1
-                        ));
-                    }
+                    other => return Err(BoardError::Cell { row: number + 1, cell: other.clone() }),
                 }
             }
             cells.push(read);
@@ -190,17 +179,17 @@ impl BoardSpec {
             Some(serde_json::Value::Array(players)) if players.len() == 2 && players.iter().all(is_scalar) => {
                 players.clone()
             }
-            Some(other) => return Err(format!("a board's `players` are two names or numbers, not {other}")),
+            Some(other) => return Err(BoardError::Players(other.clone())),
         };
         let whose_turn = match object.get("whose_turn") {
             None | Some(serde_json::Value::Null) => None,
             Some(player) if players.contains(player) => Some(player.clone()),
-            Some(other) => return Err(format!("a board's `whose_turn` is one of its `players`, not {other}")),
+            Some(other) => return Err(BoardError::WhoseTurn(other.clone())),
         };
         let prev_move = match object.get("prev_move") {
             None | Some(serde_json::Value::Null) => None,
             Some(serde_json::Value::String(text)) => Some(text.clone()),
-            Some(other) => return Err(format!("a board's `prev_move` is a text, not {other}")),
+            Some(other) => return Err(BoardError::PrevMove(other.clone())),
         };
         Ok(BoardSpec { rows: cells, players, whose_turn, prev_move })
     }
@@ -242,22 +231,141 @@ impl CallArg {
 
     /// Reads an argument from its form in a call test (the same as
     /// [`CallArg::to_json`]'s); the error says what is wrong.
-    pub fn from_json(value: &serde_json::Value) -> Result<CallArg, String> {
-        let object = value.as_object().filter(|object| object.len() == 1).ok_or_else(|| {
-            format!(
-                "an argument is one of {{board: ...}}, {{bool: ...}}, {{number: ...}} or {{text: ...}}, not {value}"
-            )
-        })?;
+    pub fn from_json(value: &serde_json::Value) -> Result<CallArg, ArgError> {
+        let object = value
+            .as_object()
+            .filter(|object| object.len() == 1)
+            .ok_or_else(|| ArgError::NotAnArgument(value.clone()))?;
         let (key, inner) = object.iter().next().expect("one entry");
         match (key.as_str(), inner) {
-            ("board", board) => BoardSpec::from_json(board).map(CallArg::Board),
+            ("board", board) => Ok(CallArg::Board(BoardSpec::from_json(board)?)),
             ("bool", serde_json::Value::Bool(b)) => Ok(CallArg::Bool(*b)),
             ("number", serde_json::Value::Number(n)) => Ok(CallArg::Number(n.as_f64().unwrap_or(0.0))),
             ("number", serde_json::Value::String(text)) if text == "inf" => Ok(CallArg::Number(f64::INFINITY)),
             ("number", serde_json::Value::String(text)) if text == "-inf" => Ok(CallArg::Number(f64::NEG_INFINITY)),
             ("text", serde_json::Value::String(text)) => Ok(CallArg::Text(text.clone())),
-            ("bool" | "number" | "text", other) => Err(format!("the argument `{key}: {other}` is not a {key}")),
-            (other, _) => Err(format!("unknown argument kind `{other}` (board, bool, number or text)")),
+            ("bool" | "number" | "text", other) => Err(ArgError::WrongKind { key: key.clone(), value: other.clone() }),
+            (other, _) => Err(ArgError::UnknownKind(other.to_string())),
         }
+    }
+}
+
+/// Why a board's JSON form is not a board; the message says which key is wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BoardError {
+    /// Not a mapping.
+    #[error("a board is a mapping {{rows, players, whose_turn, prev_move}}")]
+    NotAMapping,
+    /// A key a board does not have.
+    #[error("a board has no key `{0}` (it has rows, players, whose_turn and prev_move)")]
+    UnknownKey(String),
+    /// No `rows` list.
+    #[error("a board needs `rows`: 6 rows of 7 cells")]
+    NoRows,
+    /// A number of rows other than 6.
+    #[error("a board's `rows` are 6 rows of 7 cells, top row first (these are {0} rows)")]
+    RowCount(usize),
+    /// A row (numbered from 1) that is not a list of 7 cells.
+    #[error("row {0} of the board is not a list of 7 cells (0 empty, 1 or 2 a player's piece)")]
+    RowShape(usize),
+    /// A cell that is not 0, 1, 2 or null.
+    #[error("row {row} of the board has the cell {cell}: a cell is 0 (empty), 1 or 2")]
+    Cell {
+        /// The row, numbered from 1 (the top row).
+        row: usize,
+        /// The cell as written.
+        cell: serde_json::Value,
+    },
+    /// `players` that are not two names or numbers.
+    #[error("a board's `players` are two names or numbers, not {0}")]
+    Players(serde_json::Value),
+    /// A `whose_turn` that is none of the players.
+    #[error("a board's `whose_turn` is one of its `players`, not {0}")]
+    WhoseTurn(serde_json::Value),
+    /// A `prev_move` that is not a text.
+    #[error("a board's `prev_move` is a text, not {0}")]
+    PrevMove(serde_json::Value),
+}
+
+/// Why a call test's argument is not one; the message says what is wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ArgError {
+    /// Not a mapping of one entry.
+    #[error("an argument is one of {{board: ...}}, {{bool: ...}}, {{number: ...}} or {{text: ...}}, not {0}")]
+    NotAnArgument(serde_json::Value),
+    /// A board argument that is not a board (its own message, which names the key).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A `bool`, `number` or `text` whose value is not of that kind.
+    #[error("the argument `{key}: {value}` is not a {key}")]
+    WrongKind {
+        /// The kind written.
+        key: String,
+        /// The value given.
+        value: serde_json::Value,
+    },
+    /// A kind of argument the format does not have.
+    #[error("unknown argument kind `{0}` (board, bool, number or text)")]
+    UnknownKind(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Six empty rows of seven cells.
+    fn rows() -> serde_json::Value {
+        json!(vec![vec![0; 7]; 6])
+    }
+
+    #[test]
+    fn a_board_that_is_not_one_says_which_key_is_wrong() {
+        let board = |extra: serde_json::Value| {
+            let mut board = json!({"rows": rows()});
+            board.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            BoardSpec::from_json(&board).unwrap_err().to_string()
+        };
+        assert_eq!(
+            BoardSpec::from_json(&json!([1])).unwrap_err().to_string(),
+            "a board is a mapping {rows, players, whose_turn, prev_move}"
+        );
+        assert_eq!(
+            board(json!({"cols": 7})),
+            "a board has no key `cols` (it has rows, players, whose_turn and prev_move)"
+        );
+        assert_eq!(
+            board(json!({"rows": [[0]]})),
+            "a board's `rows` are 6 rows of 7 cells, top row first (these are 1 rows)"
+        );
+        let mut bad_cell = vec![vec![json!(0); 7]; 6];
+        bad_cell[2][3] = json!(3);
+        assert_eq!(
+            board(json!({ "rows": bad_cell })),
+            "row 3 of the board has the cell 3: a cell is 0 (empty), 1 or 2"
+        );
+        assert_eq!(board(json!({"players": ["a"]})), "a board's `players` are two names or numbers, not [\"a\"]");
+        assert_eq!(board(json!({"whose_turn": "c"})), "a board's `whose_turn` is one of its `players`, not \"c\"");
+        assert_eq!(board(json!({"prev_move": 3})), "a board's `prev_move` is a text, not 3");
+        assert!(BoardSpec::from_json(&json!({"rows": rows()})).is_ok());
+    }
+
+    #[test]
+    fn an_argument_that_is_not_one_says_what_it_is() {
+        let error = |value: serde_json::Value| CallArg::from_json(&value).unwrap_err();
+        assert_eq!(
+            error(json!({"bool": true, "text": "x"})).to_string(),
+            "an argument is one of {board: ...}, {bool: ...}, {number: ...} or {text: ...}, not \
+             {\"bool\":true,\"text\":\"x\"}"
+        );
+        assert_eq!(error(json!({"number": "many"})).to_string(), "the argument `number: \"many\"` is not a number");
+        assert_eq!(error(json!({"tree": 1})).to_string(), "unknown argument kind `tree` (board, bool, number or text)");
+        // A board's own message, unchanged.
+        assert_eq!(
+            error(json!({"board": {"rows": rows(), "prev_move": 1}})).to_string(),
+            "a board's `prev_move` is a text, not 1"
+        );
+        assert_eq!(CallArg::from_json(&json!({"number": "-inf"})), Ok(CallArg::Number(f64::NEG_INFINITY)));
     }
 }

@@ -210,7 +210,7 @@ fn check_shards(outputs: &[PathBuf], tournament: bool) -> Result<(), Failure> {
     let mut held = Vec::new();
     for output in outputs {
         let shard = if tournament {
-            let manifest = crate::tournament::read_manifest(output).map_err(|e| Failure::Usage(e.to_string()))?;
+            let manifest = crate::tournament::read_manifest(output).map_err(|e| Failure::from_io(None, e))?;
             manifest.shard.map(|shard| shard.parse::<Shard>()).transpose().map_err(|e| Failure::Usage(e.to_string()))?
         } else {
             crate::batch::shard::read_marker(output).map_err(|e| Failure::from_system(None, e.kind(), e))?

@@ -129,7 +129,7 @@ pub fn run(args: &GenArgs) -> Result<(), Failure> {
     }
     for (setting, flag) in setting_flags::given_flags(given, gen_flag) {
         if let Some(value) = given.get(setting.key) {
-            setting.check_flag(flag.long, value).map_err(Failure::Usage)?;
+            setting.check_flag(flag.long, value).map_err(|error| Failure::Usage(error.to_string()))?;
         }
     }
     // Settings that searches refuse beside those that do not take them (8.5).

@@ -64,6 +64,8 @@ enum Outcome {
     Written(CourseTest),
     Skipped,
     Failed,
+    /// The converted file could not be written: the import stops, a runtime failure.
+    Unwritten(PathBuf, std::io::Error),
 }
 
 /// Runs `treegrade import`: exit 0 when every test imported (or, for MIT
@@ -97,6 +99,9 @@ fn run_cs188(args: &Cs188Args) -> Result<(), Failure> {
             Outcome::Written(test) => imported.push(test),
             Outcome::Skipped => skipped += 1,
             Outcome::Failed => failed += 1,
+            Outcome::Unwritten(path, error) => {
+                return Err(Failure::runtime(format!("cannot write {}", path.display()), error));
+            }
         }
     }
     eprintln!("imported {} of {} files ({skipped} skipped, {failed} failed)", imported.len(), files.len());
@@ -253,8 +258,7 @@ fn import_tree(file: &Path, output: &Path, written: &mut HashMap<PathBuf, PathBu
         return Outcome::Failed;
     }
     if let Err(error) = std::fs::write(&target, &yaml) {
-        emit(&format!("error  {}: cannot write {}: {error}\n", file.display(), target.display()));
-        return Outcome::Failed;
+        return Outcome::Unwritten(target, error);
     }
     written.insert(target.clone(), file.to_path_buf());
     let test = CourseTest {
@@ -324,7 +328,7 @@ fn import_pacman(file: &Path, output: &Path, written: &mut HashMap<PathBuf, Path
     }
     let differences = cs188_pacman::replay_differences(&test);
     if let Err(error) = std::fs::write(&target, &yaml) {
-        return fail(format!("{}: cannot write {}: {error}", file.display(), target.display()));
+        return Outcome::Unwritten(target, error);
     }
     written.insert(target.clone(), file.to_path_buf());
     let (kind, notes) = pacman_kind(&test);

@@ -200,8 +200,7 @@ fn read_trace(path: &Path, loaded: &LoadedTree) -> Result<Vec<NodeIndex>, Failur
         .map_err(|error| Failure::from_io(Some(format!("cannot read the trace {}", path.display())), error))?;
     let ids = trace_ids(&text, loaded.path(), tree.name())
         .map_err(|message| Failure::Usage(format!("trace {}: {message}", path.display())))?;
-    render::indices_of(tree, &ids)
-        .map_err(|id| Failure::Usage(format!("trace {}: there is no node `{id}` in the tree", path.display())))
+    render::indices_of(tree, &ids).map_err(|unknown| Failure::Usage(format!("trace {}: {unknown}", path.display())))
 }
 
 /// The ids of a trace, in any of the accepted forms.

@@ -56,7 +56,7 @@ fn arg_of(setting: &'static Setting, flag: Flag) -> Arg {
 /// A number in the setting's range (`--exploration`).
 fn checked_number(setting: &Setting, text: &str) -> Result<f64, String> {
     let value: f64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
-    (setting.check)(SettingValue::Real(value)).map(|()| value)
+    (setting.check)(SettingValue::Real(value)).map(|()| value).map_err(|error| error.to_string())
 }
 
 /// The settings the command line gave, by key.

@@ -547,8 +547,8 @@ pub struct Setting {
     /// is invalid input (the loader and the engine refuse it); `None`: the
     /// other searches leave it unread.
     pub refused: Option<&'static str>,
-    /// Its range: a message (without `in \`search\`: `) for a value out of it.
-    pub check: fn(SettingValue) -> Result<(), String>,
+    /// Its range: why a value is out of it (a message without `in \`search\`: `).
+    pub check: fn(SettingValue) -> Result<(), OutOfRange>,
     /// Its value in settings; `None` when it is unset (no default value).
     pub get: fn(&SearchSettings) -> Option<SettingValue>,
     /// Sets it in settings (a value of another kind is ignored: the loader
@@ -769,7 +769,7 @@ pub const SETTINGS: [Setting; 10] = [
         takes: Algorithm::draws_random,
         refused: None,
         check: |v| match v {
-            SettingValue::Real(c) => check_exploration(c).map_err(|error| error.to_string()),
+            SettingValue::Real(c) => Ok(check_exploration(c)?),
             _ => Ok(()),
         },
         get: |s| Some(SettingValue::Real(s.exploration)),
@@ -863,20 +863,48 @@ impl Setting {
 
     /// A value the flag `--LONG` gave, checked against the setting's range
     /// (`--exploration: ...` when it is out of it).
-    pub fn check_flag(&self, long: &str, value: SettingValue) -> Result<(), String> {
-        (self.check)(value).map_err(|message| format!("--{long}: {message}"))
+    pub fn check_flag(&self, long: &str, value: SettingValue) -> Result<(), FlagOutOfRange> {
+        (self.check)(value).map_err(|source| FlagOutOfRange { long: long.to_string(), source })
     }
 }
 
+/// A setting's value out of its range, in words without where it was
+/// written (the loader adds `in \`search\`: `, a flag its name).
+#[derive(Clone, Copy, Debug, PartialEq, Error)]
+pub enum OutOfRange {
+    /// A whole number under the least the setting takes.
+    #[error("{meaning}")]
+    Below {
+        /// The least value.
+        min: u64,
+        /// What the number is and its least value, for the reader.
+        meaning: &'static str,
+    },
+    /// An exploration constant UCT cannot use.
+    #[error(transparent)]
+    Exploration(#[from] BadExploration),
+}
+
+/// A flag's value out of its setting's range: `--LONG: why`.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("--{long}: {source}")]
+pub struct FlagOutOfRange {
+    /// The flag's name without `--`.
+    pub long: String,
+    /// Why the value is out of range.
+    #[source]
+    pub source: OutOfRange,
+}
+
 /// A value of any kind is in range.
-fn accept(_: SettingValue) -> Result<(), String> {
+fn accept(_: SettingValue) -> Result<(), OutOfRange> {
     Ok(())
 }
 
-/// A whole number of at least `min`, or `message`.
-fn at_least(value: SettingValue, min: u64, message: &str) -> Result<(), String> {
+/// A whole number of at least `min`, or `meaning` (what the number is).
+fn at_least(value: SettingValue, min: u64, meaning: &'static str) -> Result<(), OutOfRange> {
     match value {
-        SettingValue::Whole(n) if n < min => Err(message.to_string()),
+        SettingValue::Whole(n) if n < min => Err(OutOfRange::Below { min, meaning }),
         _ => Ok(()),
     }
 }
@@ -1023,5 +1051,25 @@ mod tests {
         // Unread elsewhere, never refused: a budget beside minimax.
         let budget = SearchSettings { budget: Some(9), ..SearchSettings::new(Algorithm::Minimax) };
         assert_eq!(budget.refused_setting(), None);
+    }
+
+    #[test]
+    fn a_value_out_of_range_says_why_and_a_flag_adds_its_name() {
+        use std::error::Error as _;
+        let iterations = Setting::named("iterations").expect("a setting");
+        let below = (iterations.check)(SettingValue::Whole(0)).unwrap_err();
+        assert_eq!(below.to_string(), "`iterations` (of MCTS) must be at least 1");
+        assert_eq!((iterations.check)(SettingValue::Whole(1)), Ok(()));
+        let exploration = Setting::named("exploration").expect("a setting");
+        let flag = exploration.check_flag("exploration", SettingValue::Real(-1.0)).unwrap_err();
+        assert_eq!(
+            flag.to_string(),
+            "--exploration: `exploration` is -1, but UCT's constant c must be a finite number, 0 or more"
+        );
+        assert_eq!(
+            flag.source().map(ToString::to_string),
+            Some(OutOfRange::Exploration(BadExploration(-1.0)).to_string())
+        );
+        assert_eq!(exploration.check_flag("exploration", SettingValue::Real(0.0)), Ok(()));
     }
 }

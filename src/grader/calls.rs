@@ -19,7 +19,9 @@ use super::session::{
     FailureKind, MAX_FAILED_STARTS, ProgramFailure, SubmissionLimit, failure, interruption_failure, start_and_greet,
     student_error,
 };
-use crate::assignment::calls::{BoardCompare, BoardSpec, Bounds, CallCheck, CallTarget, CallTest, NumberOrder};
+use crate::assignment::calls::{
+    BoardCompare, BoardError, BoardSpec, Bounds, CallCheck, CallTarget, CallTest, NumberOrder,
+};
 use crate::shown::shown;
 
 /// A returned value in Python's terms, read from its JSON form.
@@ -46,7 +48,7 @@ pub enum Returned {
 impl Returned {
     /// Reads a value in the protocol's JSON forms: null, bool, number,
     /// `{"float": "inf"}`, string, list, `{"board": BOARD}`, `{"object": "repr"}`.
-    pub fn from_json(value: &serde_json::Value) -> Result<Returned, String> {
+    pub fn from_json(value: &serde_json::Value) -> Result<Returned, ReturnedError> {
         use serde_json::Value;
         Ok(match value {
             Value::Null => Returned::None,
@@ -64,13 +66,13 @@ impl Returned {
                         "inf" => f64::INFINITY,
                         "-inf" => f64::NEG_INFINITY,
                         "nan" => f64::NAN,
-                        other => return Err(format!("`{{\"float\": \"{other}\"}}` is not inf, -inf or nan")),
+                        other => return Err(ReturnedError::Float(other.to_string())),
                     })
                 }
                 Some((key, Value::String(text))) if object.len() == 1 && key == "object" => {
                     Returned::Object(text.clone())
                 }
-                _ => return Err(format!("{value} is not one of the forms of a returned value")),
+                _ => return Err(ReturnedError::Form(value.clone())),
             },
         })
     }
@@ -113,6 +115,21 @@ impl Returned {
             other => other.full_repr(),
         }
     }
+}
+
+/// A returned value the grader cannot read (docs/protocol.md, "Calls"): the
+/// kit sent a form the protocol does not have.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReturnedError {
+    /// A board that is not one (its own message, which names the key).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// `{"float": TEXT}` with a text other than inf, -inf or nan.
+    #[error("`{{\"float\": \"{0}\"}}` is not inf, -inf or nan")]
+    Float(String),
+    /// A mapping that is none of the forms.
+    #[error("{0} is not one of the forms of a returned value")]
+    Form(serde_json::Value),
 }
 
 /// A float as Python's `repr` writes it: `4.0`, `0.5`, `inf`, `nan`.
@@ -669,7 +686,7 @@ fn converse(program: &mut RunningProgram, planned: &PlannedCall, deadline: Insta
                     values.len()
                 )));
             }
-            let read: Result<Vec<Returned>, String> = values.iter().map(Returned::from_json).collect();
+            let read: Result<Vec<Returned>, ReturnedError> = values.iter().map(Returned::from_json).collect();
             read.map_err(|error| fatal(format!("your program sent a value the grader cannot read: {error}")))
         }
         FromProgram::Error { kind, message, details } => {
@@ -762,6 +779,16 @@ mod tests {
             "[True, None, 4, 4.0, 'it\\'s', -inf]"
         );
         assert_eq!(value(json!({"object": "<function f>"})).repr(), "<function f>");
+    }
+
+    #[test]
+    fn a_value_in_no_form_of_the_protocol_says_what_was_sent() {
+        let error = |json: serde_json::Value| Returned::from_json(&json).unwrap_err();
+        assert_eq!(error(json!([1, {"float": "big"}])).to_string(), "`{\"float\": \"big\"}` is not inf, -inf or nan");
+        assert_eq!(error(json!({"set": [1]})).to_string(), "{\"set\":[1]} is not one of the forms of a returned value");
+        let board = error(json!({"board": {"rows": []}}));
+        assert_eq!(board, ReturnedError::Board(BoardError::RowCount(0)));
+        assert_eq!(board.to_string(), "a board's `rows` are 6 rows of 7 cells, top row first (these are 0 rows)");
     }
 
     #[test]

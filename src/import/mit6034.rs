@@ -254,7 +254,7 @@ pub fn convert(test: &Value) -> Converted {
     if matches!(test["kind"].as_str(), Some("rule" | "answer")) {
         return match calls::call_test(test, number, &function, &name) {
             Ok(call) => Converted::Call(call),
-            Err(reason) => not_graded(reason),
+            Err(reason) => not_graded(reason.to_string()),
         };
     }
     let Some(&(_, algorithm)) = SEARCHES.iter().find(|(known, _)| *known == function) else {

@@ -180,7 +180,9 @@ fn identifier(name: &Spanned<String>) -> Result<String, Problem> {
 }
 
 fn read_args(args: &[Spanned<serde_json::Value>]) -> Result<Vec<CallArg>, Problem> {
-    args.iter().map(|arg| CallArg::from_json(&arg.value).map_err(|message| (spanned_position(arg), message))).collect()
+    args.iter()
+        .map(|arg| CallArg::from_json(&arg.value).map_err(|error| (spanned_position(arg), error.to_string())))
+        .collect()
 }
 
 /// An argument as a report writes it when the test gives no `shown`.
@@ -259,7 +261,7 @@ fn read_check(check: &Spanned<RawCheck>, calls: Option<usize>) -> Result<CallChe
             .iter()
             .map(|board| {
                 let inner = board.value.get("board").unwrap_or(&board.value);
-                BoardSpec::from_json(inner).map_err(|message| (spanned_position(board), message))
+                BoardSpec::from_json(inner).map_err(|error| (spanned_position(board), error.to_string()))
             })
             .collect::<Result<_, _>>()?;
         return Ok(CallCheck::Boards { boards, compare });
@@ -310,7 +312,9 @@ fn check_value(value: &serde_json::Value) -> Result<(), String> {
     match value {
         serde_json::Value::Array(items) => items.iter().try_for_each(check_value),
         serde_json::Value::Object(object) => match object.iter().next() {
-            Some((key, board)) if object.len() == 1 && key == "board" => BoardSpec::from_json(board).map(|_| ()),
+            Some((key, board)) if object.len() == 1 && key == "board" => {
+                BoardSpec::from_json(board).map(|_| ()).map_err(|error| error.to_string())
+            }
             Some((key, serde_json::Value::String(text)))
                 if object.len() == 1 && key == "float" && ["inf", "-inf", "nan"].contains(&text.as_str()) =>
             {

@@ -33,7 +33,7 @@ const VERSION_NEEDS: u32 = 0x6fff_fffe;
 
 /// The newest glibc version `binary` requires (`None`: it needs none, as a
 /// static binary), or why it is not a Linux x86-64 ELF binary.
-pub fn newest_glibc(binary: &[u8]) -> Result<Option<GlibcVersion>, String> {
+pub fn newest_glibc(binary: &[u8]) -> Result<Option<GlibcVersion>, ElfError> {
     let elf = Elf::read(binary)?;
     let mut newest: Option<GlibcVersion> = None;
     for section in 0..elf.section_count {
@@ -47,6 +47,42 @@ pub fn newest_glibc(binary: &[u8]) -> Result<Option<GlibcVersion>, String> {
         }
     }
     Ok(newest)
+}
+
+/// Why a file is not a Linux x86-64 ELF binary whose version needs can be
+/// read: the message completes "BINARY cannot run on Gradescope's ...: ".
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ElfError {
+    /// Not an ELF file.
+    #[error("it is not an ELF binary (Gradescope runs Linux x86-64 ones)")]
+    NotElf,
+    /// An ELF file of 32 bits or big-endian.
+    #[error("it is not a 64-bit little-endian ELF binary")]
+    Not64BitLittleEndian,
+    /// Built for another processor (ELF's `e_machine`).
+    #[error("it is built for another processor (ELF machine {0}), not x86-64")]
+    Machine(u16),
+    /// A section header beyond what an offset can address.
+    #[error("a section header lies outside the file")]
+    SectionOutside,
+    /// A name past the end of its string table.
+    #[error("a name lies outside")]
+    NameOutsideTable,
+    /// A name past the end of the file.
+    #[error("a name lies outside the file")]
+    NameOutsideFile,
+    /// A name without its terminating zero.
+    #[error("a name has no end")]
+    NameUnended,
+    /// An offset plus a field's size overflows.
+    #[error("an offset overflows")]
+    OffsetOverflow,
+    /// A field that ends past the end of the file, at this byte.
+    #[error("the file ends before byte {0}")]
+    EndsBefore(usize),
+    /// An offset this machine cannot address.
+    #[error("an offset ({0}) is larger than this machine's")]
+    OffsetTooLarge(u64),
 }
 
 /// A 64-bit little-endian ELF file, read without trusting any offset in it.
@@ -68,17 +104,17 @@ struct Section {
 }
 
 impl<'a> Elf<'a> {
-    fn read(bytes: &'a [u8]) -> Result<Elf<'a>, String> {
+    fn read(bytes: &'a [u8]) -> Result<Elf<'a>, ElfError> {
         if bytes.get(..4) != Some(b"\x7fELF") {
-            return Err("it is not an ELF binary (Gradescope runs Linux x86-64 ones)".to_string());
+            return Err(ElfError::NotElf);
         }
         if bytes.get(4..6) != Some(&[2, 1]) {
-            return Err("it is not a 64-bit little-endian ELF binary".to_string());
+            return Err(ElfError::Not64BitLittleEndian);
         }
         let elf = Elf { bytes, section_offset: 0, section_size: 0, section_count: 0 };
         let machine = elf.u16(0x12)?;
         if machine != X86_64 {
-            return Err(format!("it is built for another processor (ELF machine {machine}), not x86-64"));
+            return Err(ElfError::Machine(machine));
         }
         Ok(Elf {
             section_offset: elf.u64(0x28)?,
@@ -88,9 +124,9 @@ impl<'a> Elf<'a> {
         })
     }
 
-    fn section(&self, index: usize) -> Result<Section, String> {
+    fn section(&self, index: usize) -> Result<Section, ElfError> {
         let at = index.checked_mul(self.section_size).and_then(|o| o.checked_add(self.section_offset));
-        let at = at.ok_or("a section header lies outside the file")?;
+        let at = at.ok_or(ElfError::SectionOutside)?;
         Ok(Section {
             kind: self.u32(at + 4)?,
             offset: self.u64(at + 24)?,
@@ -102,7 +138,7 @@ impl<'a> Elf<'a> {
 
     /// The version names a `SHT_GNU_verneed` section lists (every
     /// library's), from the string table it links to.
-    fn needed_versions(&self, needs: &Section) -> Result<Vec<String>, String> {
+    fn needed_versions(&self, needs: &Section) -> Result<Vec<String>, ElfError> {
         let strings = self.section(needs.link)?;
         let mut names = Vec::new();
         let mut entry = needs.offset;
@@ -122,30 +158,31 @@ impl<'a> Elf<'a> {
         Ok(names)
     }
 
-    fn string(&self, table: &Section, offset: usize) -> Result<String, String> {
-        let start = table.offset.checked_add(offset).filter(|_| offset < table.size).ok_or("a name lies outside")?;
-        let rest = self.bytes.get(start..).ok_or("a name lies outside the file")?;
-        let end = rest.iter().position(|&byte| byte == 0).ok_or("a name has no end")?;
+    fn string(&self, table: &Section, offset: usize) -> Result<String, ElfError> {
+        let start =
+            table.offset.checked_add(offset).filter(|_| offset < table.size).ok_or(ElfError::NameOutsideTable)?;
+        let rest = self.bytes.get(start..).ok_or(ElfError::NameOutsideFile)?;
+        let end = rest.iter().position(|&byte| byte == 0).ok_or(ElfError::NameUnended)?;
         Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
     }
 
-    fn field<const N: usize>(&self, at: usize) -> Result<[u8; N], String> {
-        let end = at.checked_add(N).ok_or("an offset overflows")?;
-        let bytes = self.bytes.get(at..end).ok_or_else(|| format!("the file ends before byte {end}"))?;
+    fn field<const N: usize>(&self, at: usize) -> Result<[u8; N], ElfError> {
+        let end = at.checked_add(N).ok_or(ElfError::OffsetOverflow)?;
+        let bytes = self.bytes.get(at..end).ok_or(ElfError::EndsBefore(end))?;
         Ok(bytes.try_into().expect("the slice has N bytes"))
     }
 
-    fn u16(&self, at: usize) -> Result<u16, String> {
+    fn u16(&self, at: usize) -> Result<u16, ElfError> {
         self.field(at).map(u16::from_le_bytes)
     }
 
-    fn u32(&self, at: usize) -> Result<u32, String> {
+    fn u32(&self, at: usize) -> Result<u32, ElfError> {
         self.field(at).map(u32::from_le_bytes)
     }
 
-    fn u64(&self, at: usize) -> Result<usize, String> {
+    fn u64(&self, at: usize) -> Result<usize, ElfError> {
         let value = self.field(at).map(u64::from_le_bytes)?;
-        usize::try_from(value).map_err(|_| format!("an offset ({value}) is larger than this machine's"))
+        usize::try_from(value).map_err(|_| ElfError::OffsetTooLarge(value))
     }
 }
 
@@ -164,11 +201,13 @@ mod tests {
 
     #[test]
     fn what_is_not_a_linux_x86_64_binary_is_named() {
-        assert!(newest_glibc(b"#!/bin/sh\n").unwrap_err().contains("not an ELF"));
+        let script = newest_glibc(b"#!/bin/sh\n").unwrap_err();
+        assert_eq!(script.to_string(), "it is not an ELF binary (Gradescope runs Linux x86-64 ones)");
         let mut arm = vec![0x7f, b'E', b'L', b'F', 2, 1];
         arm.resize(0x40, 0);
         arm[0x12] = 183; // aarch64
-        assert!(newest_glibc(&arm).unwrap_err().contains("another processor"));
+        let arm_error = newest_glibc(&arm).unwrap_err();
+        assert_eq!(arm_error.to_string(), "it is built for another processor (ELF machine 183), not x86-64");
         // Cut short, or with offsets past its end: an error, never a panic.
         let mut cut = arm.clone();
         cut[0x12] = 62;
@@ -176,7 +215,7 @@ mod tests {
         cut[0x3c] = 3;
         cut[0x3a] = 64;
         assert!(newest_glibc(&cut).is_err());
-        assert!(newest_glibc(&cut[..0x20]).is_err());
+        assert_eq!(newest_glibc(&cut[..0x20]).unwrap_err().to_string(), "the file ends before byte 48");
     }
 
     /// The reader agrees with binutils on the test binary itself (linked

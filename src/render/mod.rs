@@ -220,11 +220,16 @@ pub fn draw_depth_among(tree: &Tree, shown: &[bool], max_nodes: usize) -> u32 {
 }
 
 /// Node indices for a list of ids; the first unknown id is the error.
-pub fn indices_of<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Result<Vec<NodeIndex>, String> {
+pub fn indices_of<S: AsRef<str>>(tree: &Tree, ids: &[S]) -> Result<Vec<NodeIndex>, NotInTree> {
     let by_id: HashMap<&str, NodeIndex> =
         (0..tree.len()).map(|i| NodeIndex(i as u32)).map(|index| (tree.id(index), index)).collect();
-    ids.iter().map(|id| by_id.get(id.as_ref()).copied().ok_or_else(|| id.as_ref().to_string())).collect()
+    ids.iter().map(|id| by_id.get(id.as_ref()).copied().ok_or_else(|| NotInTree(id.as_ref().to_string()))).collect()
 }
+
+/// A node of a student's trace that is not in the written tree.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("there is no node `{0}` in the tree")]
+pub struct NotInTree(pub String);
 
 /// A game's tree drawn as far as searches went, as a written snapshot.
 pub struct GamePart {
@@ -518,7 +523,9 @@ mod tests {
 
     #[test]
     fn unknown_ids_are_named() {
-        assert_eq!(indices_of(&aima(), &["A", "Z"]), Err("Z".to_string()));
+        let unknown = indices_of(&aima(), &["A", "Z"]).unwrap_err();
+        assert_eq!(unknown, NotInTree("Z".to_string()));
+        assert_eq!(unknown.to_string(), "there is no node `Z` in the tree");
     }
 
     #[test]

@@ -87,6 +87,63 @@ fn an_output_file_that_cannot_be_written_is_3_with_its_cause() {
     assert_runtime_failure(&output, &format!("cannot write {report}"));
 }
 
+/// `import mit6034` of the lab into `out`, where `in_the_way` (a file the
+/// import writes) is already a folder, so that writing it fails; `None`
+/// where the lab is missing (a failure under CI).
+fn import_mit6034_blocked_at(in_the_way: &str) -> Option<(Output, String)> {
+    let lab = repo().join("../shared/mit6034-lab3");
+    if !lab.join("tests.py").is_file() {
+        crate::common::unavailable(&format!("the MIT 6.034 lab at {}", lab.display()));
+        return None;
+    }
+    let scratch = Scratch::new();
+    let out = scratch.path().join("course");
+    let blocked = out.join(in_the_way);
+    std::fs::create_dir_all(&blocked).unwrap();
+    let output = treegrade(&["import", "mit6034", lab.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    Some((output, blocked.display().to_string()))
+}
+
+/// A runtime failure printed after other lines: `error: {what}`, then its
+/// cause on a line of its own (a folder where a file goes).
+fn assert_runtime_failure_at_the_end(output: &Output, what: &str) {
+    let text = stderr(output);
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|line| line.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{text}"));
+    assert_eq!(lines[at], format!("error: {what}"), "{text}");
+    let cause = lines.get(at + 1).copied().unwrap_or_default();
+    assert!(cause.starts_with("  caused by: "), "the cause has a line of its own:\n{text}");
+    if cfg!(target_os = "linux") {
+        assert_eq!(cause, "  caused by: Is a directory (os error 21)", "{text}");
+    }
+}
+
+#[test]
+fn an_imported_test_that_cannot_be_written_stops_the_import_with_3() {
+    let Some((output, blocked)) = import_mit6034_blocked_at("tests/01-is_game_over_connectfour.yaml") else { return };
+    assert_runtime_failure_at_the_end(&output, &format!("cannot write {blocked}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("01-is_game_over_connectfour"), "not listed as a test that failed to convert:\n{stdout}");
+}
+
+#[test]
+fn an_imported_course_that_cannot_be_written_is_3() {
+    let Some((output, blocked)) = import_mit6034_blocked_at("assignment.yaml") else { return };
+    assert_runtime_failure_at_the_end(&output, &format!("cannot write {blocked}"));
+}
+
+#[test]
+fn a_cs188_test_that_cannot_be_written_stops_the_import_with_3() {
+    let scratch = Scratch::new();
+    let out = scratch.path().join("course");
+    let blocked = out.join("tests/good-depth-limited.yaml");
+    std::fs::create_dir_all(&blocked).unwrap();
+    let output = treegrade(&["import", "cs188", "tests/fixtures/cs188/good", "-o", out.to_str().unwrap()]);
+    assert_runtime_failure_at_the_end(&output, &format!("cannot write {}", blocked.display()));
+    assert!(!out.join("assignment.yaml").exists(), "no course from an import that stopped");
+}
+
 #[test]
 fn help_and_the_manual_page_list_every_exit_status() {
     for args in [&["--help"][..], &["man"]] {

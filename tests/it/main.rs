@@ -41,6 +41,7 @@ mod reports;
 mod snapshots;
 mod students;
 mod tournament;
+mod typed_errors;
 
 /// Every `.rs` file of `tests/it` is a module of this binary, and the only
 /// other test target is the hostile suite.

@@ -1,16 +1,18 @@
 //! `treegrade import mit6034`: MIT 6.034's games lab as a course.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::super::{Context, Failure, emit};
 use crate::assignment::{ChildOrder, Language, Scoring};
+use crate::compare::counted;
+use crate::engine::SearchError;
 use crate::grader::rules_program::{SandboxedProgram, StartError, last_lines, start_sandboxed};
 use crate::grader::runner::Interrupted;
 use crate::grader::sandbox::{Sandbox, SandboxMode};
-use crate::import::mit6034::{self, CallTest, Converted, Lab, LabError, SEARCHES, SearchTest};
-use crate::load::load_tree_str;
+use crate::import::mit6034::{self, CallTest, Converted, Lab, LabError, MitAnswer, Reference, SEARCHES, SearchTest};
 use crate::load::write::{AssignmentDraft, QuestionDraft, assignment_to_yaml};
+use crate::load::{LoadError, load_tree_str};
 use crate::points::Points;
 
 /// How the course judges a search: as MIT's tester does (docs/format.md, assignments).
@@ -44,17 +46,19 @@ pub fn run(dist: &Path, output: &Path, context: &Context) -> Result<(), Failure>
         match mit6034::convert(test) {
             Converted::Search(search) => match write_test(&search, &tests_dir) {
                 Ok(()) => imported.push(search),
-                Err(message) => {
-                    emit(&format!("error  {}: {message}\n", search.name));
+                Err(NotWritten::Wrong(wrong)) => {
+                    emit(&format!("error  {}: {wrong}\n", search.name));
                     failed += 1;
                 }
+                Err(NotWritten::Write(error)) => return Err(Failure::Runtime(Box::new(error))),
             },
             Converted::Call(call) => match write_call(&call, &tests_dir) {
                 Ok(()) => calls.push(call),
-                Err(message) => {
-                    emit(&format!("error  {}: {message}\n", call.name));
+                Err(NotWritten::Wrong(wrong)) => {
+                    emit(&format!("error  {}: {wrong}\n", call.name));
                     failed += 1;
                 }
+                Err(NotWritten::Write(error)) => return Err(Failure::Runtime(Box::new(error))),
             },
             Converted::NotGraded { name, reason } => {
                 emit(&format!("not graded by treegrade yet: {name} ({reason})\n"));
@@ -106,6 +110,11 @@ fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
                 text.push('\n');
             }
             Err(Interrupted::Ended(_)) => break,
+            Err(Interrupted::Io(error)) => {
+                // The pipe failed, not the lab: a failure of the system.
+                program.kill();
+                return Err(Failure::runtime("cannot read the lab reader's output", error));
+            }
             Err(other) => {
                 program.kill();
                 return Err(Failure::Usage(format!("the lab reader did not finish: {other:?}")));
@@ -117,30 +126,86 @@ fn read_lab(dist: &Path, sandbox: &Sandbox) -> Result<Lab, Failure> {
         .map_err(|error| Failure::Usage(format!("{error} (the lab reader's stderr: {})", last_lines(stderr.trim()))))
 }
 
+/// Why a converted test was not written.
+#[derive(Debug)]
+enum NotWritten {
+    /// The conversion is wrong: the test's line says why, and the other tests go on.
+    Wrong(Wrong),
+    /// Its file could not be written: the import stops, a runtime failure.
+    Write(WriteError),
+}
+
+/// A converted test that does not check out: a bug of the import, reported
+/// test by test.
+#[derive(Debug, thiserror::Error)]
+enum Wrong {
+    /// The tree does not load.
+    #[error("the converted tree does not load: {0}")]
+    TreeLoad(#[source] LoadError),
+    /// The reference search fails on it.
+    #[error("the reference fails: {0}")]
+    Reference(#[source] SearchError),
+    /// The reference and the lab's search disagree.
+    #[error(
+        "treegrade's reference gives {} with {}, a search written as the lab's gives {} with {}",
+        .found.value,
+        counted(.found.evaluations, "static evaluation"),
+        .mit.score,
+        counted(.mit.evaluations, "static evaluation")
+    )]
+    Disagrees {
+        /// What the reference found.
+        found: Reference,
+        /// What the lab's search gives.
+        mit: MitAnswer,
+    },
+    /// The reference and the lab's progressive deepening disagree at some depth.
+    #[error(
+        "treegrade's reference gives {} by depth, a progressive deepening written as the lab's gives {}",
+        by_depth(.found),
+        by_depth(.mit)
+    )]
+    DisagreesByDepth {
+        /// The reference's score and count at each depth.
+        found: Vec<(f64, usize)>,
+        /// The lab's search's.
+        mit: Vec<(f64, usize)>,
+    },
+    /// The call test does not load.
+    #[error("the converted call test does not load: {0}")]
+    CallLoad(#[source] LoadError),
+}
+
+/// A file of the course that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", .path.display())]
+struct WriteError {
+    /// The file.
+    path: PathBuf,
+    /// What the system said.
+    #[source]
+    source: std::io::Error,
+}
+
+/// Writes `text` to `path`, or says which file could not be written.
+fn write(path: &Path, text: &str) -> Result<(), WriteError> {
+    std::fs::write(path, text).map_err(|source| WriteError { path: path.to_path_buf(), source })
+}
+
 /// Checks a converted tree with the reference, writes it, prints one line.
-fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
+fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), NotWritten> {
     let target = tests_dir.join(format!("{}.yaml", test.name));
-    let loaded =
-        load_tree_str(test.yaml.clone(), &target).map_err(|e| format!("the converted tree does not load: {e}"))?;
-    let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| format!("the reference fails: {e}"))?;
+    let wrong = NotWritten::Wrong;
+    let loaded = load_tree_str(test.yaml.clone(), &target).map_err(|e| wrong(Wrong::TreeLoad(e)))?;
+    let found = mit6034::reference(&loaded.tree, test.algorithm).map_err(|e| wrong(Wrong::Reference(e)))?;
     let mit = &test.mit;
     if found.by_depth != mit.by_depth {
-        return Err(format!(
-            "treegrade's reference gives {} by depth, a progressive deepening written as the lab's gives {}",
-            by_depth(&found.by_depth),
-            by_depth(&mit.by_depth)
-        ));
+        return Err(wrong(Wrong::DisagreesByDepth { found: found.by_depth, mit: mit.by_depth.clone() }));
     }
     if found.value != mit.score || found.evaluations != mit.evaluations {
-        return Err(format!(
-            "treegrade's reference gives {} with {}, a search written as the lab's gives {} with {}",
-            found.value,
-            crate::compare::counted(found.evaluations, "static evaluation"),
-            mit.score,
-            crate::compare::counted(mit.evaluations, "static evaluation"),
-        ));
+        return Err(wrong(Wrong::Disagrees { found, mit: mit.clone() }));
     }
-    std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    write(&target, &test.yaml).map_err(NotWritten::Write)?;
     let action = found.action.as_deref().map(|a| format!(", action {a}")).unwrap_or_default();
     let depths =
         if mit.by_depth.is_empty() { String::new() } else { format!("; by depth {}", by_depth(&mit.by_depth)) };
@@ -151,7 +216,7 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), String> {
         crate::compare::count_nodes(test.nodes),
         test.algorithm,
         found.value,
-        crate::compare::counted(found.evaluations, "static evaluation"),
+        counted(found.evaluations, "static evaluation"),
         mit.path.join(" "),
     ));
     Ok(())
@@ -166,12 +231,11 @@ fn by_depth(depths: &[(f64, usize)]) -> String {
 }
 
 /// Checks that a call test reads back as YAML, writes it, prints one line.
-fn write_call(test: &CallTest, tests_dir: &Path) -> Result<(), String> {
+fn write_call(test: &CallTest, tests_dir: &Path) -> Result<(), NotWritten> {
     let target = tests_dir.join(format!("{}.yaml", test.name));
     // As the grader will read it: a converted test that does not load is a bug worth reporting.
-    crate::load::calls::load_call_str(&test.yaml, &target)
-        .map_err(|e| format!("the converted call test does not load: {e}"))?;
-    std::fs::write(&target, &test.yaml).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    crate::load::calls::load_call_str(&test.yaml, &target).map_err(|e| NotWritten::Wrong(Wrong::CallLoad(e)))?;
+    write(&target, &test.yaml).map_err(NotWritten::Write)?;
     emit(&format!(
         "ok     {} -> {} (call {}, expects {}; MIT's testanswer agrees on {} probe values)\n",
         test.name,
@@ -270,7 +334,8 @@ fn draft(name: &str, lab: &mit6034::Lab, imported: &Imported) -> Result<Assignme
         // The tests whose heuristic is always_zero, which takes a state as well as a snapshot.
         ("TREEGRADE_MIT6034_ALWAYS_ZERO", names(|t| t.always_zero)),
     ];
-    let fixtures = serde_json::to_string(&lab.fixtures).map_err(|e| Failure::Usage(e.to_string()))?;
+    let fixtures = serde_json::to_string(&lab.fixtures)
+        .map_err(|e| Failure::runtime("cannot write the lab's fixtures as JSON", e))?;
     Ok(AssignmentDraft {
         comment: vec![
             "MIT 6.034's games lab, imported by `treegrade import mit6034`: each test is named after MIT's".to_string(),
@@ -306,9 +371,9 @@ fn write_course(
     let draft = draft(&name, lab, imported)?;
     let target = output.join("assignment.yaml");
     let text = format!("{}{VERDICT}", assignment_to_yaml(&draft));
-    let written = std::fs::write(&target, text)
-        .and_then(|()| std::fs::write(output.join("README.md"), handout(&draft, imported.calls, not_graded)));
-    written.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", target.display())))?;
+    let runtime = |error: WriteError| Failure::Runtime(Box::new(error));
+    write(&target, &text).map_err(runtime)?;
+    write(&output.join("README.md"), &handout(&draft, imported.calls, not_graded)).map_err(runtime)?;
     // The assignment must load back; anything else is a bug worth reporting.
     crate::load::assignment::load_assignment(&target).map_err(|error| Failure::Input(vec![error]))?;
     let questions: Vec<String> = draft
@@ -317,7 +382,7 @@ fn write_course(
         .map(|q| {
             let points =
                 if q.points.to_string() == "1" { "1 point".to_string() } else { format!("{} points", q.points) };
-            format!("{} ({}, {points})", q.id, crate::compare::counted(q.tests.len() + q.calls.len(), "test"))
+            format!("{} ({}, {points})", q.id, counted(q.tests.len() + q.calls.len(), "test"))
         })
         .collect();
     eprintln!("wrote {}: {}", target.display(), questions.join(", "));

@@ -279,7 +279,7 @@ fn converse(
                         }
                         program.send(&encode_states(&reply), deadline)?;
                     }
-                    Err(message) => program.send(&encode_illegal(&message), deadline)?,
+                    Err(refused) => program.send(&encode_illegal(&refused.to_string()), deadline)?,
                 }
                 continue;
             }

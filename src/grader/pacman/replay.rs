@@ -17,7 +17,7 @@ use super::channel::{GameStart, Player};
 use super::outcome::{ReplayOutcome, ReplayVerdict, StepCheck};
 use super::server::{Serving, StateServer};
 use crate::game::pacman::test::{PacmanTest, ReplaySpec, ReplayStep};
-use crate::game::pacman::{Board, Direction, PacmanState};
+use crate::game::pacman::{Board, Direction, MoveError, PacmanState};
 use crate::game::python_random::PythonRandom;
 use crate::grader::session::ProgramFailure;
 
@@ -28,13 +28,39 @@ struct Answer {
     board: String,
 }
 
+/// Why a test's staff path cannot be replayed: the test is wrong, not the
+/// student (the report says "this test cannot be run: ...").
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NotAGame {
+    /// The staff's move at this step (from 1) is refused by the rules.
+    #[error("the test's path is not a game: step {step}: {source}")]
+    Step {
+        /// The step, from 1.
+        step: usize,
+        /// What the rules said.
+        #[source]
+        source: MoveError,
+    },
+    /// A ghost with no move after this step.
+    #[error("the test's path is not a game: ghost {ghost} has no move after step {step}")]
+    GhostStuck {
+        /// The ghost's agent index.
+        ghost: usize,
+        /// The step, from 1.
+        step: usize,
+    },
+    /// A ghost's chosen move refused by the rules.
+    #[error(transparent)]
+    GhostMove(#[from] MoveError),
+}
+
 /// Runs the staff's path; a failure that stopped it comes back beside the outcome.
 pub fn replay(
     test: &PacmanTest,
     spec: &ReplaySpec,
     name: &str,
     player: &mut Player<'_>,
-) -> Result<(ReplayOutcome, Option<ProgramFailure>), String> {
+) -> Result<(ReplayOutcome, Option<ProgramFailure>), NotAGame> {
     let board = Board::new(test.layout.clone(), test.ghosts.len());
     let mut server = StateServer::new(&board, Serving::Counted);
     let mut state = board.initial_state();
@@ -95,10 +121,8 @@ fn advance(
     state: &PacmanState,
     step: &ReplayStep,
     k: usize,
-) -> Result<(PacmanState, u32), String> {
-    let mut state = board
-        .successor(state, 0, step.play)
-        .map_err(|error| format!("the test's path is not a game: step {}: {error}", k + 1))?;
+) -> Result<(PacmanState, u32), NotAGame> {
+    let mut state = board.successor(state, 0, step.play).map_err(|source| NotAGame::Step { step: k + 1, source })?;
     let mut random = PythonRandom::seeded(i128::from(test.seed) + k as i128 + 1);
     let mut draws = 0;
     for ghost in 1..board.agents {
@@ -106,10 +130,10 @@ fn advance(
             break;
         }
         let Ok(Some(action)) = test.ghosts[ghost - 1].choose(board, &state, ghost, &mut random) else {
-            return Err(format!("the test's path is not a game: ghost {ghost} has no move after step {}", k + 1));
+            return Err(NotAGame::GhostStuck { ghost, step: k + 1 });
         };
         draws += 1;
-        state = board.successor(&state, ghost, action).map_err(|error| error.to_string())?;
+        state = board.successor(&state, ghost, action)?;
     }
     Ok((state, draws))
 }
@@ -212,6 +236,19 @@ mod tests {
             .map(|&(action, explored)| Answer { action: action.into(), explored, board: String::new() })
             .collect();
         judge(&test, &replay, &answers, None)
+    }
+
+    #[test]
+    fn a_path_that_is_not_a_game_says_where_and_keeps_the_rules_error() {
+        use std::error::Error as _;
+        let step = NotAGame::Step { step: 3, source: MoveError::GameOver };
+        assert_eq!(
+            step.to_string(),
+            "the test's path is not a game: step 3: Can't generate a successor of a terminal state."
+        );
+        assert_eq!(step.source().map(ToString::to_string), Some(MoveError::GameOver.to_string()));
+        let stuck = NotAGame::GhostStuck { ghost: 2, step: 4 };
+        assert_eq!(stuck.to_string(), "the test's path is not a game: ghost 2 has no move after step 4");
     }
 
     #[test]

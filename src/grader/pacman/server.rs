@@ -14,6 +14,35 @@ use std::hash::{Hash, Hasher};
 use crate::game::pacman::{Board, Direction, Grid, MoveError, OwnedValue, PacmanState};
 use crate::grader::protocol::{WireAgent, WireState, push_pacman_state, push_pacman_state_id};
 
+/// The exception CS188's `GameState` raises where the kit asks for a
+/// successor it has not, as its message: the grader sends it to the
+/// student's program, whose code sees it raised.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SuccessorError {
+    /// An id the grader never sent.
+    #[error("there is no state {0} in this game")]
+    NoState(u64),
+    /// An agent index the game does not have.
+    #[error("Invalid index passed to getGhostState: agent {agent} (this game has agents 0 to {})", .agents - 1)]
+    NoAgent {
+        /// The index asked for.
+        agent: i64,
+        /// How many agents play (at least Pacman).
+        agents: usize,
+    },
+    /// A move that is not the agent's to make, as the kit spelled it.
+    #[error("{} {action}", if *.ghost { "Illegal ghost action" } else { "Illegal action" })]
+    Illegal {
+        /// Whether a ghost (not Pacman) was to move.
+        ghost: bool,
+        /// The action asked for.
+        action: String,
+    },
+    /// Any other refusal of the game's rules (a successor of a finished game).
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// How the kit asks for successors in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Serving {
@@ -124,24 +153,22 @@ impl<'b> StateServer<'b> {
 
     /// Answers `successor`: the ids to send, or the exception CS188 would
     /// raise (as its message).
-    pub fn successor(&mut self, id: u64, agent: i64, action: &str) -> Result<Vec<u32>, String> {
+    pub fn successor(&mut self, id: u64, agent: i64, action: &str) -> Result<Vec<u32>, SuccessorError> {
         let Some(entry) = usize::try_from(id).ok().and_then(|id| self.states.get(id)) else {
-            return Err(format!("there is no state {id} in this game"));
+            return Err(SuccessorError::NoState(id));
         };
         let parent = entry.state.clone();
         let parent_eq = entry.eq;
         let agents = parent.agents.len();
-        let agent = usize::try_from(agent).ok().filter(|&agent| agent < agents).ok_or_else(|| {
-            format!("Invalid index passed to getGhostState: agent {agent} (this game has agents 0 to {})", agents - 1)
-        })?;
-        let illegal = || {
-            let prefix = if agent == 0 { "Illegal action" } else { "Illegal ghost action" };
-            format!("{prefix} {action}")
-        };
+        let agent = usize::try_from(agent)
+            .ok()
+            .filter(|&agent| agent < agents)
+            .ok_or(SuccessorError::NoAgent { agent, agents })?;
+        let illegal = || SuccessorError::Illegal { ghost: agent != 0, action: action.to_string() };
         let direction = Direction::parse(action).ok_or_else(illegal)?;
         let next = self.board.successor(&parent, agent, direction).map_err(|error| match error {
             MoveError::Illegal { .. } => illegal(),
-            other => other.to_string(),
+            other => SuccessorError::Move(other),
         })?;
         match self.serving {
             Serving::Counted => {
@@ -151,14 +178,11 @@ impl<'b> StateServer<'b> {
                 Ok(vec![child])
             }
             Serving::Prefetched => {
-                let legal = self.board.legal_actions(&parent, agent).map_err(|error| error.to_string())?;
+                let legal = self.board.legal_actions(&parent, agent)?;
                 let mut ids = Vec::with_capacity(legal.len());
                 for other in legal {
-                    let state = if other == direction {
-                        next.clone()
-                    } else {
-                        self.board.successor(&parent, agent, other).map_err(|error| error.to_string())?
-                    };
+                    let state =
+                        if other == direction { next.clone() } else { self.board.successor(&parent, agent, other)? };
                     ids.push(self.intern(state));
                 }
                 Ok(ids)
@@ -244,10 +268,13 @@ mod tests {
         line.clear();
         server.push(ghost[0], &mut line);
         assert!(line.contains("[3.0,1.0,\"West\",0]") && line.contains("\"food\":0,\"capsules\""), "{line}");
-        assert_eq!(server.successor(0, 1, "East").unwrap_err(), "Illegal ghost action East");
-        assert_eq!(server.successor(0, 0, "Jump").unwrap_err(), "Illegal action Jump");
-        assert!(server.successor(0, 2, "West").unwrap_err().starts_with("Invalid index"));
-        assert!(server.successor(99, 0, "West").is_err());
+        assert_eq!(server.successor(0, 1, "East").unwrap_err().to_string(), "Illegal ghost action East");
+        assert_eq!(server.successor(0, 0, "Jump").unwrap_err().to_string(), "Illegal action Jump");
+        assert_eq!(
+            server.successor(0, 2, "West").unwrap_err().to_string(),
+            "Invalid index passed to getGhostState: agent 2 (this game has agents 0 to 1)"
+        );
+        assert_eq!(server.successor(99, 0, "West").unwrap_err().to_string(), "there is no state 99 in this game");
     }
 
     #[test]

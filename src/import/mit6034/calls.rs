@@ -38,19 +38,56 @@ pub struct CallTest {
     pub yaml: String,
 }
 
+/// Why one of MIT's rule or answer tests cannot be a call test: the lab
+/// reader's description lacks something, or has a check or an argument the
+/// calls format has no form for. The import lists the test as not graded
+/// with this reason.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Unconvertible {
+    /// The description has no `check`.
+    #[error("the lab reader gave no check")]
+    NoCheck,
+    /// The description has no `shown`.
+    #[error("the lab reader did not say how the call reads")]
+    NoShown,
+    /// An answer test without its `variable`.
+    #[error("the lab reader did not name the answer's variable")]
+    NoVariable,
+    /// A rule test without a call.
+    #[error("the test makes no call")]
+    NoCall,
+    /// Several calls in a test whose type makes one.
+    #[error("a {kind} test with {calls} calls")]
+    Calls {
+        /// MIT's test type, as the reader gave it.
+        kind: Value,
+        /// How many calls it lists.
+        calls: usize,
+    },
+    /// A call whose arguments are not a list.
+    #[error("a call's arguments are not a list")]
+    ArgumentsNotAList,
+    /// An argument of no form of the calls format.
+    #[error("an argument the calls format has no form for: {0}")]
+    Argument(Value),
+    /// A check of no form of the calls format.
+    #[error("a check the calls format has no form for: {0}")]
+    Check(Value),
+}
+
 /// The call test of a rule or answer test the lab reader described, or why it cannot be one.
-pub fn call_test(test: &Value, number: usize, function: &str, name: &str) -> Result<CallTest, String> {
+pub fn call_test(test: &Value, number: usize, function: &str, name: &str) -> Result<CallTest, Unconvertible> {
     let answer = test["kind"] == "answer";
-    let check = test["check"].as_object().ok_or("the lab reader gave no check")?;
-    let shown = test["shown"].as_str().ok_or("the lab reader did not say how the call reads")?.to_string();
+    let check = test["check"].as_object().ok_or(Unconvertible::NoCheck)?;
+    let shown = test["shown"].as_str().ok_or(Unconvertible::NoShown)?.to_string();
     let words = check_words(check)?;
     // The call's keys in the order a reader wants them: what is called, with what, how it reads.
     let mut call = vec![];
     if answer {
-        let variable = test["variable"].as_str().ok_or("the lab reader did not name the answer's variable")?;
+        let variable = test["variable"].as_str().ok_or(Unconvertible::NoVariable)?;
         call.push(("variable", Value::from(variable)));
     } else {
-        let calls = test["calls"].as_array().filter(|calls| !calls.is_empty()).ok_or("the test makes no call")?;
+        let calls = test["calls"].as_array().filter(|calls| !calls.is_empty()).ok_or(Unconvertible::NoCall)?;
         for call in calls {
             arguments(call)?;
         }
@@ -60,7 +97,7 @@ pub fn call_test(test: &Value, number: usize, function: &str, name: &str) -> Res
         } else if let [one] = calls.as_slice() {
             call.push(("args", one.clone()));
         } else {
-            return Err(format!("a {} test with {} calls", test["type"], calls.len()));
+            return Err(Unconvertible::Calls { kind: test["type"].clone(), calls: calls.len() });
         }
     }
     call.push(("shown", Value::from(shown.as_str())));
@@ -90,8 +127,8 @@ pub fn call_test(test: &Value, number: usize, function: &str, name: &str) -> Res
 }
 
 /// Checks one call's arguments: each is `{board: ...}`, `{bool: b}`, `{number: x}` or `{text: s}`.
-fn arguments(call: &Value) -> Result<(), String> {
-    let args = call.as_array().ok_or("a call's arguments are not a list")?;
+fn arguments(call: &Value) -> Result<(), Unconvertible> {
+    let args = call.as_array().ok_or(Unconvertible::ArgumentsNotAList)?;
     for arg in args {
         let known = arg.as_object().filter(|arg| arg.len() == 1).and_then(|arg| arg.iter().next()).is_some_and(
             |(key, value)| match key.as_str() {
@@ -103,17 +140,17 @@ fn arguments(call: &Value) -> Result<(), String> {
             },
         );
         if !known {
-            return Err(format!("an argument the calls format has no form for: {arg}"));
+            return Err(Unconvertible::Argument(arg.clone()));
         }
     }
     Ok(())
 }
 
 /// The check in words for the import's output, after checking it has exactly one known form.
-pub fn check_words(check: &Map<String, Value>) -> Result<String, String> {
+pub fn check_words(check: &Map<String, Value>) -> Result<String, Unconvertible> {
     let forms: Vec<&str> =
         ["equals", "equals_text", "boards", "numbers"].into_iter().filter(|form| check.contains_key(*form)).collect();
-    let bad = || format!("a check the calls format has no form for: {}", Value::Object(check.clone()));
+    let bad = || Unconvertible::Check(Value::Object(check.clone()));
     match forms.as_slice() {
         ["equals"] => Ok(format!("a value == {}", python(&check["equals"]))),
         ["equals_text"] => {
@@ -327,7 +364,7 @@ mod tests {
         let with = |key: &str, value: Value| {
             let mut test = base.clone();
             test[key] = value;
-            call_test(&test, 3, "f", "03-f").unwrap_err()
+            call_test(&test, 3, "f", "03-f").unwrap_err().to_string()
         };
         assert!(with("check", json!({"equals": 1, "equals_text": "1"})).contains("no form for"));
         assert!(with("check", json!({"boards": [], "compare": "some"})).contains("no form for"));
@@ -335,5 +372,38 @@ mod tests {
         assert!(with("calls", json!([[{"tree": {}}]])).contains("an argument the calls format has no form for"));
         assert!(with("calls", json!([])).contains("makes no call"));
         assert!(call_test(&base, 3, "f", "03-f").is_ok());
+    }
+
+    #[test]
+    fn each_reason_reads_as_the_import_lists_it() {
+        let base = json!({"kind": "rule", "type": "FUNCTION_ENCODED_ARGS", "shown": "f(x)",
+            "calls": [[{"bool": true}]], "check": {"equals": 1}});
+        let without = |key: &str| {
+            let mut test = base.clone();
+            test.as_object_mut().unwrap().remove(key);
+            call_test(&test, 3, "f", "03-f").unwrap_err()
+        };
+        assert_eq!(without("check").to_string(), "the lab reader gave no check");
+        assert_eq!(without("shown").to_string(), "the lab reader did not say how the call reads");
+        let mut answer = base.clone();
+        answer["kind"] = json!("answer");
+        assert_eq!(
+            call_test(&answer, 41, "ANSWER_1", "41-ANSWER_1").unwrap_err().to_string(),
+            "the lab reader did not name the answer's variable"
+        );
+        let mut two = base.clone();
+        two["calls"] = json!([[{"bool": true}], [{"bool": false}]]);
+        assert_eq!(
+            call_test(&two, 3, "f", "03-f").unwrap_err().to_string(),
+            "a \"FUNCTION_ENCODED_ARGS\" test with 2 calls"
+        );
+        let mut loose = base.clone();
+        loose["calls"] = json!([{"bool": true}]);
+        assert_eq!(call_test(&loose, 3, "f", "03-f").unwrap_err(), Unconvertible::ArgumentsNotAList);
+        let check = json!({"equals_text": 4});
+        assert_eq!(
+            check_words(check.as_object().unwrap()).unwrap_err().to_string(),
+            "a check the calls format has no form for: {\"equals_text\":4}"
+        );
     }
 }
