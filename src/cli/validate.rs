@@ -140,7 +140,7 @@ fn check_assignment(dir: &Path) -> bool {
             match failure {
                 Failure::Input(errors) => errors.iter().for_each(report_load_error),
                 Failure::Usage(message) => eprintln!("error: {message}"),
-                Failure::Runtime(error) => eprintln!("error: {error}"),
+                Failure::Runtime(error) => super::report_runtime(error.as_ref()),
                 Failure::ChecksFailed | Failure::Reported | Failure::Interrupted(_) => {}
             }
             false

@@ -66,6 +66,14 @@ impl PathError {
     pub fn new(action: &'static str, path: &Path, source: io::Error) -> PathError {
         PathError { action, path: path.to_path_buf(), source }
     }
+
+    /// Whether the fault is the submission's (a folder too large, a file
+    /// that is not a regular one, a folder that cannot be listed), as
+    /// opposed to the grader's own scratch space failing (a full disk).
+    pub fn is_input(&self) -> bool {
+        matches!(self.source.kind(), io::ErrorKind::FileTooLarge | io::ErrorKind::InvalidInput)
+            || matches!(self.action, "list" | "inspect")
+    }
 }
 
 /// Copies a submission into `to`: its folders and regular files, without
@@ -194,6 +202,16 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    #[test]
+    fn a_submission_at_fault_is_input_and_a_failing_scratch_folder_is_not() {
+        let error = |action, kind| PathError::new(action, Path::new("x"), io::Error::from(kind));
+        assert!(error("copy the submission", io::ErrorKind::FileTooLarge).is_input());
+        assert!(error("copy", io::ErrorKind::InvalidInput).is_input());
+        assert!(error("list", io::ErrorKind::PermissionDenied).is_input());
+        assert!(!error("make a scratch folder in", io::ErrorKind::StorageFull).is_input());
+        assert!(!error("create", io::ErrorKind::PermissionDenied).is_input());
+    }
 
     #[test]
     fn a_folder_a_student_locked_is_removed_all_the_same() {

@@ -28,7 +28,8 @@ impl Target {
     }
 }
 
-/// A submission that cannot be graded at all (exit status 2).
+/// A submission that cannot be graded at all (exit status 2, or 3 when the
+/// grader's own scratch space failed: [`NotGradable::is_input`]).
 #[derive(Debug, thiserror::Error)]
 pub enum NotGradable {
     /// The folder is not there.
@@ -48,6 +49,20 @@ pub enum NotGradable {
     /// The kit could not be put beside the submission.
     #[error(transparent)]
     Files(#[from] scratch::PathError),
+}
+
+impl NotGradable {
+    /// Whether the submission or the flags are at fault (exit status 2):
+    /// no folder, no language's files, a folder staging refuses, `--sandbox
+    /// strict` on a machine without a layer. Otherwise the grader's own
+    /// scratch space failed, a runtime failure (exit status 3).
+    pub fn is_input(&self) -> bool {
+        match self {
+            NotGradable::MissingFolder(_) | NotGradable::NoLanguage { .. } => true,
+            NotGradable::Prepare(sandbox::PrepareError::StrictMissing { .. }) => true,
+            NotGradable::Prepare(sandbox::PrepareError::Files(error)) | NotGradable::Files(error) => error.is_input(),
+        }
+    }
 }
 
 /// A submission staged in its sandbox: a private copy, built, with the
