@@ -127,6 +127,7 @@ pub fn judge(
     if let Some(claim) = &report.rules {
         judge_rules(&mut findings, tree, claim, recorded.visited);
     }
+    judge_heuristic_on_terminal(&mut findings, tree, &report.heuristic_on_terminal, declared, verdict);
     if test.settings.algorithm.deepens() {
         if let Some(history) = &report.history {
             let made = per_iteration(declared, recorded.declared_starts);
@@ -179,6 +180,37 @@ pub fn judge(
         push_evaluations(&mut findings, sentence, verdict);
     }
     findings
+}
+
+/// A heuristic asked about a finished game (the depth limit checked before
+/// whether the game is over), where the grader saw that node declared as a
+/// static evaluation and it is a terminal: a failure, but a warning in
+/// MIT's mode, whose tester passes a search whose answer comes out right.
+fn judge_heuristic_on_terminal(
+    findings: &mut MitFindings,
+    tree: &dyn GameTree,
+    said: &[String],
+    declared: &[NodeIndex],
+    verdict: Verdict,
+) {
+    let Some(node) = declared
+        .iter()
+        .copied()
+        .find(|&n| tree.kind(n) == NodeKind::Terminal && said.iter().any(|id| *id == tree.id(n)))
+    else {
+        return;
+    };
+    let sentence = format!(
+        "you asked heuristic_fn about {}, a finished game (a terminal) at the depth limit: check whether the game \
+         is over before the depth limit, and score a finished game with get_endgame_score",
+        tree.id(node)
+    );
+    match verdict {
+        Verdict::Mit6034 => {
+            findings.warnings.push(format!("{sentence} (MIT's tester passes this when the score comes out the same)"))
+        }
+        Verdict::Order | Verdict::Strict => findings.failures.push(sentence),
+    }
 }
 
 /// The declared static evaluations split by iteration (one list before any
@@ -712,6 +744,7 @@ mod tests {
             returned: Value::from(3),
             rules: None,
             history: None,
+            heuristic_on_terminal: Vec::new(),
         };
         // The right count, the wrong leaves: P.1, P.2 and Q.2.
         let q = tree.parent(evaluated[2]).unwrap();
@@ -753,7 +786,13 @@ mod tests {
         assert_eq!((scores, counts.clone()), (vec![6.0, 3.0], vec![2, 3]));
         let made: Vec<NodeIndex> = expected.iter().flat_map(|d| d.evaluated.clone()).collect();
         let starts = [0, 2];
-        let report = |history| MitReport { path: Vec::new(), returned: Value::Null, rules: None, history };
+        let report = |history| MitReport {
+            path: Vec::new(),
+            returned: Value::Null,
+            rules: None,
+            history,
+            heuristic_on_terminal: Vec::new(),
+        };
         let judged = |report: &MitReport| {
             let recorded = Recorded { visited: &[], declared: &made, declared_starts: &starts };
             judge(&test, tree, report, recorded, Verdict::Mit6034, (Some(3.0), Some(3.0)))

@@ -63,6 +63,9 @@ pub struct MitReport {
     /// Progressive deepening: the `AnytimeValue`'s history as the search
     /// returned it, one `{path, score, returned}` a depth (unchecked).
     pub history: Option<Vec<serde_json::Value>>,
+    /// The finished games the search asked the heuristic about, as the kit
+    /// says (unchecked).
+    pub heuristic_on_terminal: Vec<String>,
 }
 
 /// A root child's counts as an MCTS program reported them.

@@ -277,6 +277,10 @@ pub enum FromProgram {
         /// `AnytimeValue`'s history, one `{path, score, returned}` a depth.
         #[serde(default)]
         history: Option<Vec<serde_json::Value>>,
+        /// The MIT 6.034 kit: the finished games the search asked the
+        /// heuristic about (the depth limit checked before the game's end).
+        #[serde(default)]
+        heuristic_on_terminal: Option<Vec<serde_json::Value>>,
     },
     /// A Pacman game's successor request (docs/protocol.md, "Pacman
     /// games"): the state after `agent` takes `action` in state `state`.

@@ -454,11 +454,20 @@ pub(super) fn converse(
             Ok(FromProgram::Static { node }) => oracle.static_eval(&node),
             Ok(FromProgram::Random {}) => oracle.random(),
             Ok(FromProgram::Iteration { depth }) => oracle.start_iteration(&depth),
-            Ok(FromProgram::Result { value, action, children, path, returned, rules, history }) => {
+            Ok(FromProgram::Result {
+                value,
+                action,
+                children,
+                path,
+                returned,
+                rules,
+                history,
+                heuristic_on_terminal,
+            }) => {
                 let mut answer = oracle
                     .answer_with(&value, action, children.as_deref())
                     .map_err(|violation| Stop::Failure(failure(FailureKind::ProtocolError, violation.to_string())))?;
-                answer.mit = mit_report(path, returned, rules, history);
+                answer.mit = mit_report(path, returned, rules, history, heuristic_on_terminal);
                 return Ok(answer);
             }
             Ok(FromProgram::Error { kind, message, details }) => {
@@ -493,12 +502,21 @@ fn mit_report(
     returned: Option<serde_json::Value>,
     rules: Option<serde_json::Value>,
     history: Option<Vec<serde_json::Value>>,
+    heuristic_on_terminal: Option<Vec<serde_json::Value>>,
 ) -> Option<super::oracle::MitReport> {
     if path.is_none() && returned.is_none() && rules.is_none() && history.is_none() {
         return None;
     }
     let path = path.unwrap_or_default().into_iter().map(|id| id.as_str().map(str::to_string)).collect();
-    Some(super::oracle::MitReport { path, returned: returned.unwrap_or(serde_json::Value::Null), rules, history })
+    let heuristic_on_terminal =
+        heuristic_on_terminal.unwrap_or_default().iter().filter_map(|id| id.as_str().map(str::to_string)).collect();
+    Some(super::oracle::MitReport {
+        path,
+        returned: returned.unwrap_or(serde_json::Value::Null),
+        rules,
+        history,
+        heuristic_on_terminal,
+    })
 }
 
 pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {

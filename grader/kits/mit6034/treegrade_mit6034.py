@@ -117,6 +117,7 @@ class _Served(object):
         self.parents = {}
         self.test = ""  # the test's name, NN-function
         self.earlier_nodes = {}  # progressive deepening: what earlier iterations were served
+        self.heuristic_on_terminal = []  # finished games the heuristic was asked about
 
     def remember_nodes(self):
         """Keeps what this iteration was served before the next iteration forgets it (``start_iteration``)."""
@@ -179,9 +180,32 @@ class _Served(object):
         return value
 
     def heuristic(self, node, maximize):
+        # Connect Four: served as boards, or an imported test MIT runs on the student's rules.
+        connect_four = self.boards or self.test in _rules_boards()
+        if not connect_four and self.game.is_terminal(node):
+            return self._heuristic_on_terminal(node, maximize)
         self.game.evaluate(node)  # a state above the depth cut is refused here
         self.evaluated.append((node, "heuristic"))
         value = self.declare(node)
+        if self.endgame == "mover" and bool(maximize) != self.is_max(node):
+            return -value
+        return value
+
+    def _heuristic_on_terminal(self, node, maximize):
+        """The heuristic asked about a finished game (the depth limit checked before whether the game is over).
+
+        MIT's run calls the lab's heuristic there and counts it; on a toy
+        tree the lab's heuristic gives a leaf its score, ``always_zero``
+        gives 0. The kit declares it as the static evaluation it is, answers
+        as the lab's would, and tells the grader (``heuristic_on_terminal``).
+        On a Connect Four board the test's heuristic on a finished game is
+        not known here: there the grader refuses the evaluation, as before.
+        """
+        self.heuristic_on_terminal.append(node)
+        self.evaluated.append((node, "heuristic"))
+        value = self.declare(node)
+        if self.test in _listed(_ALWAYS_ZERO_ENV):
+            return 0
         if self.endgame == "mover" and bool(maximize) != self.is_max(node):
             return -value
         return value
@@ -502,6 +526,8 @@ def _answer(name, answer, served, evaluated, rerun=None):
         "evaluations": len(evaluated),
         "evaluated": [node for node, _ in evaluated],
     }
+    if served.heuristic_on_terminal:
+        result["heuristic_on_terminal"] = served.heuristic_on_terminal
     claim = _rules_claim(served)
     if claim is not None:
         claim["same_answer"] = _same_on_student_rules(served, answer, rerun)

@@ -155,9 +155,9 @@ enum Wrong {
     )]
     Disagrees {
         /// What the reference found.
-        found: Reference,
+        found: Box<Reference>,
         /// What the lab's search gives.
-        mit: MitAnswer,
+        mit: Box<MitAnswer>,
     },
     /// The reference and the lab's progressive deepening disagree at some depth.
     #[error(
@@ -203,7 +203,7 @@ fn write_test(test: &SearchTest, tests_dir: &Path) -> Result<(), NotWritten> {
         return Err(wrong(Wrong::DisagreesByDepth { found: found.by_depth, mit: mit.by_depth.clone() }));
     }
     if found.value != mit.score || found.evaluations != mit.evaluations {
-        return Err(wrong(Wrong::Disagrees { found, mit: mit.clone() }));
+        return Err(wrong(Wrong::Disagrees { found: Box::new(found), mit: Box::new(mit.clone()) }));
     }
     write(&target, &test.yaml).map_err(NotWritten::Write)?;
     let action = found.action.as_deref().map(|a| format!(", action {a}")).unwrap_or_default();
