@@ -19,8 +19,8 @@
 //! call test (the `calls` module): the call, and a check of the returned value that
 //! the lab reader derived and verified against MIT's `testanswer`.
 //! A search test (`dfs_maximizing`, `minimax_endgame_search`,
-//! `minimax_search`, `minimax_search_alphabeta`) becomes a written tree
-//! ([`convert`]):
+//! `minimax_search`, `minimax_search_alphabeta`, `progressive_deepening`)
+//! becomes a written tree ([`convert`]):
 //!
 //! - a toy tree keeps its shape; node ids are MIT's labels when every node
 //!   has a distinct one, and otherwise `root` and the path of child indexes
@@ -43,7 +43,12 @@
 //!   flag as its `eval` (`always_zero`: 0; `toytree_heuristic_fn`: the node's
 //!   score; a test's own heuristic: its answers, which the reader records
 //!   for every node);
-//! - `depth_limit=INF` is no depth limit.
+//! - `depth_limit=INF` is no depth limit;
+//! - progressive deepening is FORMAT 8.2's iterative deepening with
+//!   `reorder_root: false` and `stop_when_complete: false` (each depth in
+//!   the tree's order, every depth run), and every node from ply 1 to the
+//!   limit carries the heuristic, since each ply is some depth's cut; MIT's
+//!   answer is each depth's score and own count ([`MitAnswer::by_depth`]).
 //!
 //! The reference then searches each tree (alpha-beta pruning on equality,
 //! as MIT's does) and the import prints its value, action and count of
