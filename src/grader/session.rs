@@ -521,10 +521,14 @@ fn mit_report(
 
 pub(crate) fn student_error(kind: &str, message: String, details: Option<String>) -> ProgramFailure {
     let cause = (kind == "iteration_after_time_up").then_some(FailureCause::IterationAfterTimeUp);
+    // `stopped`: the kit stopped the search itself and says why; nothing was
+    // raised. The words stay the program's, said to be its own.
+    let stopped = kind == "stopped" && !message.is_empty();
     let kind = if kind == "not_implemented" { FailureKind::NotImplemented } else { FailureKind::Exception };
     let message = match kind {
         FailureKind::NotImplemented if message.is_empty() => "this function is not implemented yet".to_string(),
         FailureKind::NotImplemented => message,
+        _ if stopped => format!("your program stopped the search: {message}"),
         _ if message.is_empty() => "your code raised an error".to_string(),
         _ => format!("your code raised an error: {message}"),
     };
@@ -642,6 +646,11 @@ mod tests {
         let failure = student_error("iteration_after_time_up", "iteration 3 after the budget".into(), None);
         assert_eq!((failure.kind, failure.cause), (FailureKind::Exception, Some(FailureCause::IterationAfterTimeUp)));
         assert_eq!(failure.message, "your code raised an error: iteration 3 after the budget");
+        let stopped = student_error("stopped", "depth_limit=0".into(), None);
+        assert_eq!(
+            (stopped.kind, stopped.message.as_str()),
+            (FailureKind::Exception, "your program stopped the search: depth_limit=0")
+        );
         let other = student_error("some_new_kind", String::new(), None);
         assert_eq!(
             (other.kind, other.cause, other.message.as_str()),

@@ -826,7 +826,7 @@ def _progressive(student, function, served, root, heuristic, depth, maximize):
     try:
         answer = function(root, heuristic, depth, maximize)
     except _WrongDepth as wrong:
-        return _base._error_line("exception", str(wrong))
+        return _base._error_line("stopped", str(wrong))
     except NotImplementedError:
         return _base._error_line("not_implemented", "progressive_deepening is not implemented yet")
     except Exception as exc:
