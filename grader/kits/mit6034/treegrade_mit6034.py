@@ -118,6 +118,7 @@ class _Served(object):
         self.test = ""  # the test's name, NN-function
         self.earlier_nodes = {}  # progressive deepening: what earlier iterations were served
         self.heuristic_on_terminal = []  # finished games the heuristic was asked about
+        self.connect_four = False  # see start
 
     def remember_nodes(self):
         """Keeps what this iteration was served before the next iteration forgets it (``start_iteration``)."""
@@ -149,6 +150,8 @@ class _Served(object):
         self.boards = isinstance(state, dict) and isinstance(state.get("board"), list)
         if self.endgame is None:  # Connect Four's scores are the mover's; a toy tree's are fixed
             self.endgame = "mover" if self.boards else "fixed"
+        # Connect Four: served as boards, or an imported test MIT runs on the student's rules.
+        self.connect_four = self.boards or self.test in _rules_boards()
 
     def children(self, node):
         children = self.game.children(node)
@@ -174,19 +177,17 @@ class _Served(object):
     def endgame_score(self, node, maximize):
         value = self.game.utility(node)  # a state that is not over raises here, as in the lab
         self.evaluated.append((node, "endgame"))
-        value = self.declare(node)
-        if self.endgame == "mover" and bool(maximize) != self.is_max(node):
-            return -value
-        return value
+        return self._as_asked(node, self.declare(node), maximize)
 
     def heuristic(self, node, maximize):
-        # Connect Four: served as boards, or an imported test MIT runs on the student's rules.
-        connect_four = self.boards or self.test in _rules_boards()
-        if not connect_four and self.game.is_terminal(node):
+        if not self.connect_four and self.game.is_terminal(node):
             return self._heuristic_on_terminal(node, maximize)
         self.game.evaluate(node)  # a state above the depth cut is refused here
         self.evaluated.append((node, "heuristic"))
-        value = self.declare(node)
+        return self._as_asked(node, self.declare(node), maximize)
+
+    def _as_asked(self, node, value, maximize):
+        """A served score as the lab's game gives it for the ``maximize`` flag asked with."""
         if self.endgame == "mover" and bool(maximize) != self.is_max(node):
             return -value
         return value
@@ -206,9 +207,7 @@ class _Served(object):
         value = self.declare(node)
         if self.test in _listed(_ALWAYS_ZERO_ENV):
             return 0
-        if self.endgame == "mover" and bool(maximize) != self.is_max(node):
-            return -value
-        return value
+        return self._as_asked(node, value, maximize)
 
     def state(self, node):
         return game_api.AbstractGameState(
@@ -469,7 +468,7 @@ def _search(channel, message, student):
             changed[at] = heuristic_fn
         return function(*changed)
 
-    return _answer(name, answer, served, served.evaluated, rerun)
+    return _answer(name, answer, served, served.evaluated, lambda: _same_on_student_rules(served, answer, rerun))
 
 
 def _endgame_convention(message):
@@ -496,11 +495,14 @@ def _listed(variable):
     return os.environ.get(variable, "").split()
 
 
-def _answer(name, answer, served, evaluated, rerun=None):
+def _answer(name, answer, served, evaluated, same_answer=None, extra=None):
     """The ``result`` line for a ``(path, score, evaluations)`` answer, or the error that explains it.
 
     The path and the count are reported as the search returned them: the
-    grader judges them.
+    grader judges them. ``extra`` adds fields (progressive deepening's
+    ``history``); ``same_answer``, called only when the student's rules
+    disagree with the grader's, tells whether MIT's test would pass on
+    them all the same (None: it cannot be told).
     """
     if not game_api.is_dfs_return_type(answer):
         return _base._error_line(
@@ -511,7 +513,7 @@ def _answer(name, answer, served, evaluated, rerun=None):
     path, score, count = answer
     if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
         return _base._error_line("exception", "%s returned the score %s, not a finite number" % (name, _base._describe(score)))
-    nodes = [getattr(getattr(state, "snapshot", None), "_node", None) for state in path]
+    nodes = _path_nodes(path)
     game = served.game
     action = None
     if len(nodes) > 1 and nodes[0] == game.root:
@@ -528,11 +530,17 @@ def _answer(name, answer, served, evaluated, rerun=None):
     }
     if served.heuristic_on_terminal:
         result["heuristic_on_terminal"] = served.heuristic_on_terminal
+    result.update(extra or {})
     claim = _rules_claim(served)
     if claim is not None:
-        claim["same_answer"] = _same_on_student_rules(served, answer, rerun)
+        claim["same_answer"] = same_answer() if same_answer is not None else None
         result["rules"] = claim
     return (_base._to_json(result) + "\n").encode("ascii")
+
+
+def _path_nodes(path):
+    """The served node ids of a returned path's states (None for a state the grader never served)."""
+    return [getattr(getattr(state, "snapshot", None), "_node", None) for state in path]
 
 
 def _returned(count):
@@ -700,7 +708,7 @@ def _same_on_student_rules(served, answer, rerun):
         return False
     path, score, count = answer
     game = served.game
-    nodes = [getattr(getattr(s, "snapshot", None), "_node", None) for s in path]
+    nodes = _path_nodes(path)
     try:
         indexes = [game.children(parent).index(child) for parent, child in zip(nodes, nodes[1:])]
     except (KeyError, ValueError, TypeError):
@@ -852,18 +860,12 @@ def _progressive(student, function, served, root, heuristic, depth, maximize):
     # The search is over: what every iteration was served is known again, so
     # that the rule check below asks the grader about (and enters) nothing.
     served.game._nodes = served.served_nodes()
-    line = _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1])
-    if not line.startswith(b'{"type":"result"'):
-        return line
-    import json
-
-    result = json.loads(line.decode("ascii"))
-    result["history"] = [_history_entry(value) for value in answer.history]
-    if "rules" in result:
+    def same_answer():  # MIT's test 40 checks each depth's score and count, on the student's rules
         ran = _run_on_student_rules(served, _rerun_progressive(function, depth, maximize))
-        mine = [(value[1], value[2]) for value in answer.history]
-        result["rules"]["same_answer"] = ran[0] == mine if ran else ran
-    return (_base._to_json(result) + "\n").encode("ascii")
+        return ran[0] == [(value[1], value[2]) for value in answer.history] if ran else ran
+
+    history = {"history": [_history_entry(value) for value in answer.history]}
+    return _answer("progressive_deepening", answer.history[-1], served, served.iterations[-1], same_answer, history)
 
 
 def _begin_iteration(served, limit, state):
@@ -889,7 +891,7 @@ def _begin_iteration(served, limit, state):
 def _history_entry(value):
     """One depth of the history as the grader reads it: the path's node ids, the score, the count."""
     path, score, count = value
-    nodes = [getattr(getattr(state, "snapshot", None), "_node", None) for state in path]
+    nodes = _path_nodes(path)
     finite = isinstance(score, numbers.Real) and not isinstance(score, bool) and math.isfinite(score)
     return {"path": nodes, "score": float(score) if finite else None, "returned": _returned(count)}
 
