@@ -107,10 +107,7 @@ pub fn run(args: &CheckArgs, context: &Context) -> Result<(), Failure> {
             if args.format == Format::Prairielearn {
                 write_or_emit(args.output.as_deref(), &report::render_prairielearn_not_gradable(&reason))?;
             }
-            return Err(match not_gradable.is_input() {
-                true => Failure::Usage(reason),
-                false => Failure::Runtime(Box::new(not_gradable)),
-            });
+            return Err(Failure::not_gradable(not_gradable));
         }
     };
     let color = context.color.colors(std::io::stdout().is_terminal());

@@ -217,6 +217,15 @@ impl Failure {
             (None, false) => Failure::Runtime(Box::new(error)),
         }
     }
+
+    /// A submission that cannot be graded: exit 2 when it or the flags are
+    /// at fault, a runtime failure when the grader's own scratch space failed.
+    pub fn not_gradable(error: crate::grader::NotGradable) -> Failure {
+        match error.is_input() {
+            true => Failure::Usage(error.to_string()),
+            false => Failure::Runtime(Box::new(error)),
+        }
+    }
 }
 
 /// The lines a runtime failure prints: the error, then each cause. A

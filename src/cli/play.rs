@@ -148,12 +148,8 @@ impl AgentMaker {
         if folder.is_dir() {
             let name = folder.file_name().map_or_else(|| spelled.to_string(), |n| n.to_string_lossy().into_owned());
             let target = Target { dir: folder.to_path_buf(), command: None, name: Some(name.clone()) };
-            let staged = stage(&self.languages, &target, self.kits.path(), &self.sandbox, 1000, limits.time).map_err(
-                |error| match error.is_input() {
-                    true => Failure::Usage(error.to_string()),
-                    false => Failure::Runtime(Box::new(error)),
-                },
-            )?;
+            let staged = stage(&self.languages, &target, self.kits.path(), &self.sandbox, 1000, limits.time)
+                .map_err(Failure::not_gradable)?;
             let spec = match &staged.program {
                 Ok(spec) => spec.clone(),
                 Err(failure) => return Err(Failure::Usage(format!("{name}: {}\n{}", failure.message, failure.output))),
