@@ -322,8 +322,8 @@ fn judge_progressive(
             list(&your_scores)
         ));
     }
-    let counts_right = yours.len() == expected.len()
-        && yours.iter().zip(&expected_counts).all(|(entry, &count)| count_of(&entry.returned) == Some(count));
+    let counts_right =
+        yours.iter().zip(&expected_counts).all(|(entry, &count)| count_of(&entry.returned) == Some(count));
     if yours.len() == expected.len() && !counts_right {
         let mut sentence = format!(
             "static evaluations by depth: MIT's test expects {}, you returned {}",
@@ -367,7 +367,14 @@ fn judge_progressive(
 /// Whether every returned count is the sum of the depths' own counts so far
 /// (and so differs from the depth's own somewhere): the cumulative mistake.
 fn running_totals(yours: &[Entry], expected: &[usize]) -> bool {
-    let totals: Vec<usize> = expected.iter().scan(0, |sum, &count| Some(*sum + count).inspect(|&s| *sum = s)).collect();
+    let mut total = 0;
+    let totals: Vec<usize> = expected
+        .iter()
+        .map(|count| {
+            total += count;
+            total
+        })
+        .collect();
     totals != expected && yours.iter().zip(&totals).all(|(entry, &total)| count_of(&entry.returned) == Some(total))
 }
 
