@@ -461,15 +461,10 @@ fn translate_question(
     })
 }
 
-/// A question that plays games: the keys of a search question have no part in it.
-fn translate_play_question(
-    raw: RawQuestion,
-    position: Option<Position>,
-    folders: &TestFolders<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Question> {
-    let id = raw.id.value.clone();
-    let searching = [
+/// The keys of searching (and Pacman) questions that `raw` gives, in the
+/// order the refusals list them: a play or calls question takes none.
+fn search_keys_given(raw: &RawQuestion) -> Vec<&'static str> {
+    let keys = [
         ("algorithm", raw.algorithm.is_some()),
         ("depth", raw.depth.is_some()),
         ("prune_on_equal", raw.prune_on_equal.is_some()),
@@ -482,9 +477,22 @@ fn translate_play_question(
         ("hidden_tests", !raw.hidden_tests.is_empty()),
         ("generate", raw.generate.is_some()),
         ("pacman", !raw.pacman.is_empty()),
-        ("calls", !raw.calls.is_empty()),
     ];
-    let given: Vec<&str> = searching.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
+    keys.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect()
+}
+
+/// A question that plays games: the keys of a search question have no part in it.
+fn translate_play_question(
+    raw: RawQuestion,
+    position: Option<Position>,
+    folders: &TestFolders<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Question> {
+    let id = raw.id.value.clone();
+    let mut given = search_keys_given(&raw);
+    if !raw.calls.is_empty() {
+        given.push("calls");
+    }
     if !given.is_empty() {
         diagnostics.push(Diagnostic::at(
             position,
@@ -527,21 +535,7 @@ fn translate_calls_question(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Question> {
     let id = raw.id.value.clone();
-    let others = [
-        ("algorithm", raw.algorithm.is_some()),
-        ("depth", raw.depth.is_some()),
-        ("prune_on_equal", raw.prune_on_equal.is_some()),
-        ("budget", raw.budget.is_some()),
-        ("iterations", raw.iterations.is_some()),
-        ("seed", raw.seed.is_some()),
-        ("exploration", raw.exploration.is_some()),
-        ("child_order", raw.child_order.is_some()),
-        ("tests", !raw.tests.is_empty()),
-        ("hidden_tests", !raw.hidden_tests.is_empty()),
-        ("generate", raw.generate.is_some()),
-        ("pacman", !raw.pacman.is_empty()),
-    ];
-    let given: Vec<&str> = others.iter().filter(|(_, given)| *given).map(|(key, _)| *key).collect();
+    let given = search_keys_given(&raw);
     if !given.is_empty() {
         diagnostics.push(Diagnostic::at(
             position,
